@@ -1,0 +1,20 @@
+/**
+ * The benchmarks: figures measured side by side in one run, never timed
+ * tests. `bun run bench [startup|…] [--rounds N]`; builds dist/ first if needed.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { benchStartup } from "./bench/startup.ts";
+
+const args = process.argv.slice(2);
+const roundsAt = args.indexOf("--rounds");
+const rounds = roundsAt === -1 ? 40 : Number(args[roundsAt + 1]);
+const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--rounds");
+const wants = (name: string) => only.length === 0 || only.includes(name);
+
+if (!existsSync(join(import.meta.dir, "..", "dist", "seo"))) {
+  console.error("dist/ is not built: run `bun run build` first");
+  process.exit(2);
+}
+console.log(`# agent-cli-kit benchmarks (${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, bun ${Bun.version})`);
+if (wants("startup")) await benchStartup(rounds);

@@ -1,0 +1,162 @@
+/**
+ * The fleet's error codes: one closed table, each code with the exit class it
+ * belongs to (contract §5) and whether retrying the same call could succeed
+ * (contract §4). The TypeScript type is derived from the table, so a code that
+ * is not in it cannot be thrown.
+ */
+
+/** contract §5: the exit classes, by name. */
+export const EXIT = {
+  ok: 0,
+  internal: 1,
+  usage: 2,
+  input: 3,
+  upstream: 4,
+  policy: 5,
+  cancelled: 130,
+} as const;
+
+export type ExitClass = keyof typeof EXIT;
+
+interface CodeSpec {
+  readonly exit: ExitClass;
+  readonly retryable: boolean;
+  readonly summary: string;
+}
+
+const code = (exit: ExitClass, summary: string, retryable = false): CodeSpec => ({ exit, retryable, summary });
+
+export const ERROR_CODES = {
+  INTERNAL: code("internal", "an unexpected failure inside the tool; report it"),
+
+  USAGE: code("usage", "the invocation is malformed (an unexpected argument)"),
+  UNKNOWN_COMMAND: code("usage", "no such command; `allowed` lists the commands"),
+  UNKNOWN_FLAG: code("usage", "no such flag for this command; `allowed` lists the flags"),
+  MISSING_FLAG: code("usage", "a required flag is absent"),
+  INVALID_VALUE: code("usage", "a flag's value has the wrong type or shape"),
+  INVALID_ENUM: code("usage", "a flag's value is outside its set; `allowed` lists the set"),
+  OUT_OF_RANGE: code("usage", "a number is outside its range; `allowed` gives min and max"),
+  CONFLICTING_FLAGS: code("usage", "flags that cannot be given together"),
+  INVALID_PARAMS: code("usage", "the --params document is not a JSON object"),
+  INVALID_CURSOR: code("usage", "the --cursor does not belong to this query"),
+  INVALID_FIELDS: code("usage", "a --fields path is not in the result schema; `allowed` lists them"),
+  INPUT_REQUIRED: code("usage", "a value would have been asked for, but prompting is off"),
+
+  MISSING_ARTIFACT: code("input", "a pipeline stage's input artifact is absent; the hint names the stage to run"),
+  INVALID_ARTIFACT: code("input", "a run-dir artifact is unreadable or from another stage"),
+  INVALID_INPUT: code("input", "an input file, folder or document is unusable"),
+  NOT_FOUND: code("input", "the addressed item does not exist"),
+  MISSING_ENV: code("input", "a required environment variable is unset; the hint names it"),
+  PRECONDITION_FAILED: code("input", "the world no longer matches what the plan expected"),
+  CONFLICT: code("input", "the request contradicts recorded state (same key, different params)"),
+  PLAN_INVALID: code("input", "the plan document is malformed or failed while planning"),
+  PLAN_TAMPERED: code("input", "the plan's checksum does not match its contents"),
+  PLAN_EXPIRED: code("input", "the plan is past its expiry; plan again"),
+  POLICY_STALE: code("input", "the plan was judged against a policy version that is no longer current"),
+
+  UPSTREAM_ERROR: code("upstream", "an external service failed", true),
+  UPSTREAM_TIMEOUT: code("upstream", "an external service did not answer in time", true),
+  RATE_LIMITED: code("upstream", "an external service asked us to slow down", true),
+  NETWORK_ERROR: code("upstream", "a connection could not be made", true),
+  IN_PROGRESS: code("upstream", "another process holds this item; retry after its lease", true),
+
+  POLICY_DENIED: code("policy", "a policy forbids this; do not retry"),
+  CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it"),
+  APPROVAL_REQUIRED: code("policy", "the gate requires an approval for this plan"),
+  APPROVAL_INVALID: code("policy", "the plan's approval is missing, forged or for another plan"),
+
+  CANCELLED: code("cancelled", "interrupted by a signal", true),
+} as const satisfies Record<string, CodeSpec>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The codes any command can raise, whatever it declares: they come from the kit itself. */
+export const KIT_ERROR_CODES = [
+  "INTERNAL",
+  "USAGE",
+  "UNKNOWN_COMMAND",
+  "UNKNOWN_FLAG",
+  "MISSING_FLAG",
+  "INVALID_VALUE",
+  "INVALID_ENUM",
+  "OUT_OF_RANGE",
+  "CONFLICTING_FLAGS",
+  "INVALID_PARAMS",
+  "INVALID_CURSOR",
+  "INVALID_FIELDS",
+  "INPUT_REQUIRED",
+  "CONFIRMATION_REQUIRED",
+  "MISSING_ENV",
+  "CANCELLED",
+] as const satisfies readonly ErrorCode[];
+
+export const exitCodeOf = (c: ErrorCode): number => EXIT[ERROR_CODES[c].exit];
+
+export interface ErrorFields {
+  hint?: string;
+  detail?: Record<string, unknown>;
+  allowed?: unknown;
+  got?: unknown;
+  retryable?: boolean;
+  cause?: unknown;
+}
+
+/** The one error class: a code from the table plus the fields that teach (contract §4). */
+export class KitError extends Error {
+  override readonly name = "KitError";
+  readonly code: ErrorCode;
+  readonly hint?: string;
+  readonly detail?: Record<string, unknown>;
+  readonly allowed?: unknown;
+  readonly got?: unknown;
+  readonly retryable: boolean;
+
+  constructor(errorCode: ErrorCode, message: string, fields: ErrorFields = {}) {
+    super(message, fields.cause === undefined ? undefined : { cause: fields.cause });
+    this.code = errorCode;
+    this.hint = fields.hint;
+    this.detail = fields.detail;
+    this.allowed = fields.allowed;
+    this.got = fields.got;
+    this.retryable = fields.retryable ?? ERROR_CODES[errorCode].retryable;
+  }
+
+  get exitCode(): number {
+    return exitCodeOf(this.code);
+  }
+}
+
+export const isKitError = (e: unknown): e is KitError => e instanceof KitError;
+
+/** The wire form of an error (contract §4): only the fields that are set. */
+export interface ErrorObject {
+  code: ErrorCode;
+  message: string;
+  retryable: boolean;
+  hint?: string;
+  allowed?: unknown;
+  got?: unknown;
+  detail?: Record<string, unknown>;
+}
+
+export function toErrorObject(e: KitError): ErrorObject {
+  const out: ErrorObject = { code: e.code, message: oneLine(e.message), retryable: e.retryable };
+  if (e.hint !== undefined) out.hint = oneLine(e.hint);
+  if (e.allowed !== undefined) out.allowed = e.allowed;
+  if (e.got !== undefined) out.got = e.got;
+  if (e.detail !== undefined) out.detail = e.detail;
+  return out;
+}
+
+/** contract §4: `message` is one line. */
+const oneLine = (s: string): string => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
+
+/** Anything thrown becomes a KitError; what was not one is INTERNAL. */
+export function asKitError(e: unknown): KitError {
+  if (isKitError(e)) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new KitError("INTERNAL", `unexpected error: ${message || "unknown"}`, {
+    hint: "this is a bug in the tool; report it with the invocation that caused it",
+    cause: e,
+  });
+}

@@ -1,0 +1,64 @@
+/**
+ * contract §9, layer 1: `--help` for people, rendered from the describe
+ * document. Sections are fixed (COMMANDS, FLAGS, UNIVERSAL FLAGS) and every
+ * flag line starts with its `--name`, so a machine can hold help and
+ * describe side by side and find any difference.
+ */
+import type { CommandDoc, DescribeDoc, FlagDoc } from "./describe.ts";
+
+const table = (rows: readonly (readonly [string, string])[]): string => {
+  const width = Math.max(0, ...rows.map(([a]) => a.length));
+  return rows.map(([a, b]) => `  ${a.padEnd(width)}  ${b}`.trimEnd()).join("\n");
+};
+
+export const flagUsage = (f: FlagDoc): string => {
+  if (f.type === "boolean") return `--${f.name}`;
+  const value = f.enum ? f.enum.join("|") : f.type === "array" ? `${f.items ?? "value"}…` : f.type;
+  return `--${f.name} <${value}>`;
+};
+
+export const flagNotes = (f: FlagDoc): string => {
+  const notes: string[] = [];
+  if (f.required) notes.push("required");
+  if (f.default !== undefined) notes.push(`default: ${JSON.stringify(f.default)}`);
+  if (f.minimum !== undefined || f.maximum !== undefined) notes.push(`range: ${f.minimum ?? "-∞"}..${f.maximum ?? "∞"}`);
+  if (f.type === "array") notes.push("repeatable");
+  return notes.length ? ` (${notes.join("; ")})` : "";
+};
+
+export function toolHelp(doc: DescribeDoc): string {
+  return [
+    `${doc.tool} ${doc.version}: ${doc.purpose}`,
+    "",
+    "USAGE",
+    `  ${doc.tool} <command> [flags]`,
+    "",
+    "COMMANDS",
+    table(doc.commands.map((c) => [c.name, c.summary])),
+    "",
+    "UNIVERSAL FLAGS",
+    table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])),
+    "",
+    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form.`,
+    "",
+  ].join("\n");
+}
+
+export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
+  const lines = [
+    `${doc.tool} ${c.name}: ${c.summary}`,
+    "",
+    "USAGE",
+    `  ${doc.tool} ${c.name} [flags]`,
+    "",
+    `  ${c.rw === "read" ? "Reads only" : "Writes (through a plan)"}; tier-${c.tier} verb; result schema ${c.result_schema}.`,
+  ];
+  if (c.description) lines.push("", ...c.description.split("\n").map((l) => `  ${l}`.trimEnd()));
+  lines.push("", "FLAGS", c.flags.length ? table(c.flags.map((f) => [flagUsage(f), `${f.description ?? ""}${flagNotes(f)}`])) : "  (none beyond the universal flags)");
+  lines.push("", "UNIVERSAL FLAGS", table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])));
+  if (c.pagination) lines.push("", `Lists ${c.pagination.default_limit} items unless --limit says otherwise (at most ${c.pagination.max_limit}); follow meta.pagination.next_cursor with --cursor.`);
+  if (c.env.length) lines.push("", "ENVIRONMENT", table(c.env.map((e) => [e.name, `${e.description} (${e.scope}${e.required ? ", required" : ""})`])));
+  if (c.examples.length) lines.push("", "EXAMPLES", ...c.examples.map((e) => `  ${doc.tool} ${c.name} ${e.argv.join(" ")}\n      ${e.summary}`));
+  lines.push("", "ERRORS", table(c.errors.map((code) => [code, `exit ${doc.error_codes[code]?.exit}: ${doc.error_codes[code]?.summary ?? ""}`])), "");
+  return lines.join("\n");
+}

@@ -1,0 +1,83 @@
+/**
+ * The process, as the kit sees it. `processIO()` is the only place that
+ * reads `process`: the runtime takes a KitIO, so tests can run a tool
+ * in-process with their own argv, environment and streams.
+ */
+import { fstatSync, statSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+
+export type Signal = "SIGINT" | "SIGTERM";
+
+export interface KitIO {
+  readonly argv: readonly string[];
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly tmpdir: string;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+  readonly stdinIsTTY: boolean;
+  readonly columns: number;
+  writeStdout(text: string): Promise<void>;
+  writeStderr(text: string): void;
+  readStdin(): Promise<string>;
+  now(): number;
+  onSignal(handler: (signal: Signal) => void): void;
+  /** Removes a variable from the process, so child processes do not inherit it either. */
+  unsetEnv(name: string): void;
+  terminal(): { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
+  exit(code: number): never;
+}
+
+/** stderr may be a non-blocking pipe: a full pipe is waited out, not dropped. */
+function writeAll(fd: number, text: string): void {
+  let buf = Buffer.from(text);
+  while (buf.length > 0) {
+    try {
+      buf = buf.subarray(writeSync(fd, buf));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return;
+      Bun.sleepSync(1);
+    }
+  }
+}
+
+/**
+ * A terminal is a character device that is not /dev/null. Asked of fstat
+ * rather than node:tty, whose import alone costs ~8 ms of every start-up.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    const st = fstatSync(fd);
+    return st.isCharacterDevice() && st.rdev !== statSync("/dev/null").rdev;
+  } catch {
+    return false;
+  }
+}
+
+export function processIO(): KitIO {
+  return {
+    argv: process.argv.slice(2),
+    env: process.env,
+    cwd: process.cwd(),
+    tmpdir: tmpdir(),
+    stdoutIsTTY: isTerminal(1),
+    stderrIsTTY: isTerminal(2),
+    stdinIsTTY: isTerminal(0),
+    columns: Number(process.env.COLUMNS) || 100,
+    async writeStdout(text) {
+      await Bun.write(Bun.stdout, text);
+    },
+    writeStderr: (text) => writeAll(2, text),
+    readStdin: () => Bun.stdin.text(),
+    now: () => performance.timeOrigin + performance.now(),
+    onSignal(handler) {
+      process.on("SIGINT", () => handler("SIGINT"));
+      process.on("SIGTERM", () => handler("SIGTERM"));
+    },
+    unsetEnv(name) {
+      delete process.env[name];
+    },
+    terminal: () => ({ input: process.stdin, output: process.stderr }),
+    exit: (code) => process.exit(code),
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * The one redactor every emitted byte passes through (SPEC, from the
+ * host-agent contract): stdout, stderr and the artifacts the kit writes.
+ *
+ * - The values of secret-looking environment variables, and of every
+ *   variable a tool declares as a credential, are replaced whole.
+ * - Credential-shaped strings keep a short prefix (so support output can
+ *   still correlate a key) and end in `_REDACTED`.
+ *
+ * Replacements never contain a quote or a backslash, so redacting the text
+ * of a JSON document leaves it valid JSON.
+ */
+
+/** Names whose values are secrets: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`, … */
+const SECRET_ENV_NAME =
+  /(^|_)(KEY|TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PAT|CREDENTIAL|CREDENTIALS|AUTH|COOKIE|SIGNATURE|DSN)$|PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|ACCESS_KEY/;
+
+/** Shorter values collide with ordinary words; no real credential is this short. */
+const MIN_SECRET_LENGTH = 8;
+
+export const ENV_REPLACEMENT = "[REDACTED]";
+
+export const looksSecretEnvName = (name: string): boolean => SECRET_ENV_NAME.test(name.toUpperCase());
+
+/** Keeps up to eight characters, never more than half the secret. */
+const mask = (secret: string): string => `${secret.slice(0, Math.min(8, Math.floor(secret.length / 2)))}_REDACTED`;
+
+// The value classes exclude quotes, backslashes and whitespace: JSON stays valid.
+const V = `[^\\s"'\\\\&,;<>]`;
+const PATTERNS: readonly { re: RegExp; keep: (m: string, ...g: string[]) => string }[] = [
+  // AWS access key ids.
+  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b/g, keep: (m) => mask(m) },
+  // OpenAI/OpenRouter/Anthropic style keys.
+  { re: /\bsk-[A-Za-z0-9_-]{16,}/g, keep: (m) => mask(m) },
+  // GitHub tokens.
+  { re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, keep: (m) => mask(m) },
+  // Slack tokens.
+  { re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, keep: (m) => mask(m) },
+  // Host-agent keys.
+  { re: /\b(?:emk|evt)_[A-Za-z0-9]{16,}/g, keep: (m) => mask(m) },
+  // Authorization headers.
+  { re: /\b(Bearer)(\s+)([A-Za-z0-9._~+/=-]{8,})/g, keep: (_m, scheme, sp, token) => `${scheme}${sp}${mask(token!)}` },
+  // Presigned-URL signatures and similar query credentials.
+  {
+    re: new RegExp(`([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential|Signature|sig|token|access_token|api_key|apikey|key)=)(${V}+)`, "gi"),
+    keep: (_m, name, value) => `${name}${mask(value!)}`,
+  },
+  // Passwords in URLs: scheme://user:password@host
+  { re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'\\]+:)([^\s@/"'\\]+)@/gi, keep: (_m, head, pw) => `${head}${mask(pw!)}@` },
+  // key=value and "key": "value" pairs.
+  {
+    re: new RegExp(`\\b((?:api[_-]?key|apikey|secret|client[_-]?secret|token|access[_-]?token|refresh[_-]?token|auth[_-]?token|password|passwd|pwd)["']?\\s*[=:]\\s*["']?)(${V}{4,})`, "gi"),
+    keep: (_m, head, value) => (value === "null" || value === "true" || value === "false" ? `${head}${value}` : `${head}${mask(value!)}`),
+  },
+];
+
+export interface Redactor {
+  (text: string): string;
+  /** The exact values replaced whole; for tests and the verifier's canaries. */
+  readonly secrets: readonly string[];
+}
+
+/**
+ * @example
+ * const redact = createRedactor({ OPENROUTER_API_KEY: "sk-or-v1-abcdef0123456789" }, []);
+ * redact("key sk-or-v1-abcdef0123456789") // "key [REDACTED]"
+ */
+export function createRedactor(env: Readonly<Record<string, string | undefined>>, credentialNames: readonly string[]): Redactor {
+  const declared = new Set(credentialNames);
+  const values = new Set<string>();
+  for (const [name, value] of Object.entries(env)) {
+    if (!value || value.length < MIN_SECRET_LENGTH) continue;
+    if (!declared.has(name) && !looksSecretEnvName(name)) continue;
+    values.add(value);
+    // The same secret as it appears inside a JSON string.
+    const escaped = JSON.stringify(value).slice(1, -1);
+    if (escaped !== value) values.add(escaped);
+  }
+  // Longest first, so a secret that contains another is replaced whole.
+  const secrets = [...values].sort((a, b) => b.length - a.length);
+
+  const redact = ((text: string): string => {
+    let out = text;
+    for (const s of secrets) if (out.includes(s)) out = out.split(s).join(ENV_REPLACEMENT);
+    for (const { re, keep } of PATTERNS) out = out.replace(re, keep as (m: string, ...g: string[]) => string);
+    return out;
+  }) as Redactor;
+  Object.defineProperty(redact, "secrets", { value: secrets });
+  return redact;
+}

@@ -1,0 +1,155 @@
+/**
+ * contract §7: pipeline artifacts in the run dir. Each stage writes one JSON
+ * artifact atomically (write aside, then rename) recording the tool version,
+ * the stage, and a checksum of its inputs, so a later stage can be re-run on
+ * an earlier stage's output and a replay can be compared with the original.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
+import { isAbsolute, join, relative, resolve } from "node:path";
+import { KitError } from "./errors.ts";
+
+export interface ArtifactHeader {
+  artifact: string;
+  tool: string;
+  tool_version: string;
+  stage: string;
+  created_at: string;
+  /** sha256 over the input artifacts' checksums, or over the stage's flags when it reads none. */
+  input_checksum: string;
+  inputs: { artifact: string; checksum: string }[];
+  model: string | null;
+  prompt_version: string | null;
+}
+
+export interface Artifact<T = unknown> extends ArtifactHeader {
+  data: T;
+}
+
+export interface RunDirOptions {
+  readonly tool: string;
+  readonly toolVersion: string;
+  readonly stage: string;
+  /** Which command writes each artifact: the hint when one is missing. */
+  readonly producers: ReadonlyMap<string, string>;
+  readonly redact: (text: string) => string;
+  readonly now: () => number;
+  readonly flagsChecksum: () => string;
+}
+
+const ARTIFACT_NAME = /^[a-z][a-z0-9-]*$/;
+
+/** Bun's native hasher: node:crypto costs ~8 ms to import. */
+export const sha256 = (data: string | Uint8Array): string => `sha256:${new Bun.CryptoHasher("sha256").update(data).digest("hex")}`;
+
+/** The folder a run reads and writes: given by --run-dir, or a fresh temporary one. */
+export class RunDir {
+  #path: string | undefined;
+  readonly #given: boolean;
+  readonly #reads: { artifact: string; checksum: string }[] = [];
+
+  constructor(
+    given: string | undefined,
+    private readonly cwd: string,
+    private readonly tmpdir: string,
+    private readonly opts: RunDirOptions,
+  ) {
+    this.#given = given !== undefined;
+    if (given !== undefined) {
+      const path = resolve(cwd, given);
+      const st = statSync(path, { throwIfNoEntry: false });
+      if (st && !st.isDirectory())
+        throw new KitError("INVALID_INPUT", `--run-dir ${given} is not a folder`, { got: given, hint: "give a folder path (it is created if absent)" });
+      this.#path = path;
+    }
+  }
+
+  /** The run dir's absolute path; the default is created on first use. */
+  get path(): string {
+    this.#path ??= mkdtempSync(join(this.tmpdir, `${this.opts.tool}-run-`));
+    return this.#path;
+  }
+
+  /** Whether the run dir was touched at all (meta.run_dir is reported only then). */
+  get used(): boolean {
+    return this.#path !== undefined;
+  }
+
+  /** A path inside the run dir; anything that would resolve outside it is refused. */
+  resolveInside(relPath: string): string {
+    const full = resolve(this.path, relPath);
+    const rel = relative(this.path, full);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel))
+      throw new KitError("INVALID_INPUT", `'${relPath}' is outside the run dir`, { got: relPath });
+    return full;
+  }
+
+  #artifactPath(name: string): string {
+    if (!ARTIFACT_NAME.test(name)) throw new KitError("INTERNAL", `artifact name '${name}' is not kebab-case`);
+    return join(this.path, `${name}.json`);
+  }
+
+  #missing(name: string): KitError {
+    const producer = this.opts.producers.get(name);
+    const runDir = this.#given ? this.path : "DIR";
+    const first = producer ? `run \`${this.opts.tool} ${producer} --run-dir ${runDir}\` first` : `produce ${name}.json first`;
+    if (!this.#given) rmSync(this.path, { recursive: true, force: true });
+    return new KitError("MISSING_ARTIFACT", `${name}.json is not in the run dir${this.#given ? ` ${this.path}` : " (none was given, so a fresh empty one was used)"}`, {
+      hint: this.#given ? first : `pass --run-dir with the folder of an earlier run, or ${first}`,
+      detail: { artifact: name, ...(producer ? { stage: producer } : {}) },
+    });
+  }
+
+  /** Reads a stage's artifact; its checksum becomes part of this stage's input checksum. */
+  read<T>(name: string): Artifact<T> {
+    const path = this.#artifactPath(name);
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") throw this.#missing(name);
+      throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, { cause: e });
+    }
+    let parsed: Artifact<T>;
+    try {
+      parsed = JSON.parse(bytes.toString("utf8")) as Artifact<T>;
+    } catch {
+      throw new KitError("INVALID_ARTIFACT", `${name}.json is not valid JSON`, { hint: `re-run the stage that writes it` });
+    }
+    if (parsed?.artifact !== name || parsed.tool !== this.opts.tool || typeof parsed.data !== "object")
+      throw new KitError("INVALID_ARTIFACT", `${name}.json is not a ${this.opts.tool} ${name} artifact`, {
+        hint: `re-run \`${this.opts.tool} ${this.opts.producers.get(name) ?? name}\` into this run dir`,
+      });
+    this.#reads.push({ artifact: name, checksum: sha256(bytes) });
+    return parsed;
+  }
+
+  /** Like read, but an artifact that was never written is null rather than an error. */
+  readIfPresent<T>(name: string): Artifact<T> | null {
+    if (!this.#path || !statSync(this.#artifactPath(name), { throwIfNoEntry: false })) return null;
+    return this.read<T>(name);
+  }
+
+  /** Writes an artifact atomically; a reader never sees half of one. */
+  write<T>(name: string, data: T, extra: { model?: string; promptVersion?: string } = {}): { path: string; checksum: string } {
+    const path = this.#artifactPath(name);
+    const inputs = [...this.#reads];
+    const artifact: Artifact<T> = {
+      artifact: name,
+      tool: this.opts.tool,
+      tool_version: this.opts.toolVersion,
+      stage: this.opts.stage,
+      created_at: new Date(this.opts.now()).toISOString(),
+      input_checksum: inputs.length ? sha256(inputs.map((i) => i.checksum).join("\n")) : this.opts.flagsChecksum(),
+      inputs,
+      model: extra.model ?? null,
+      prompt_version: extra.promptVersion ?? null,
+      data,
+    };
+    const text = this.opts.redact(`${JSON.stringify(artifact, null, 1)}\n`);
+    mkdirSync(this.path, { recursive: true });
+    const tmp = `${path}.tmp-${crypto.randomUUID()}`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+    return { path, checksum: sha256(text) };
+  }
+}

@@ -1,0 +1,280 @@
+/**
+ * One invocation, start to finish: argv → command → validated flags → run →
+ * exactly one envelope on stdout and an exit code that agrees with it. Every
+ * failure on the way, thrown or not, ends in the same envelope; nothing else
+ * ever reaches stdout.
+ */
+import { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./argv.ts";
+import { createContext, RunState } from "./context.ts";
+import { envOf, type Command, type Tool } from "./define.ts";
+import { failure, success, type Envelope, type Meta } from "./envelope.ts";
+import { asKitError, exitCodeOf, KitError, toErrorObject } from "./errors.ts";
+import { parseFields, project } from "./fields.ts";
+import { flagSpecsOf, UNIVERSAL_FLAGS } from "./flags.ts";
+import type { KitIO, Signal } from "./io.ts";
+import { createLogger } from "./log.ts";
+import { decodeCursor, queryFingerprint, type PageRequest } from "./paginate.ts";
+import { readParamsDocument, splitParams } from "./params.ts";
+import { createRedactor, type Redactor } from "./redact.ts";
+import { resolveCommand } from "./resolve.ts";
+import { RunDir, sha256 } from "./run-dir.ts";
+import { validateFlags } from "./validate.ts";
+
+type Mode = "json" | "toon" | "text";
+
+const UNIVERSAL_ARGV: readonly ArgvFlag[] = UNIVERSAL_FLAGS.map((f) => ({ name: f.name, kind: f.kind === "boolean" ? "boolean" : "value" }));
+
+/** Universal switches as the command sees them. */
+interface Universal {
+  dryRun: boolean;
+  fields?: string;
+  limit?: string;
+  cursor?: string;
+  force: boolean;
+  noInput: boolean;
+  wait: boolean;
+  runDir?: string;
+}
+
+function universalOf(raw: RawFlags): Universal {
+  const str = (k: string) => (typeof raw[k] === "string" ? (raw[k] as string) : undefined);
+  return {
+    dryRun: raw["dry-run"] === true,
+    fields: str("fields"),
+    limit: str("limit"),
+    cursor: str("cursor"),
+    force: raw.force === true || raw.yes === true,
+    noInput: raw["no-input"] === true,
+    wait: raw.wait === true,
+    runDir: str("run-dir"),
+  };
+}
+
+/** contract §6: a positive integer within the command's bound; 0 is not "unbounded". */
+function parseLimit(text: string | undefined, bounds: { defaultLimit: number; maxLimit: number }): number {
+  if (text === undefined) return bounds.defaultLimit;
+  const n = Number(text);
+  if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n))
+    throw new KitError("INVALID_VALUE", `--limit must be an integer (got: '${text}')`, { got: text, hint: `write --limit=${bounds.defaultLimit}` });
+  if (n < 1 || n > bounds.maxLimit)
+    throw new KitError("OUT_OF_RANGE", `--limit must be within 1..${bounds.maxLimit} (got: ${n})${n === 0 ? "; 0 does not mean unbounded" : ""}`, {
+      allowed: { min: 1, max: bounds.maxLimit },
+      got: n,
+      hint: `page with --cursor instead of asking for everything`,
+    });
+  return n;
+}
+
+const credentialNames = (tool: Tool): string[] =>
+  [...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])].filter((v) => v.scope !== "config").map((v) => v.name);
+
+export async function runTool(tool: Tool, io: KitIO): Promise<number> {
+  const started = io.now();
+  const redact: Redactor = createRedactor(io.env, credentialNames(tool));
+  const argv = io.argv;
+  // Decided before parsing, so even a parse failure is reported in the mode asked for.
+  const mode: Mode = argv.includes("--toon") ? "toon" : argv.includes("--json") || !io.stdoutIsTTY ? "json" : "text";
+  const colour = !io.env.NO_COLOR && io.env.TERM !== "dumb";
+  const log = createLogger({ write: (s) => io.writeStderr(redact(s)), colour: colour && io.stderrIsTTY, level: 3 });
+  const abort = new AbortController();
+
+  const { words, rest } = splitCommandWords(argv, 2);
+  let commandName = words.join(" ");
+  let command: Command | undefined;
+  let state = new RunState("count");
+  let runDir: RunDir | undefined;
+  let emitted = false;
+
+  const meta = (): Meta => ({
+    schema: command?.schema ?? null,
+    duration_ms: Math.max(0, Math.round(io.now() - started)),
+    cost_usd: round(state.costUsd),
+    llm_tokens: state.llmTokens,
+    pagination: state.page?.pagination ?? null,
+    truncated: Boolean(state.page?.pagination.next_cursor),
+    truncation_hint: state.page?.truncationHint ?? null,
+    run_dir: runDir?.used ? runDir.path : null,
+    outcome: {
+      unit: state.outcome.unit,
+      projected: state.outcome.projected,
+      realized: state.outcome.realized,
+      cost_usd: round(state.costUsd),
+      confidence: state.outcome.confidence,
+    },
+  });
+
+  const emit = async (env: Envelope): Promise<number> => {
+    if (emitted) return 0;
+    emitted = true;
+    if (mode === "text") {
+      const { renderText } = await import("./text.ts");
+      const out = renderText(env, { colour: colour && io.stdoutIsTTY, width: io.columns });
+      if (out.stdout) await io.writeStdout(redact(out.stdout));
+      if (out.stderr) io.writeStderr(redact(out.stderr));
+    } else if (mode === "toon") {
+      const { encode } = await import("@toon-format/toon");
+      await io.writeStdout(redact(`${encode(env)}\n`));
+    } else {
+      await io.writeStdout(redact(`${JSON.stringify(env)}\n`));
+    }
+    return env.error ? exitCodeOf(env.error.code) : 0;
+  };
+
+  const fail = (e: unknown): Promise<number> => {
+    const err = asKitError(e);
+    if (err.code === "INTERNAL" && err.cause instanceof Error) log.debug(err.cause.stack ?? err.cause.message);
+    const parts = { tool: tool.name, contractVersion: tool.contractVersion, command: commandName, meta: meta() };
+    return emit(failure(parts, toErrorObject(err)));
+  };
+
+  io.onSignal((signal: Signal) => {
+    abort.abort(signal);
+    void fail(new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir" })).then(() =>
+      io.exit(130),
+    );
+  });
+
+  try {
+    if (words.length === 0) return await toolLevel(tool, io, rest, redact);
+    const resolved = resolveCommand(tool, words);
+    command = resolved.command;
+    commandName = command.name;
+    state = new RunState(command.outcome ?? "count");
+    const tokens = [...resolved.extra, ...rest];
+
+    if (tokens.includes("--describe")) return await printDescribe(tool, io, redact, command);
+    if (tokens.includes("--help") || tokens.includes("-h")) return await printHelp(tool, io, redact, command);
+
+    const specs = flagSpecsOf(command.flags);
+    const own = specs.map((s): ArgvFlag => ({ name: s.name, kind: s.kind === "boolean" ? "boolean" : s.kind === "array" ? "repeatable" : "value" }));
+    const known: ArgvFlag[] = [...own, ...UNIVERSAL_ARGV];
+    const raw = parseFlags(tokens, known, `${tool.name} ${command.name}`);
+
+    let flagInput: Record<string, unknown> = raw;
+    let source: "argv" | "params" = "argv";
+    let universalRaw: RawFlags = raw;
+    if (typeof raw.params === "string") {
+      const doc = await readParamsDocument(raw.params, io.cwd, io.readStdin);
+      const split = splitParams(doc, specs.map((s) => s.name), raw);
+      flagInput = split.flags;
+      source = "params";
+      universalRaw = { ...raw, ...split.universal };
+    }
+    const u = universalOf(universalRaw);
+    const flags = await validateFlags(command.flags, flagInput, source);
+    const fields = u.fields === undefined ? undefined : parseFields(u.fields, command.result);
+
+    const pageRequest = pageRequestOf(command, u, flags);
+
+    const env = scopedEnv(tool, command, io);
+    runDir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
+      tool: tool.name,
+      toolVersion: tool.version,
+      stage: command.name,
+      producers: new Map(tool.commands.filter((c) => c.stage).map((c) => [c.stage!.writes, c.name])),
+      redact,
+      now: io.now,
+      flagsChecksum: () => sha256(JSON.stringify([command!.name, flags])),
+    });
+    if (command.stage) void runDir.path; // a stage always reports its run dir
+
+    const interactive = io.stdinIsTTY && io.stderrIsTTY && !u.noInput;
+    const ctx = createContext({
+      flags,
+      tool: { name: tool.name, version: tool.version },
+      command: command.name,
+      env,
+      cwd: io.cwd,
+      dryRun: u.dryRun,
+      wait: u.wait,
+      signal: abort.signal,
+      log,
+      runDir,
+      prompts: { interactive, force: u.force, terminal: io.terminal },
+      pageRequest,
+      now: io.now,
+      readStdin: io.readStdin,
+      state,
+    });
+
+    const returned = await command.run(ctx);
+    if (abort.signal.aborted) return 130;
+    const checked = command.result.safeParse(returned);
+    if (!checked.success) {
+      const issue = checked.error.issues[0];
+      throw new KitError("INTERNAL", `${command.name} returned data that does not match ${command.schema} at '${issue?.path.join(".")}': ${issue?.message}`);
+    }
+    const data = fields ? project(checked.data, fields) : checked.data;
+    return await emit(success({ tool: tool.name, contractVersion: tool.contractVersion, command: commandName, meta: meta() }, data));
+  } catch (e) {
+    if (abort.signal.aborted) return 130;
+    return await fail(e);
+  }
+}
+
+const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
+
+function pageRequestOf(command: Command, u: Universal, flags: Record<string, unknown>): PageRequest | null {
+  const bounds = command.pagination ?? { defaultLimit: 50, maxLimit: 1000 };
+  const limit = parseLimit(u.limit, bounds);
+  if (!command.pagination) {
+    if (u.cursor !== undefined)
+      throw new KitError("INVALID_CURSOR", `${command.name} returns no list, so --cursor has nothing to continue`, { got: u.cursor });
+    return null;
+  }
+  const fingerprint = queryFingerprint(command.name, flags);
+  const offset = u.cursor === undefined ? 0 : decodeCursor(u.cursor, fingerprint);
+  return { limit, maxLimit: bounds.maxLimit, offset, fingerprint };
+}
+
+/**
+ * contract §10 scope split: only `apply` holds write credentials; every other
+ * command runs without them, and so do the processes it starts. A required
+ * variable that is absent is a precondition failure naming it.
+ */
+function scopedEnv(tool: Tool, command: Command, io: KitIO): Record<string, string | undefined> {
+  const env = { ...io.env };
+  const declared = envOf(tool, command);
+  if (command.verb !== "apply")
+    for (const v of declared.filter((d) => d.scope === "write")) {
+      delete env[v.name];
+      io.unsetEnv(v.name);
+    }
+  for (const v of declared) {
+    if (!v.required || (v.scope === "write" && command.verb !== "apply")) continue;
+    if (!env[v.name])
+      throw new KitError("MISSING_ENV", `${v.name} is not set`, {
+        hint: `set ${v.name} in the environment: ${v.description}`,
+        detail: { variable: v.name, scope: v.scope },
+      });
+  }
+  return env;
+}
+
+async function toolLevel(tool: Tool, io: KitIO, rest: readonly string[], redact: Redactor): Promise<number> {
+  if (rest.includes("--describe")) return printDescribe(tool, io, redact);
+  if (rest.includes("--help") || rest.includes("-h")) return printHelp(tool, io, redact);
+  const stray = rest.find((t) => !t.startsWith("-"));
+  const command = stray && tool.commands.find((c) => c.name.split(" ")[0] === stray);
+  if (command)
+    throw new KitError("USAGE", `the command comes first: \`${tool.name} ${command.name} ${rest.filter((t) => t !== stray).join(" ")}\``.trim(), {
+      hint: `write \`${tool.name} ${command.name} [flags]\``,
+    });
+  parseFlags(rest, UNIVERSAL_ARGV, tool.name);
+  return resolveCommand(tool, []) as never;
+}
+
+/** contract §9: the bare document, not an envelope; exit 0. */
+async function printDescribe(tool: Tool, io: KitIO, redact: Redactor, command?: Command): Promise<number> {
+  const { describeTool } = await import("./describe.ts");
+  const doc = describeTool(tool, command);
+  await io.writeStdout(redact(`${JSON.stringify(doc, null, io.stdoutIsTTY ? 2 : undefined)}\n`));
+  return 0;
+}
+
+async function printHelp(tool: Tool, io: KitIO, redact: Redactor, command?: Command): Promise<number> {
+  const [{ describeTool }, { toolHelp, commandHelp }] = await Promise.all([import("./describe.ts"), import("./help.ts")]);
+  const doc = describeTool(tool, command);
+  await io.writeStdout(redact(command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc)));
+  return 0;
+}

@@ -1,0 +1,104 @@
+/**
+ * contract §9, layer 3: SKILL.md, prose for a model, rendered from the same
+ * describe document as --help. Every command is a `### \`tool command\``
+ * heading and every flag a table row starting with its `--name`, so the
+ * verifier can hold it against --describe.
+ */
+import type { DescribeDoc } from "./describe.ts";
+import { flagNotes } from "./help.ts";
+
+const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+
+export function toolSkill(doc: DescribeDoc): string {
+  const out: string[] = [
+    "---",
+    `name: ${doc.tool}`,
+    `description: ${JSON.stringify(doc.purpose)}`,
+    "---",
+    "",
+    `# ${doc.tool} ${doc.version}`,
+    "",
+    doc.purpose,
+    "",
+    `Obeys the fleet's tool contract (contract_version ${doc.contract_version}): see the fleet skill for the envelope, exit codes and universal flags. Always pass \`--json\`; branch on \`error.code\`.`,
+    "",
+  ];
+  if (doc.env.length) {
+    out.push("## Environment", "", "| Variable | Scope | Required | What |", "|---|---|---|---|");
+    for (const e of doc.env) out.push(`| \`${e.name}\` | ${e.scope} | ${e.required ? "yes" : "no"} | ${cell(e.description)} |`);
+    out.push("");
+  }
+  out.push("## Commands", "");
+  for (const c of doc.commands) {
+    out.push(`### \`${doc.tool} ${c.name}\``, "", c.summary, "");
+    if (c.description) out.push(c.description, "");
+    const facts = [`${c.rw === "read" ? "read-only" : "write (plans, then applies through the gate)"}`, `tier ${c.tier}`, `result \`${c.result_schema}\``];
+    if (c.stage) facts.push(`writes \`${c.stage.writes}.json\`${c.stage.reads.length ? ` from ${c.stage.reads.map((r) => `\`${r}.json\``).join(", ")}` : ""}`);
+    if (c.pagination) facts.push(`pages of ${c.pagination.default_limit} (max ${c.pagination.max_limit})`);
+    out.push(`- ${facts.join("; ")}`, "");
+    if (c.flags.length) {
+      out.push("| Flag | Type | Notes | What |", "|---|---|---|---|");
+      for (const f of c.flags) {
+        const type = f.enum ? f.enum.map((v) => `\`${v}\``).join(" \\| ") : f.type === "array" ? `${f.items}[]` : f.type;
+        out.push(`| \`--${f.name}\` | ${type} | ${cell(flagNotes(f).replace(/^ \(|\)$/g, "") || "optional")} | ${cell(f.description ?? "")} |`);
+      }
+      out.push("");
+    }
+    if (c.env.length) out.push(`Environment: ${c.env.map((e) => `\`${e.name}\` (${e.scope})`).join(", ")}.`, "");
+    const own = c.errors.filter((code) => !["INTERNAL", "USAGE", "UNKNOWN_COMMAND", "UNKNOWN_FLAG", "CANCELLED"].includes(code));
+    out.push(`Errors: ${own.map((code) => `\`${code}\` (${doc.error_codes[code]?.exit})`).join(", ")}.`, "");
+    for (const e of c.examples) out.push("```sh", `${doc.tool} ${c.name} ${e.argv.join(" ")} --json`, "```", e.summary, "");
+  }
+  return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** The one fleet-level skill: what every tool here guarantees. */
+export function fleetSkill(docs: readonly DescribeDoc[]): string {
+  const first = docs[0];
+  const codes = new Map<string, { exit: number; retryable: boolean; summary: string }>();
+  for (const d of docs) for (const [k, v] of Object.entries(d.error_codes)) codes.set(k, v);
+  return `---
+name: agent-cli-kit
+description: "Every command-line tool in this fleet obeys one contract: one JSON envelope on stdout, stable error codes with exit classes, bounded lists, plan/apply for writes."
+---
+
+# The fleet contract (contract_version ${first?.contract_version ?? 0})
+
+Tools: ${docs.map((d) => `\`${d.tool}\` (${d.purpose})`).join("; ")}.
+
+## Calling a tool
+- Shape: \`<tool> <verb> [flags]\` or \`<tool> <resource> <verb> [flags]\`. Flags only, no positional arguments.
+- Tier-1 verbs mean the same everywhere: \`get\`, \`list\`, \`create\`, \`update\`, \`delete\`, \`plan\`, \`apply\`. Tier-2 verbs (pipeline stages) are listed by \`<tool> --describe\`; never guess one. There is no \`ls\`, \`show\`, \`info\`, \`fetch\`, \`rm\`, \`new\`, \`make\` or \`run\`.
+- Pass \`--json\` always. Read \`<tool> --describe\` for commands, flags (with JSON Schema), result schemas, errors and environment.
+- Complex input: \`--params FILE\` or \`--params -\` (stdin) takes the command's flags as one JSON object, keys as the flag names.
+
+## The envelope
+Exactly one JSON object on stdout: \`{ ok, contract_version, tool, command, data, error, meta }\`. \`ok\` is true exactly when \`data\` is an object and \`error\` is null. \`meta\` always has \`schema\`, \`duration_ms\`, \`cost_usd\`, \`llm_tokens\`, \`pagination\`, \`truncated\`, \`truncation_hint\`, \`run_dir\`, \`outcome\`. Diagnostics go to stderr.
+
+## Errors and exits
+\`error\` has \`code\`, a one-line \`message\` that lists valid values, \`retryable\`, and where useful \`allowed\`, \`got\`, \`hint\` (the next action) and \`detail\`.
+
+| Exit | Meaning | Your move |
+|---|---|---|
+| 0 | success | continue |
+| 1 | internal | report; maybe retry once |
+| 2 | usage | fix the invocation (read \`allowed\`/\`hint\`) |
+| 3 | input or precondition | fix the input (e.g. run the stage the hint names) |
+| 4 | upstream | retry later (\`retryable: true\`) |
+| 5 | policy | do not retry: it needs a human or an approval |
+| 130 | cancelled | the call was interrupted |
+
+| Code | Exit | Retryable | Meaning |
+|---|---|---|---|
+${[...codes].map(([k, v]) => `| \`${k}\` | ${v.exit} | ${v.retryable ? "yes" : "no"} | ${cell(v.summary)} |`).join("\n")}
+
+## Lists
+Every list is bounded (default at most 50). A cut list sets \`meta.truncated\` and a \`truncation_hint\`; continue with \`--cursor <meta.pagination.next_cursor>\` and the same flags. \`--limit 0\` is an error, not "everything". \`--fields a,b.c\` trims \`data\` to those paths.
+
+## Writes
+Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5).
+
+## Identity
+Credentials come from the environment only and are never printed: secrets in output are redacted. No tool writes a credential, a profile or a config file.
+`;
+}

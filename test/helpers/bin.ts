@@ -1,0 +1,67 @@
+/** Runs a compiled binary from dist/ as a subprocess: stdout, stderr and exit together. */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export const root = join(import.meta.dir, "..", "..");
+export const dist = join(root, "dist");
+
+export function binary(name: string): string {
+  const path = join(dist, name);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`bun run build\` first`);
+  return path;
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as one JSON document; throws if it is not exactly that. */
+  json: any;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  cwd?: string;
+  /** Kill after this long; a hang is a failure, never a wait. */
+  timeoutMs?: number;
+}
+
+/** A clean environment: no inherited secrets, a throwaway HOME, never a TTY. */
+export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "home-")), LANG: "C.UTF-8" };
+  for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
+  return env;
+}
+
+export async function run(bin: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  const proc = Bun.spawn([bin, ...args], {
+    env: baseEnv(opts.env),
+    cwd: opts.cwd ?? root,
+    stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+    timeout: opts.timeoutMs ?? 20000,
+    killSignal: "SIGKILL",
+  });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return {
+    code,
+    stdout,
+    stderr,
+    get json() {
+      return parseOneJson(stdout);
+    },
+  };
+}
+
+/** Exactly one JSON value followed by one newline: nothing before it, nothing after it. */
+export function parseOneJson(stdout: string): any {
+  if (!stdout.endsWith("\n")) throw new Error(`stdout does not end with a newline: ${JSON.stringify(stdout.slice(-80))}`);
+  const body = stdout.slice(0, -1);
+  if (body.includes("\n")) throw new Error(`stdout has more than one line:\n${stdout.slice(0, 500)}`);
+  return JSON.parse(body);
+}
+
+export const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/;

@@ -1,0 +1,105 @@
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import * as z from "zod/mini";
+import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
+
+const flags = z.object({
+  url: z.optional(describe(z.url({ protocol: /^https?$/ }), "The site to crawl, an http(s) URL. Give this or --dir.")),
+  dir: z.optional(describe(z.string().check(z.minLength(1)), "A static-site folder, crawled as a web server would serve it. Give this or --url.")),
+  baseUrl: z._default(
+    describe(z.url({ protocol: /^https?$/ }), "With --dir: the site's public URL, against which its absolute links and canonicals are judged."),
+    "http://localhost/",
+  ),
+  maxPages: z._default(describe(z.int().check(z.minimum(1), z.maximum(5000)), "Stop after this many pages."), 50),
+  maxDepth: z._default(describe(z.int().check(z.minimum(0), z.maximum(50)), "Follow links at most this many clicks from the start page."), 5),
+  concurrency: z._default(describe(z.int().check(z.minimum(1), z.maximum(16)), "Requests in flight at once."), 4),
+  timeout: z._default(describe(z.int().check(z.minimum(100), z.maximum(120000)), "Per-request timeout in milliseconds."), 10000),
+});
+
+const result = z.object({
+  source: z.object({ kind: z.enum(["url", "dir"]), location: z.string() }),
+  start_url: z.string(),
+  pages: describe(z.number(), "Pages fetched."),
+  by_status: describe(z.record(z.string(), z.number()), "Pages per HTTP status; 0 is a request that failed."),
+  redirected: z.number(),
+  skipped: describe(z.record(z.string(), z.number()), "Links not followed, by reason: robots, max-pages, max-depth."),
+  robots_txt: z.boolean(),
+  dry_run: z.boolean(),
+  artifact: describe(z.nullable(z.string()), "Path of crawl.json; null on --dry-run."),
+});
+
+export default defineCommand({
+  verb: "crawl",
+  tier: 2,
+  rw: "read",
+  summary: "Crawl a site (--url) or a static-site folder (--dir) into crawl.json.",
+  description:
+    "Breadth-first over same-origin links, bounded by --max-pages and --max-depth, honouring robots.txt. Records each page's status, redirects and HTML for the next stage, `extract`. The same site always gives the same pages in the same order.",
+  flags,
+  result,
+  schema: "seo.crawl@1",
+  errors: ["INVALID_INPUT", "NETWORK_ERROR"],
+  stage: { writes: "crawl" },
+  examples: [
+    { argv: ["--url", "https://example.com", "--run-dir", "./run"], summary: "Crawl a live site into ./run/crawl.json." },
+    { argv: ["--dir", "./public", "--base-url", "https://example.com", "--run-dir", "./run"], summary: "Crawl a built static site." },
+  ],
+  async run(ctx) {
+    const { url, dir } = ctx.flags;
+    if (url && dir) throw new KitError("CONFLICTING_FLAGS", "--url and --dir cannot be given together; crawl one source", { got: ["--url", "--dir"] });
+    if (!url && !dir) throw new KitError("MISSING_FLAG", "give --url (a live site) or --dir (a static-site folder)", { hint: "add --url=https://example.com or --dir=./public" });
+
+    const { DirFetcher, HttpFetcher } = await import("../lib/fetchers.ts");
+    let source: { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
+    let fetcher;
+    let start: string;
+    if (dir) {
+      const root = resolve(ctx.cwd, dir);
+      if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
+        throw new KitError("INVALID_INPUT", `--dir ${dir} is not a folder`, { got: dir, hint: "give the folder holding the built site (its index.html)" });
+      fetcher = new DirFetcher(root);
+      start = new URL("/", ctx.flags.baseUrl).href;
+      source = { kind: "dir", dir: fetcher.root, base_url: start };
+    } else {
+      fetcher = new HttpFetcher(ctx.flags.timeout);
+      start = new URL(url!).href;
+      source = { kind: "url", url: start };
+    }
+    const location = source.kind === "dir" ? source.dir : source.url;
+
+    if (ctx.dryRun)
+      return { source: { kind: source.kind, location }, start_url: start, pages: 0, by_status: {}, redirected: 0, skipped: {}, robots_txt: false, dry_run: true, artifact: null };
+
+    const { crawl } = await import("../lib/crawler.ts");
+    const robotsTxt = await fetcher.robotsTxt(start, ctx.signal);
+    const crawled = await crawl({
+      start,
+      fetcher,
+      robotsTxt,
+      maxPages: ctx.flags.maxPages,
+      maxDepth: ctx.flags.maxDepth,
+      concurrency: ctx.flags.concurrency,
+      signal: ctx.signal,
+      onPage: (p) => ctx.log.debug(`${p.status} ${p.url}`),
+    });
+    const first = crawled.pages[0];
+    if (first && first.status === 0)
+      throw new KitError("NETWORK_ERROR", `could not reach ${start}: ${first.error}`, { hint: "check the URL and that the site is up, then retry" });
+
+    const { path } = ctx.runDir.write("crawl", { ...crawled, source, start_url: start, options: { max_pages: ctx.flags.maxPages, max_depth: ctx.flags.maxDepth } });
+    const tally = <T>(items: readonly T[], key: (t: T) => string) =>
+      items.reduce<Record<string, number>>((acc, t) => ({ ...acc, [key(t)]: (acc[key(t)] ?? 0) + 1 }), {});
+    ctx.setOutcome({ realized: crawled.pages.length });
+    return {
+      source: { kind: source.kind, location },
+      start_url: start,
+      pages: crawled.pages.length,
+      by_status: tally(crawled.pages, (p) => String(p.status)),
+      redirected: crawled.pages.filter((p) => p.redirects.length > 0).length,
+      skipped: tally(crawled.skipped, (s) => s.reason),
+      robots_txt: robotsTxt !== null,
+      dry_run: false,
+      artifact: path,
+    };
+  },
+});

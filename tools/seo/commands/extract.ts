@@ -1,0 +1,77 @@
+import * as z from "zod/mini";
+import { defineCommand, describe } from "../../../src/kit/index.ts";
+import type { CrawlData, ExtractData } from "../lib/artifacts.ts";
+import { type ExtractedPage } from "../schemas.ts";
+
+const result = z.object({
+  pages: z.number(),
+  html_pages: describe(z.number(), "Pages whose HTML was parsed."),
+  links: describe(z.number(), "Links found across all pages."),
+  images: z.number(),
+  dry_run: z.boolean(),
+  artifact: describe(z.nullable(z.string()), "Path of extract.json; null on --dry-run."),
+});
+
+export default defineCommand({
+  verb: "extract",
+  tier: 2,
+  rw: "read",
+  summary: "Extract each crawled page's SEO signals from crawl.json into extract.json.",
+  description:
+    "Per page: title, meta description, headings, canonical, lang, hreflang, robots meta and X-Robots-Tag, viewport, links with their text, images with their alt, and word count. Reads crawl.json; run `crawl` first.",
+  flags: z.object({}),
+  result,
+  schema: "seo.extract@1",
+  errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "INVALID_INPUT"],
+  stage: { writes: "extract", reads: ["crawl"] },
+  examples: [{ argv: ["--run-dir", "./run"], summary: "Parse the pages crawled into ./run." }],
+  async run(ctx) {
+    const crawl = ctx.runDir.read<CrawlData>("crawl").data;
+    const { parsePage } = await import("../lib/html.ts");
+    const pages: ExtractedPage[] = crawl.pages.map((p) => {
+      const parsed = p.html === null ? null : parsePage(p.html, p.final_url);
+      return {
+        url: p.url,
+        final_url: p.final_url,
+        status: p.status,
+        depth: p.depth,
+        file: p.file,
+        content_type: p.content_type,
+        redirects: p.redirects.length,
+        html: parsed !== null,
+        title: parsed?.title ?? null,
+        title_count: parsed?.title_count ?? 0,
+        meta_description: parsed?.meta_description ?? null,
+        description_count: parsed?.description_count ?? 0,
+        headings: parsed?.headings ?? [],
+        h1_count: parsed?.h1_count ?? 0,
+        canonical: parsed?.canonical ?? null,
+        canonical_raw: parsed?.canonical_raw ?? [],
+        lang: parsed?.lang ?? null,
+        hreflang: parsed?.hreflang ?? [],
+        robots_meta: parsed?.robots_meta ?? null,
+        x_robots_tag: p.x_robots_tag,
+        viewport: parsed?.viewport ?? null,
+        links: parsed?.links ?? [],
+        images: parsed?.images ?? [],
+        word_count: parsed?.word_count ?? 0,
+      };
+    });
+    const data: ExtractData = {
+      source: crawl.source,
+      start_url: crawl.start_url,
+      pages,
+      blocked: crawl.skipped.filter((s) => s.reason === "robots").map((s) => ({ url: s.url, linked_from: s.linked_from })),
+    };
+    const written = ctx.dryRun ? null : ctx.runDir.write("extract", data);
+    ctx.setOutcome({ realized: pages.length });
+    return {
+      pages: pages.length,
+      html_pages: pages.filter((p) => p.html).length,
+      links: pages.reduce((n, p) => n + p.links.length, 0),
+      images: pages.reduce((n, p) => n + p.images.length, 0),
+      dry_run: ctx.dryRun,
+      artifact: written?.path ?? null,
+    };
+  },
+});

@@ -1,0 +1,26 @@
+import * as z from "zod/mini";
+import { defineCommand } from "../../../src/kit/index.ts";
+import type { AuditData } from "../lib/artifacts.ts";
+import { findingFilterFlags } from "../lib/filter-flags.ts";
+import { filterFindings } from "../lib/findings.ts";
+import { finding } from "../schemas.ts";
+
+export default defineCommand({
+  resource: "finding",
+  verb: "list",
+  tier: 1,
+  rw: "read",
+  summary: "List the audit's findings, highest severity first, filtered by severity, rule or page.",
+  flags: z.object(findingFilterFlags),
+  result: z.object({ items: z.array(finding) }),
+  schema: "seo.finding.list@1",
+  errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT"],
+  list: { defaultLimit: 20 },
+  examples: [{ argv: ["--run-dir", "./run", "--rule", "broken-link"], summary: "Every broken internal link." }],
+  async run(ctx) {
+    const audited = ctx.runDir.read<AuditData>("audit").data;
+    const shown = filterFindings(audited.findings, ctx.flags);
+    ctx.setOutcome({ realized: shown.length });
+    return { items: ctx.paginate(shown, "findings") };
+  },
+});

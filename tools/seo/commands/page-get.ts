@@ -1,0 +1,31 @@
+import * as z from "zod/mini";
+import { defineCommand, describe, KitError, nearest } from "../../../src/kit/index.ts";
+import type { AuditData, ExtractData } from "../lib/artifacts.ts";
+import { extractedPage, finding } from "../schemas.ts";
+
+export default defineCommand({
+  resource: "page",
+  verb: "get",
+  tier: 1,
+  rw: "read",
+  summary: "Get one page's extracted signals and its findings.",
+  flags: z.object({ url: describe(z.string(), "The page's URL, as `page list` shows it.") }),
+  result: z.object({ page: extractedPage, findings: describe(z.nullable(z.array(finding)), "Null when the site has not been audited yet.") }),
+  schema: "seo.page.get@1",
+  errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "NOT_FOUND"],
+  examples: [{ argv: ["--run-dir", "./run", "--url", "https://example.com/about"], summary: "Everything known about /about." }],
+  async run(ctx) {
+    const site = ctx.runDir.read<ExtractData>("extract").data;
+    const wanted = ctx.flags.url;
+    const page = site.pages.find((p) => p.url === wanted || p.final_url === wanted);
+    if (!page) {
+      const guess = nearest(wanted, site.pages.map((p) => p.url));
+      throw new KitError("NOT_FOUND", `no crawled page has the URL ${wanted}`, {
+        got: wanted,
+        hint: guess ? `did you mean ${guess}? \`seo page list\` shows every URL` : "`seo page list` shows every URL",
+      });
+    }
+    const audited = ctx.runDir.readIfPresent<AuditData>("audit");
+    return { page, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
+  },
+});

@@ -1,0 +1,36 @@
+import * as z from "zod/mini";
+import { defineCommand, describe } from "../../../src/kit/index.ts";
+import type { AuditData, ExtractData, ScoreData } from "../lib/artifacts.ts";
+import { categoryScore } from "../schemas.ts";
+
+export default defineCommand({
+  verb: "score",
+  tier: 2,
+  rw: "read",
+  summary: "Score the audited site 0–100, overall and per category; write score.json.",
+  description:
+    "Each rule scores the share of applicable pages that pass it, weighted by severity (high 3, medium 2, low 1); a category is the weighted mean of its rules and the overall score the weighted mean of the categories. Deterministic: the same audit gives the same score. Reads audit.json and extract.json; run `audit` first.",
+  flags: z.object({}),
+  result: z.object({
+    score: describe(z.number(), "0–100, higher is better."),
+    grade: describe(z.enum(["A", "B", "C", "D", "F"]), "A ≥ 90, B ≥ 80, C ≥ 70, D ≥ 50, else F."),
+    pages: z.number(),
+    categories: z.array(categoryScore),
+    dry_run: z.boolean(),
+    artifact: z.nullable(z.string()),
+  }),
+  schema: "seo.score@1",
+  errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT"],
+  stage: { writes: "score", reads: ["audit", "extract"] },
+  outcome: "pct",
+  examples: [{ argv: ["--run-dir", "./run"], summary: "Score the audit in ./run." }],
+  async run(ctx) {
+    const audited = ctx.runDir.read<AuditData>("audit").data;
+    const site = ctx.runDir.read<ExtractData>("extract").data;
+    const { scoreSite, grade } = await import("../lib/score.ts");
+    const scored: ScoreData = scoreSite(audited, site);
+    const written = ctx.dryRun ? null : ctx.runDir.write("score", scored);
+    ctx.setOutcome({ realized: scored.score, confidence: 1 });
+    return { score: scored.score, grade: grade(scored.score), pages: site.pages.length, categories: scored.categories as never, dry_run: ctx.dryRun, artifact: written?.path ?? null };
+  },
+});

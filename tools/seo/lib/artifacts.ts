@@ -1,0 +1,30 @@
+/** The artifacts seo's stages hand each other through the run dir (contract §7). */
+import type { CrawlResult } from "./crawler.ts";
+import type { ExtractedPage, Finding } from "../schemas.ts";
+
+export type Source = { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
+
+export interface CrawlData extends CrawlResult {
+  source: Source;
+  start_url: string;
+  options: { max_pages: number; max_depth: number };
+}
+
+export interface ExtractData {
+  source: Source;
+  start_url: string;
+  pages: ExtractedPage[];
+  /** URLs robots.txt kept the crawl from, with the pages that link to them. */
+  blocked: { url: string; linked_from: string[] }[];
+}
+
+export interface AuditData {
+  source: Source;
+  pages: number;
+  findings: Finding[];
+}
+
+export interface ScoreData {
+  score: number;
+  categories: { category: string; score: number; weight: number; findings: number; rules_failed: string[] }[];
+}

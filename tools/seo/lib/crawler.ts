@@ -1,0 +1,152 @@
+/**
+ * Breadth-first crawl, one depth layer at a time and each layer in URL
+ * order, so the same site always yields the same pages even when several
+ * requests run at once. Same-origin links only; robots.txt is honoured;
+ * every redirect hop is recorded.
+ */
+import robotsParser from "robots-parser";
+import { USER_AGENT, isHtml, type Fetcher } from "./fetchers.ts";
+import { parsePage } from "./html.ts";
+import { normalizeUrl, sameOrigin } from "./url.ts";
+
+export interface CrawledPage {
+  url: string;
+  final_url: string;
+  status: number;
+  redirects: { url: string; status: number; location: string }[];
+  content_type: string | null;
+  depth: number;
+  file: string | null;
+  html: string | null;
+  error: string | null;
+  x_robots_tag: string | null;
+  linked_from: string[];
+}
+
+export type SkipReason = "robots" | "max-pages" | "max-depth";
+
+export interface CrawlResult {
+  pages: CrawledPage[];
+  skipped: { url: string; reason: SkipReason; linked_from: string[] }[];
+  robots: { found: boolean; url: string };
+}
+
+export interface CrawlOptions {
+  start: string;
+  fetcher: Fetcher;
+  robotsTxt: string | null;
+  maxPages: number;
+  maxDepth: number;
+  concurrency: number;
+  signal: AbortSignal;
+  onPage?: (page: CrawledPage) => void;
+}
+
+const MAX_REDIRECTS = 10;
+const MAX_REFERRERS = 20;
+const MAX_SKIPPED = 500;
+
+async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
+  const robotsUrl = new URL("/robots.txt", opts.start).href;
+  const robots = opts.robotsTxt === null ? null : robotsParser(robotsUrl, opts.robotsTxt);
+  const allowed = (url: string) => robots?.isAllowed(url, USER_AGENT) !== false;
+
+  const referrers = new Map<string, string[]>();
+  const refer = (url: string, from: string | null) => {
+    const list = referrers.get(url) ?? [];
+    if (from && list.length < MAX_REFERRERS && !list.includes(from)) list.push(from);
+    referrers.set(url, list);
+  };
+  const seen = new Set<string>([opts.start]);
+  const skipped = new Map<string, SkipReason>();
+  const pages: CrawledPage[] = [];
+  refer(opts.start, null);
+
+  let layer = allowed(opts.start) ? [opts.start] : [];
+  if (layer.length === 0) skipped.set(opts.start, "robots");
+  for (let depth = 0; layer.length > 0; depth++) {
+    const room = opts.maxPages - pages.length;
+    const take = layer.slice(0, Math.max(0, room));
+    for (const url of layer.slice(take.length)) skipped.set(url, "max-pages");
+    const fetched = await mapLimit(take, opts.concurrency, (url) => fetchPage(opts, url, depth));
+
+    const next = new Set<string>();
+    for (const page of fetched) {
+      pages.push(page);
+      opts.onPage?.(page);
+      seen.add(page.final_url);
+      if (!page.html || !sameOrigin(page.final_url, opts.start)) continue;
+      for (const link of parsePage(page.html, page.final_url).links) {
+        if (!link.href || !link.internal || !sameOrigin(link.href, opts.start)) continue;
+        refer(link.href, page.url);
+        if (seen.has(link.href)) continue;
+        seen.add(link.href);
+        if (!allowed(link.href)) skipped.set(link.href, "robots");
+        else if (depth + 1 > opts.maxDepth) skipped.set(link.href, "max-depth");
+        else next.add(link.href);
+      }
+    }
+    layer = [...next].sort();
+    if (pages.length >= opts.maxPages) {
+      for (const url of layer) skipped.set(url, "max-pages");
+      break;
+    }
+  }
+
+  for (const page of pages) page.linked_from = referrers.get(page.url) ?? [];
+  return {
+    pages,
+    skipped: [...skipped]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .slice(0, MAX_SKIPPED)
+      .map(([url, reason]) => ({ url, reason, linked_from: referrers.get(url) ?? [] })),
+    robots: { found: opts.robotsTxt !== null, url: robotsUrl },
+  };
+}
+
+async function fetchPage(opts: CrawlOptions, url: string, depth: number): Promise<CrawledPage> {
+  const redirects: CrawledPage["redirects"] = [];
+  let current = url;
+  for (;;) {
+    const res = await opts.fetcher.get(current, opts.signal);
+    const target = res.status >= 300 && res.status < 400 && res.location ? normalizeUrl(res.location, current) : null;
+    let error = res.error;
+    if (target !== null) {
+      redirects.push({ url: current, status: res.status, location: target });
+      const looped = target === url || redirects.some((r) => r.url === target);
+      if (looped) error = "redirect loop";
+      else if (redirects.length > MAX_REDIRECTS) error = `more than ${MAX_REDIRECTS} redirects`;
+      // Off-site targets are not fetched: the crawl stays on its origin.
+      else if (sameOrigin(target, opts.start)) {
+        current = target;
+        continue;
+      }
+    }
+    return {
+      url,
+      final_url: target ?? current,
+      status: res.status,
+      redirects,
+      content_type: res.contentType,
+      depth,
+      file: res.file,
+      html: isHtml(res.contentType) ? res.body : null,
+      error,
+      x_robots_tag: res.xRobotsTag,
+      linked_from: [],
+    };
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * Where pages come from: a live site over HTTP(S), or a static-site folder
+ * read as a web server would serve it. The crawler sees one interface and
+ * follows redirects itself, so every hop is recorded.
+ */
+import { readFileSync, realpathSync, statSync } from "node:fs";
+import { extname, join, relative, sep } from "node:path";
+
+export const USER_AGENT = "agent-cli-kit-seo/0.1 (+https://github.com/agent-cli-kit)";
+/** A page larger than this is cut: an auditor needs the head and the links, not megabytes. */
+export const MAX_BODY_BYTES = 2 * 1024 * 1024;
+
+export interface Fetched {
+  status: number;
+  location: string | null;
+  contentType: string | null;
+  xRobotsTag: string | null;
+  body: string | null;
+  /** For a folder: the file served, relative to the folder. */
+  file: string | null;
+  error: string | null;
+}
+
+export interface Fetcher {
+  get(url: string, signal: AbortSignal): Promise<Fetched>;
+  /** The site's robots.txt, or null when it has none. */
+  robotsTxt(start: string, signal: AbortSignal): Promise<string | null>;
+}
+
+export const isHtml = (contentType: string | null): boolean => /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType ?? "");
+
+export class HttpFetcher implements Fetcher {
+  constructor(private readonly timeoutMs: number) {}
+
+  async robotsTxt(start: string, signal: AbortSignal): Promise<string | null> {
+    try {
+      const res = await fetch(new URL("/robots.txt", start), {
+        signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
+        headers: { "user-agent": USER_AGENT },
+      });
+      // 4xx means "no rules"; a server error too, rather than refusing to audit the site.
+      if (!res.ok) return null;
+      return (await res.text()).slice(0, 512 * 1024);
+    } catch (e) {
+      if (signal.aborted) throw e;
+      return null;
+    }
+  }
+
+  async get(url: string, signal: AbortSignal): Promise<Fetched> {
+    const none = { location: null, contentType: null, xRobotsTag: null, body: null, file: null };
+    try {
+      const res = await fetch(url, {
+        redirect: "manual",
+        signal: AbortSignal.any([signal, AbortSignal.timeout(this.timeoutMs)]),
+        headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" },
+      });
+      const contentType = res.headers.get("content-type");
+      let body: string | null = null;
+      // A redirect's body is never a page; an error page's is worth reading.
+      if (isHtml(contentType) && (res.status < 300 || res.status >= 400)) {
+        const bytes = new Uint8Array(await res.arrayBuffer());
+        body = new TextDecoder().decode(bytes.subarray(0, MAX_BODY_BYTES));
+      } else {
+        await res.body?.cancel();
+      }
+      return { status: res.status, location: res.headers.get("location"), contentType, xRobotsTag: res.headers.get("x-robots-tag"), body, file: null, error: null };
+    } catch (e) {
+      if (signal.aborted) throw e;
+      const err = e as Error;
+      const message = err.name === "TimeoutError" ? `timed out after ${this.timeoutMs} ms` : err.message;
+      return { status: 0, ...none, error: message };
+    }
+  }
+}
+
+const CONTENT_TYPES: Record<string, string> = {
+  ".html": "text/html; charset=utf-8",
+  ".htm": "text/html; charset=utf-8",
+  ".xhtml": "application/xhtml+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml",
+  ".css": "text/css",
+  ".js": "text/javascript",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".svg": "image/svg+xml",
+  ".webp": "image/webp",
+  ".pdf": "application/pdf",
+};
+
+/** Serves a folder the way static hosts do: `/a/` is `a/index.html`, `/a` is `a`, `a.html` or `a/index.html`. */
+export class DirFetcher implements Fetcher {
+  readonly root: string;
+
+  constructor(dir: string) {
+    this.root = realpathSync(dir);
+  }
+
+  /** The file a site path resolves to, never outside the folder. */
+  resolve(pathname: string): string | null {
+    let decoded: string;
+    try {
+      decoded = decodeURIComponent(pathname);
+    } catch {
+      return null;
+    }
+    const candidates = decoded.endsWith("/") ? [`${decoded}index.html`] : [decoded, `${decoded}.html`, `${decoded}/index.html`];
+    for (const candidate of candidates) {
+      const full = join(this.root, candidate);
+      const st = statSync(full, { throwIfNoEntry: false });
+      if (!st?.isFile()) continue;
+      const real = realpathSync(full);
+      if (real !== this.root && !real.startsWith(this.root + sep)) return null;
+      return real;
+    }
+    return null;
+  }
+
+  async robotsTxt(): Promise<string | null> {
+    const file = this.resolve("/robots.txt");
+    return file ? readFileSync(file, "utf8") : null;
+  }
+
+  async get(url: string): Promise<Fetched> {
+    const file = this.resolve(new URL(url).pathname);
+    const none = { location: null, xRobotsTag: null, error: null };
+    if (!file) return { status: 404, contentType: null, body: null, file: null, ...none };
+    const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
+    const body = isHtml(contentType) ? readFileSync(file).subarray(0, MAX_BODY_BYTES).toString("utf8") : null;
+    return { status: 200, contentType, body, file: relative(this.root, file).split(sep).join("/"), ...none };
+  }
+}
+

@@ -1,0 +1,19 @@
+/** The finding filters `audit` and `finding list` both take: one declaration. */
+import * as z from "zod/mini";
+import { describe } from "../../../src/kit/index.ts";
+import { RULE_IDS } from "../rules-meta.ts";
+import { severity } from "../schemas.ts";
+
+export const findingFilterFlags = {
+  severity: z._default(describe(severity, "Show findings at or above this severity."), "low"),
+  rule: z.optional(describe(z.enum(RULE_IDS), "Show only this rule's findings.")),
+  url: z.optional(describe(z.string(), "Show only findings on this page URL.")),
+};
+
+export const summarySchema = z.object({
+  pages: z.number(),
+  findings: describe(z.number(), "All findings, before filters."),
+  pages_with_findings: z.number(),
+  by_severity: z.object({ high: z.number(), medium: z.number(), low: z.number() }),
+  by_rule: z.record(z.string(), z.number()),
+});

@@ -1,0 +1,171 @@
+/**
+ * One pass of htmlparser2 over a page: everything the audit rules read.
+ * Text is whitespace-collapsed; URLs are resolved against <base href> when
+ * the page has one, as a browser would.
+ */
+import { Parser } from "htmlparser2";
+import { normalizeUrl, sameOrigin } from "./url.ts";
+
+export interface ParsedLink {
+  href: string | null;
+  raw: string | null;
+  text: string;
+  rel: string | null;
+  internal: boolean;
+  crawlable: boolean;
+}
+
+export interface ParsedPage {
+  title: string | null;
+  title_count: number;
+  meta_description: string | null;
+  description_count: number;
+  headings: { level: number; text: string }[];
+  h1_count: number;
+  canonical_raw: string[];
+  canonical: string | null;
+  lang: string | null;
+  hreflang: { lang: string; href: string | null; raw: string }[];
+  robots_meta: string | null;
+  viewport: string | null;
+  links: ParsedLink[];
+  images: { src: string | null; alt: string | null }[];
+  word_count: number;
+}
+
+/** Bounds per page, so one pathological page cannot bloat an artifact. */
+const MAX_LINKS = 1000;
+const MAX_IMAGES = 500;
+const MAX_HEADINGS = 200;
+
+const SKIP_TEXT = new Set(["script", "style", "noscript", "template", "svg", "title"]);
+const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
+const relTokens = (rel: string | undefined): string[] => (rel ?? "").toLowerCase().split(/\s+/).filter(Boolean);
+
+export function parsePage(html: string, pageUrl: string): ParsedPage {
+  const out: ParsedPage = {
+    title: null,
+    title_count: 0,
+    meta_description: null,
+    description_count: 0,
+    headings: [],
+    h1_count: 0,
+    canonical_raw: [],
+    canonical: null,
+    lang: null,
+    hreflang: [],
+    robots_meta: null,
+    viewport: null,
+    links: [],
+    images: [],
+    word_count: 0,
+  };
+  let base = pageUrl;
+  const rawLinks: { raw: string | null; rel: string | null; text: string[] }[] = [];
+  const rawImages: { src: string | null; alt: string | null }[] = [];
+  const robots: string[] = [];
+  const stack: string[] = [];
+  let skipDepth = 0;
+  let titleText: string[] | null = null;
+  let heading: { level: number; text: string[] } | null = null;
+  let openLink: { raw: string | null; rel: string | null; text: string[] } | null = null;
+  let words = 0;
+
+  const parser = new Parser(
+    {
+      onopentag(name, attrs) {
+        stack.push(name);
+        if (SKIP_TEXT.has(name)) skipDepth++;
+        switch (name) {
+          case "html":
+            if (attrs.lang !== undefined) out.lang = attrs.lang.trim();
+            break;
+          case "base":
+            if (attrs.href) base = normalizeUrl(attrs.href, pageUrl) ?? base;
+            break;
+          case "title":
+            if (!stack.includes("svg")) {
+              out.title_count++;
+              if (out.title_count === 1) titleText = [];
+            }
+            break;
+          case "meta": {
+            const key = (attrs.name ?? "").toLowerCase();
+            const content = attrs.content ?? "";
+            if (key === "description") {
+              out.description_count++;
+              out.meta_description ??= collapse(content);
+            } else if (key === "robots" || key === "googlebot") robots.push(content);
+            else if (key === "viewport") out.viewport ??= content.trim();
+            break;
+          }
+          case "link": {
+            const rel = relTokens(attrs.rel);
+            if (rel.includes("canonical") && attrs.href !== undefined) out.canonical_raw.push(attrs.href);
+            if (rel.includes("alternate") && attrs.hreflang !== undefined) out.hreflang.push({ lang: attrs.hreflang, href: attrs.href ?? null, raw: attrs.href ?? "" });
+            break;
+          }
+          case "a":
+          case "area":
+            openLink = { raw: attrs.href ?? null, rel: attrs.rel ?? null, text: [] };
+            if (name === "area") openLink.text.push(attrs.alt ?? "");
+            rawLinks.push(openLink);
+            break;
+          case "img":
+            rawImages.push({ src: attrs.src ?? null, alt: attrs.alt ?? null });
+            // An image's alt is the accessible name of a link around it.
+            if (openLink && attrs.alt) openLink.text.push(attrs.alt);
+            break;
+          default:
+            if (/^h[1-6]$/.test(name)) heading = { level: Number(name[1]), text: [] };
+        }
+      },
+      ontext(text) {
+        if (titleText && stack.at(-1) === "title") titleText.push(text);
+        if (heading) heading.text.push(text);
+        if (openLink) openLink.text.push(text);
+        if (skipDepth === 0) words += text.match(WORD)?.length ?? 0;
+      },
+      onclosetag(name) {
+        // Pop to the matching open tag; htmlparser2 closes implied tags for us.
+        const at = stack.lastIndexOf(name);
+        if (at !== -1) stack.length = at;
+        if (SKIP_TEXT.has(name)) skipDepth = Math.max(0, skipDepth - 1);
+        if (name === "title" && titleText) {
+          out.title = collapse(titleText.join(""));
+          titleText = null;
+        }
+        if (heading && name === `h${heading.level}`) {
+          if (heading.level === 1) out.h1_count++;
+          if (out.headings.length < MAX_HEADINGS) out.headings.push({ level: heading.level, text: collapse(heading.text.join("")) });
+          heading = null;
+        }
+        if ((name === "a" || name === "area") && openLink) openLink = null;
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+
+  out.word_count = words;
+  out.robots_meta = robots.length ? robots.map((r) => r.trim()).join(", ") : null;
+  const firstCanonical = out.canonical_raw[0];
+  out.canonical = firstCanonical === undefined ? null : normalizeUrl(firstCanonical, base);
+  out.hreflang = out.hreflang.map((h) => ({ ...h, href: h.raw ? normalizeUrl(h.raw, base) : null }));
+  out.links = rawLinks.slice(0, MAX_LINKS).map((l) => toLink(l, base, pageUrl));
+  out.images = rawImages.slice(0, MAX_IMAGES).map((i) => ({ src: i.src === null ? null : (normalizeUrl(i.src, base) ?? i.src), alt: i.alt === null ? null : collapse(i.alt) }));
+  return out;
+}
+
+function toLink(l: { raw: string | null; rel: string | null; text: string[] }, base: string, pageUrl: string): ParsedLink {
+  const raw = l.raw;
+  const text = collapse(l.text.join(" "));
+  const trimmed = raw?.trim() ?? "";
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
+  // contract of crawlable anchors: a real href, not empty and not script.
+  const crawlable = raw !== null && trimmed !== "" && scheme !== "javascript";
+  const href = crawlable && !trimmed.startsWith("#") && (scheme === undefined || scheme === "http" || scheme === "https") ? normalizeUrl(trimmed, base) : null;
+  return { href, raw, text, rel: l.rel, internal: href !== null && sameOrigin(href, pageUrl), crawlable };
+}

@@ -1,0 +1,147 @@
+/**
+ * The audit's checks over extract.json. Per-page rules look at one page;
+ * site rules (duplicates, broken links) look across pages. Findings are
+ * deterministic: same input, same findings, same ids, same order.
+ */
+import type { ExtractData } from "./artifacts.ts";
+import { RULES, RULE_IDS, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
+import type { ExtractedPage, Finding } from "../schemas.ts";
+import { sameOrigin } from "./url.ts";
+
+/** Lighthouse's list of link texts that say nothing about the target, in English. */
+const VAGUE_LINK_TEXT = new Set([
+  "click here", "click this", "go", "here", "this", "start", "right here", "more", "learn more", "read more",
+  "link", "continue", "click", "details", "more info", "info", "see more", "go here", "this page", "this link",
+]);
+
+const TITLE_RANGE = [10, 60] as const;
+const DESCRIPTION_RANGE = [50, 160] as const;
+const THIN_WORDS = 50;
+
+type Emit = (rule: RuleId, page: string, message: string, detail?: Record<string, unknown>, key?: string) => void;
+
+const findingId = (rule: string, url: string, key: string): string =>
+  `f-${new Bun.CryptoHasher("sha256").update(`${rule}\n${url}\n${key}`).digest("hex").slice(0, 12)}`;
+
+/** BCP 47, with a real primary language: two or three letters (ISO 639), not a word like "english". */
+export const validLanguageTag = (tag: string): boolean => {
+  if (!/^[a-z]{2,3}(-|$)/i.test(tag)) return false;
+  try {
+    return Intl.getCanonicalLocales(tag).length === 1;
+  } catch {
+    return false;
+  }
+};
+
+const isOk = (p: ExtractedPage) => p.status >= 200 && p.status < 300;
+/** Content rules judge pages a search engine could index: fetched, 2xx, HTML. */
+const isContentPage = (p: ExtractedPage) => isOk(p) && p.html;
+const noindex = (p: ExtractedPage) => /\bnoindex\b|\bnone\b/i.test(`${p.robots_meta ?? ""} ${p.x_robots_tag ?? ""}`);
+
+function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
+  if (p.status === 0 || p.status >= 400)
+    emit("http-status", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, { status: p.status });
+  if (p.redirects > 1) emit("redirect-chain", p.url, `${p.redirects} redirects before ${p.final_url}`, { redirects: p.redirects, final_url: p.final_url });
+  if (!isContentPage(p)) return;
+
+  if (noindex(p)) emit("is-crawlable", p.url, "noindex keeps it out of search results", { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag });
+
+  if (!p.title) emit("document-title", p.url, p.title_count ? "the <title> is empty" : "there is no <title>");
+  else if (p.title.length < TITLE_RANGE[0] || p.title.length > TITLE_RANGE[1])
+    emit("title-length", p.url, `the title is ${p.title.length} characters (aim for ${TITLE_RANGE[0]}–${TITLE_RANGE[1]})`, { length: p.title.length, title: p.title });
+
+  if (!p.meta_description) emit("meta-description", p.url, p.description_count ? "the meta description is empty" : "there is no meta description");
+  else if (p.meta_description.length < DESCRIPTION_RANGE[0] || p.meta_description.length > DESCRIPTION_RANGE[1])
+    emit("description-length", p.url, `the meta description is ${p.meta_description.length} characters (aim for ${DESCRIPTION_RANGE[0]}–${DESCRIPTION_RANGE[1]})`, { length: p.meta_description.length });
+
+  if (p.h1_count === 0) emit("h1-missing", p.url, "there is no <h1>");
+  if (p.h1_count > 1) emit("h1-multiple", p.url, `there are ${p.h1_count} <h1> elements`, { count: p.h1_count, h1: p.headings.filter((h) => h.level === 1).map((h) => h.text) });
+  if (p.word_count < THIN_WORDS) emit("thin-content", p.url, `only ${p.word_count} words of text`, { words: p.word_count });
+
+  canonicalRules(p, site, byUrl, emit);
+
+  if (p.lang === null || p.lang === "") emit("html-lang", p.url, p.lang === "" ? "<html lang> is empty" : "<html> has no lang attribute");
+  else if (!validLanguageTag(p.lang)) emit("html-lang-valid", p.url, `'${p.lang}' is not a valid language tag`, { lang: p.lang });
+
+  for (const h of p.hreflang) {
+    const code = h.lang.trim();
+    if (code.toLowerCase() !== "x-default" && !validLanguageTag(code)) emit("hreflang", p.url, `hreflang '${code}' is not a valid language code`, { hreflang: code }, `lang:${code}`);
+    if (!/^https?:\/\//i.test(h.raw.trim())) emit("hreflang", p.url, `hreflang '${code}' has a relative URL '${h.raw}'`, { hreflang: code, href: h.raw }, `href:${code}`);
+  }
+
+  if (!p.viewport || !/\b(width|initial-scale)\s*=/i.test(p.viewport))
+    emit("viewport", p.url, p.viewport ? `the viewport '${p.viewport}' sets neither width nor initial-scale` : "there is no viewport meta tag", { viewport: p.viewport });
+
+  p.images.forEach((img, i) => {
+    if (img.alt === null) emit("image-alt", p.url, `<img src="${img.src ?? ""}"> has no alt attribute`, { src: img.src }, `img:${img.src ?? i}`);
+  });
+
+  p.links.forEach((l, i) => {
+    if (!l.crawlable) emit("crawlable-anchors", p.url, `a link has ${l.raw === null ? "no href" : `href '${l.raw}'`}`, { href: l.raw, text: l.text }, `a:${i}:${l.raw}`);
+    else if (l.href && VAGUE_LINK_TEXT.has(l.text.toLowerCase().replace(/[.!?…:»›→\s]+$/u, "")))
+      emit("link-text", p.url, `link text '${l.text}' does not say where it goes`, { href: l.href, text: l.text }, `text:${l.href}:${l.text}`);
+  });
+}
+
+function canonicalRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
+  if (p.canonical_raw.length === 0) return emit("canonical-missing", p.url, "no <link rel=canonical>");
+  const distinct = new Set(p.canonical_raw.map((c) => c.trim()));
+  if (distinct.size > 1) return emit("canonical", p.url, `${distinct.size} different canonical URLs`, { canonicals: [...distinct] }, "conflict");
+  const raw = p.canonical_raw[0]!.trim();
+  if (!p.canonical) return emit("canonical", p.url, `canonical '${raw}' is not a valid URL`, { canonical: raw }, "invalid");
+  if (!/^https?:\/\//i.test(raw)) return emit("canonical", p.url, `canonical '${raw}' is relative; use an absolute URL`, { canonical: raw, absolute: p.canonical }, "relative");
+  if (!sameOrigin(p.canonical, site.start_url))
+    return emit("canonical", p.url, `canonical points off-site, to ${p.canonical}`, { canonical: p.canonical }, "offsite");
+  const root = new URL("/", site.start_url).href;
+  if (p.canonical === root && p.final_url !== root) return emit("canonical", p.url, "canonical points at the home page", { canonical: p.canonical }, "root");
+  const target = byUrl.get(p.canonical);
+  if (target && !isOk(target)) emit("canonical", p.url, `canonical ${p.canonical} answers ${target.status}`, { canonical: p.canonical, status: target.status }, "failing");
+}
+
+function siteRules(site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
+  const content = site.pages.filter(isContentPage);
+  // A page that names another as canonical is a deliberate duplicate.
+  const own = content.filter((p) => !p.canonical || p.canonical === p.final_url || p.canonical === p.url);
+  const duplicates = (rule: RuleId, value: (p: ExtractedPage) => string | null, what: string) => {
+    const groups = new Map<string, ExtractedPage[]>();
+    for (const p of own) {
+      const v = value(p)?.trim().toLowerCase();
+      if (v) groups.set(v, [...(groups.get(v) ?? []), p]);
+    }
+    for (const group of groups.values())
+      if (group.length > 1)
+        for (const p of group)
+          emit(rule, p.url, `the same ${what} as ${group.length - 1} other page(s)`, { value: value(p), others: group.filter((o) => o !== p).map((o) => o.url) });
+  };
+  duplicates("duplicate-title", (p) => p.title, "title");
+  duplicates("duplicate-description", (p) => p.meta_description, "meta description");
+
+  for (const p of content)
+    for (const l of p.links) {
+      if (!l.internal || !l.href) continue;
+      const target = byUrl.get(l.href);
+      if (target && (target.status === 0 || target.status >= 400))
+        emit("broken-link", p.url, `links to ${l.href}, which ${target.status ? `answers ${target.status}` : "cannot be reached"}`, { href: l.href, status: target.status, text: l.text, raw: l.raw }, l.href);
+    }
+  for (const b of site.blocked)
+    for (const from of b.linked_from) emit("blocked-by-robots", from, `links to ${b.url}, which robots.txt disallows`, { href: b.url }, b.url);
+}
+
+export function audit(site: ExtractData): Finding[] {
+  const byUrl = new Map<string, ExtractedPage>();
+  for (const p of site.pages) {
+    byUrl.set(p.url, p);
+    if (!byUrl.has(p.final_url)) byUrl.set(p.final_url, p);
+  }
+  const found = new Map<string, Finding>();
+  const emit: Emit = (rule, url, message, detail = {}, key = "") => {
+    const id = findingId(rule, url, key);
+    if (!found.has(id)) found.set(id, { id, rule, severity: RULES[rule].severity, category: RULES[rule].category, url, message, detail });
+  };
+  for (const p of site.pages) pageRules(p, site, byUrl, emit);
+  siteRules(site, byUrl, emit);
+  const order = (r: string) => RULE_IDS.indexOf(r as RuleId);
+  return [...found.values()].sort(
+    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || order(a.rule) - order(b.rule) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.id < b.id ? -1 : 1),
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * The site score: each rule is the share of applicable pages that pass it,
+ * weighted by the rule's severity; a category is the weighted mean of its
+ * rules; the site is the weighted mean of its categories. No randomness and
+ * no model: the same audit always gives the same number.
+ */
+import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
+import { CATEGORIES, type Category, type ExtractedPage } from "../schemas.ts";
+import type { AuditData, ExtractData, ScoreData } from "./artifacts.ts";
+
+export const CATEGORY_WEIGHTS: Record<Category, number> = { indexability: 3, content: 3, links: 2, media: 1, international: 1, mobile: 1 };
+
+/** Rules that judge every fetched page; the rest judge pages that could be indexed. */
+const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status", "redirect-chain"]);
+
+const isContentPage = (p: ExtractedPage) => p.status >= 200 && p.status < 300 && p.html;
+
+export function scoreSite(audited: AuditData, site: ExtractData): ScoreData {
+  const allPages = site.pages.length;
+  const contentPages = site.pages.filter(isContentPage).length;
+  const failing = new Map<string, Set<string>>();
+  for (const f of audited.findings) failing.set(f.rule, (failing.get(f.rule) ?? new Set()).add(f.url));
+
+  const categories = CATEGORIES.map((category) => {
+    let weighted = 0;
+    let weights = 0;
+    const rulesFailed: string[] = [];
+    for (const [id, meta] of Object.entries(RULES) as [RuleId, (typeof RULES)[RuleId]][]) {
+      if (meta.category !== category) continue;
+      const applicable = ALL_PAGES.has(id) ? allPages : contentPages;
+      if (applicable === 0) continue;
+      const failed = Math.min(applicable, failing.get(id)?.size ?? 0);
+      if (failed > 0) rulesFailed.push(id);
+      const w = SEVERITY_RANK[meta.severity];
+      weighted += w * (1 - failed / applicable);
+      weights += w;
+    }
+    const score = weights === 0 ? 100 : Math.round((100 * weighted) / weights);
+    const findings = audited.findings.filter((f) => f.category === category).length;
+    return { category, score, weight: CATEGORY_WEIGHTS[category], findings, rules_failed: rulesFailed };
+  });
+  const total = categories.reduce((n, c) => n + c.weight, 0);
+  const score = Math.round(categories.reduce((n, c) => n + c.score * c.weight, 0) / total);
+  return { score, categories };
+}
+
+export const grade = (score: number): "A" | "B" | "C" | "D" | "F" => (score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 50 ? "D" : "F");

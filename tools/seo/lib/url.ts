@@ -1,0 +1,28 @@
+/** URL handling shared by the stages: one normal form, so a page has one key. */
+
+/** Absolute, fragment-free form of `href` against `base`; null when it is not an http(s) URL. */
+export function normalizeUrl(href: string, base: string): string | null {
+  let u: URL;
+  try {
+    u = new URL(href.trim(), base);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+  u.hash = "";
+  return u.href;
+}
+
+export const sameOrigin = (a: string, b: string): boolean => {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+};
+
+/** The site-relative path and query of a URL: what a folder crawl resolves to a file. */
+export const pathOf = (url: string): string => {
+  const u = new URL(url);
+  return `${u.pathname}${u.search}`;
+};

@@ -1,0 +1,4 @@
+import { runMain } from "../../src/kit/index.ts";
+import seo from "./tool.ts";
+
+await runMain(seo);

@@ -1,0 +1,19 @@
+/** seo: a site auditor. A table of contents of its commands; the kit does the rest. */
+import { defineTool } from "../../src/kit/index.ts";
+import audit from "./commands/audit.ts";
+import crawl from "./commands/crawl.ts";
+import extract from "./commands/extract.ts";
+import findingGet from "./commands/finding-get.ts";
+import findingList from "./commands/finding-list.ts";
+import pageGet from "./commands/page-get.ts";
+import pageList from "./commands/page-list.ts";
+import score from "./commands/score.ts";
+import spec from "./spec.yaml";
+
+export default defineTool({
+  name: spec.name,
+  version: spec.version,
+  contractVersion: spec.contract_version,
+  purpose: spec.purpose,
+  commands: [crawl, extract, audit, score, pageList, pageGet, findingList, findingGet],
+});
