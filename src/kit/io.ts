@@ -22,8 +22,13 @@ export interface KitIO {
   readStdin(): Promise<string>;
   now(): number;
   onSignal(handler: (signal: Signal) => void): void;
-  /** Removes a variable from the process, so child processes do not inherit it either. */
-  unsetEnv(name: string): void;
+  /**
+   * Runs this same invocation again in a child process whose environment
+   * lacks these variables, and returns its exit code: the only way to take a
+   * variable from every process the command may start (Bun.spawn's default
+   * environment is the one the process started with, whatever is deleted later).
+   */
+  respawnWithout(names: readonly string[]): Promise<number>;
   terminal(): { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
   exit(code: number): never;
 }
@@ -74,8 +79,17 @@ export function processIO(): KitIO {
       process.on("SIGINT", () => handler("SIGINT"));
       process.on("SIGTERM", () => handler("SIGTERM"));
     },
-    unsetEnv(name) {
-      delete process.env[name];
+    async respawnWithout(names) {
+      const env = { ...process.env };
+      for (const n of names) delete env[n];
+      // A compiled binary's argv[1] is its embedded entry point, not a script to pass again.
+      const args = process.argv[1]?.startsWith("/$bunfs/") ? process.argv.slice(2) : process.argv.slice(1);
+      const child = Bun.spawn([process.execPath, ...args], { env, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+      const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+      process.on("SIGINT", forward("SIGINT"));
+      process.on("SIGTERM", forward("SIGTERM"));
+      const code = await child.exited;
+      return child.signalCode ? 130 : code;
     },
     terminal: () => ({ input: process.stdin, output: process.stderr }),
     exit: (code) => process.exit(code),

@@ -84,6 +84,7 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
   let state = new RunState("count");
   let runDir: RunDir | undefined;
   let emitted = false;
+  let delegated = false;
 
   const meta = (): Meta => ({
     schema: command?.schema ?? null,
@@ -128,6 +129,7 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
   };
 
   io.onSignal((signal: Signal) => {
+    if (delegated) return;
     abort.abort(signal);
     void fail(new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir" })).then(() =>
       io.exit(130),
@@ -144,6 +146,14 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
 
     if (tokens.includes("--describe")) return await printDescribe(tool, io, redact, command);
     if (tokens.includes("--help") || tokens.includes("-h")) return await printHelp(tool, io, redact, command);
+
+    // contract §10 scope split: only `apply` holds write credentials, nor may anything it starts.
+    // Decided before stdin is read, so the child can still read --params from it.
+    const withheld = command.verb === "apply" ? [] : envOf(tool, command).filter((v) => v.scope === "write" && io.env[v.name] !== undefined).map((v) => v.name);
+    if (withheld.length > 0) {
+      delegated = true; // the child speaks for this invocation, signals included
+      return await io.respawnWithout(withheld);
+    }
 
     const specs = flagSpecsOf(command.flags);
     const own = specs.map((s): ArgvFlag => ({ name: s.name, kind: s.kind === "boolean" ? "boolean" : s.kind === "array" ? "repeatable" : "value" }));
@@ -227,19 +237,10 @@ function pageRequestOf(command: Command, u: Universal, flags: Record<string, unk
   return { limit, maxLimit: bounds.maxLimit, offset, fingerprint };
 }
 
-/**
- * contract §10 scope split: only `apply` holds write credentials; every other
- * command runs without them, and so do the processes it starts. A required
- * variable that is absent is a precondition failure naming it.
- */
+/** The command's environment; a required variable that is absent is a precondition failure naming it. */
 function scopedEnv(tool: Tool, command: Command, io: KitIO): Record<string, string | undefined> {
   const env = { ...io.env };
   const declared = envOf(tool, command);
-  if (command.verb !== "apply")
-    for (const v of declared.filter((d) => d.scope === "write")) {
-      delete env[v.name];
-      io.unsetEnv(v.name);
-    }
   for (const v of declared) {
     if (!v.required || (v.scope === "write" && command.verb !== "apply")) continue;
     if (!env[v.name])

@@ -1,0 +1,44 @@
+/**
+ * The fleet's main job: build every binary, verify every tool with the
+ * compiled verifier, then audit the example site end to end with dist/seo.
+ * Exits non-zero if any step fails.
+ */
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { toolNames } from "./build.ts";
+
+const root = join(import.meta.dir, "..");
+const dist = join(root, "dist");
+
+function step(title: string, argv: string[], opts: { quiet?: boolean } = {}): string {
+  console.error(`\n▶ ${title}\n  $ ${argv.map((a) => a.replace(root + "/", "")).join(" ")}`);
+  const p = Bun.spawnSync(argv, { cwd: root, stdout: "pipe", stderr: "inherit", env: process.env });
+  const out = p.stdout.toString();
+  if (!opts.quiet) process.stdout.write(out);
+  if (p.exitCode !== 0) {
+    if (opts.quiet) process.stdout.write(out);
+    console.error(`✗ ${title} failed (exit ${p.exitCode})`);
+    process.exit(p.exitCode || 1);
+  }
+  return out;
+}
+
+step("build every binary into dist/", [process.execPath, join(root, "scripts", "build.ts")]);
+
+const tools = toolNames().map((t) => join(dist, t));
+if (existsSync(join(dist, "verify"))) step("verify every tool against the contract", [join(dist, "verify"), ...tools]);
+
+const runDir = join(dist, "example-run");
+rmSync(runDir, { recursive: true, force: true });
+const seo = join(dist, "seo");
+const site = join(root, "examples", "site");
+step("crawl the example site", [seo, "crawl", "--dir", site, "--base-url", "https://harbour.example", "--run-dir", runDir, "--json"], { quiet: true });
+step("extract each page's signals", [seo, "extract", "--run-dir", runDir, "--json"], { quiet: true });
+const audit = JSON.parse(step("audit", [seo, "audit", "--run-dir", runDir, "--severity", "medium", "--json"], { quiet: true }));
+const score = JSON.parse(step("score", [seo, "score", "--run-dir", runDir, "--json"], { quiet: true }));
+
+const s = audit.data.summary;
+console.log(`\nExample site: ${s.pages} pages, ${s.findings} findings (high ${s.by_severity.high}, medium ${s.by_severity.medium}, low ${s.by_severity.low}); score ${score.data.score}/100 (${score.data.grade}).`);
+for (const f of audit.data.items.slice(0, 10)) console.log(`  ${f.severity.padEnd(6)} ${f.rule.padEnd(20)} ${f.url.replace("https://harbour.example", "")}  ${f.message}`);
+if (audit.meta.truncated) console.log(`  … ${audit.meta.truncation_hint}`);
+console.log(`\nArtifacts in ${runDir.replace(root + "/", "")}/; try: dist/seo finding list --run-dir ${runDir.replace(root + "/", "")} --rule broken-link`);
