@@ -1,0 +1,152 @@
+/**
+ * Per-command probes (contract §3, §4, §6): every universal flag accepted,
+ * --params read like argv, and each kind of bad input answered with exit 2
+ * and the code that teaches.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { decode as decodeToon } from "@toon-format/toon";
+import * as v from "valibot";
+import { FORBIDDEN_VERBS } from "../contract.ts";
+import { inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { Envelope, type CommandDoc, type DescribeDoc } from "../schemas.ts";
+import { firstField, requiredArgv, words } from "./values.ts";
+
+const probe = (s: Subject, c: CommandDoc, label: string, argv: string[], extra: { stdin?: string } = {}) =>
+  s.sandbox.run({ label: `${c.name}: ${label}`, argv: [...words(c), ...argv], ...extra });
+
+const refusedAFlag = (env: Envelope | null): boolean => env?.error?.code === "UNKNOWN_FLAG";
+
+/** Every universal flag at once; if that is refused, each alone, to name the one. */
+async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
+  const f = s.findings;
+  const runDir = s.sandbox.dir("run");
+  const sets: string[][] = [
+    ["--json", "--dry-run", "--force", "--yes", "--no-input", "--wait", "--limit", "1", "--run-dir", runDir],
+    ["--cursor", "not-a-real-cursor", "--no-input"],
+    ...(firstField(c) ? [["--fields", firstField(c)!, "--no-input"]] : []),
+  ];
+  for (const set of sets) {
+    const r = await probe(s, c, `universal flags ${set.filter((a) => a.startsWith("--")).join(" ")}`, [...requiredArgv(c), ...set]);
+    const env = inspectEnvelope(s, r, c);
+    if (!refusedAFlag(env)) {
+      f.exercised("flags.universal");
+      continue;
+    }
+    for (const flag of set.filter((a) => a.startsWith("--"))) {
+      const i = set.indexOf(flag);
+      const alone = set[i + 1] && !set[i + 1]!.startsWith("--") ? [flag, set[i + 1]!] : [flag];
+      const one = await probe(s, c, `universal flag ${flag}`, [...requiredArgv(c), ...alone]);
+      if (refusedAFlag(inspectEnvelope(s, one, c))) f.fail("flags.universal", `'${c.name}' refuses the universal flag ${flag}`, one);
+    }
+  }
+}
+
+/** --params FILE with the required flags in it answers like the same flags on argv. */
+async function checkParams(s: Subject, c: CommandDoc): Promise<void> {
+  const argv = requiredArgv(c);
+  const doc: Record<string, unknown> = {};
+  for (const a of argv) {
+    const [k, val] = a.slice(2).split(/=(.*)/s);
+    const type = c.flags.find((x) => x.name === k)?.type;
+    doc[k!] = val === undefined ? true : type === "integer" || type === "number" ? Number(val) : type === "array" ? [val] : val;
+  }
+  const file = join(s.sandbox.dir("params"), "params.json");
+  writeFileSync(file, JSON.stringify(doc));
+  const viaArgv = inspectEnvelope(s, await probe(s, c, "flags on argv", [...argv, "--no-input"]), c);
+  const r = await probe(s, c, "--params FILE", ["--params", file, "--no-input"]);
+  const viaParams = inspectEnvelope(s, r, c);
+  if (!viaArgv || !viaParams) return;
+  s.findings.expect("flags.params", viaParams.ok === viaArgv.ok && viaParams.error?.code === viaArgv.error?.code, `--params ${JSON.stringify(doc)} gave ${viaParams.error?.code ?? "success"}; the same flags on argv gave ${viaArgv.error?.code ?? "success"}`, r);
+}
+
+async function expectUsage(s: Subject, c: CommandDoc, id: Parameters<Subject["findings"]["fail"]>[0], label: string, argv: string[], code: string, more: (env: Envelope) => string | null): Promise<void> {
+  const r = await probe(s, c, label, [...argv, "--no-input"]);
+  const env = inspectEnvelope(s, r, c);
+  if (!env) return s.findings.fail(id, `${label}: no envelope`, r);
+  const got = env.error?.code ?? "success";
+  if (!s.findings.expect(id, r.exit === 2 && got === code, `${label}: expected exit 2 and ${code}, got exit ${r.exit} and ${got}`, r)) return;
+  const problem = more(env);
+  s.findings.expect(id, problem === null, `${label}: ${problem}`, r);
+}
+
+async function checkBadInput(s: Subject, c: CommandDoc): Promise<void> {
+  await expectUsage(s, c, "errors.unknown-flag", "unknown flag", [...requiredArgv(c), "--zz-not-a-flag", "1"], "UNKNOWN_FLAG", (env) => {
+    const allowed = env.error!.allowed;
+    if (!Array.isArray(allowed) || allowed.length === 0) return "allowed does not list the valid flags";
+    const names = new Set(allowed.map((a) => String(a).replace(/^--/, "")));
+    const absent = c.flags.map((x) => x.name).filter((n) => !names.has(n));
+    return absent.length ? `allowed lacks ${absent.map((n) => `--${n}`).join(", ")}` : null;
+  });
+
+  for (const flag of c.flags.filter((x) => x.required))
+    await expectUsage(s, c, "errors.required", `missing --${flag.name}`, requiredArgv(c, [flag.name]), "MISSING_FLAG", (env) =>
+      env.error!.message.includes(`--${flag.name}`) ? null : `the message does not name --${flag.name}: ${env.error!.message}`,
+    );
+
+  for (const flag of c.flags.filter((x) => x.type === "integer" || x.type === "number" || x.type === "boolean")) {
+    const bad = flag.type === "boolean" ? [`--${flag.name}=maybe`] : [`--${flag.name}`, "not-a-number"];
+    await expectUsage(s, c, "errors.type", `--${flag.name} of the wrong type`, [...requiredArgv(c, [flag.name]), ...bad], "INVALID_VALUE", (env) =>
+      env.error!.message.includes(`--${flag.name}`) ? null : `the message does not name --${flag.name}: ${env.error!.message}`,
+    );
+  }
+
+  for (const flag of c.flags.filter((x) => x.type === "enum")) {
+    const got = "zz-not-in-the-set";
+    await expectUsage(s, c, "errors.enum", `--${flag.name} outside its enum`, [...requiredArgv(c, [flag.name]), `--${flag.name}`, got], "INVALID_ENUM", (env) => {
+      const e = env.error!;
+      const values = flag.enum ?? [];
+      if (!Array.isArray(e.allowed) || [...e.allowed].sort().join("\n") !== [...values].sort().join("\n")) return `allowed is ${JSON.stringify(e.allowed)}, the enum is ${JSON.stringify(values)}`;
+      if (e.got !== got) return `got is ${JSON.stringify(e.got)}, not ${JSON.stringify(got)}`;
+      const missing = values.filter((x) => !e.message.includes(x));
+      return missing.length ? `the message does not list ${missing.join(", ")}: ${e.message}` : null;
+    });
+  }
+
+  if (c.pagination) {
+    const r = await probe(s, c, "--limit 0", [...requiredArgv(c), "--limit", "0", "--no-input"]);
+    const env = inspectEnvelope(s, r, c);
+    s.findings.expect("lists.limit-zero", r.exit === 2 && env?.ok === false, `--limit 0 gave exit ${r.exit} (${env?.error?.code ?? "success"}); 0 is not 'unbounded'`, r);
+  }
+}
+
+/** --toon on one command: TOON that decodes to a valid envelope. */
+export async function checkToon(s: Subject, c: CommandDoc): Promise<void> {
+  const r = await probe(s, c, "--toon", [...requiredArgv(c), "--toon", "--no-input"]);
+  if (!inspectStreams(s, r)) return;
+  let decoded: unknown;
+  try {
+    decoded = decodeToon(r.stdout.trimEnd());
+  } catch (e) {
+    return s.findings.fail("flags.toon", `--toon output does not decode as TOON: ${(e as Error).message}`, r);
+  }
+  s.findings.expect("flags.toon", !r.stdout.trimStart().startsWith("{") && v.safeParse(Envelope, decoded).success, "--toon did not print a TOON-encoded envelope", r);
+}
+
+export async function checkCommand(s: Subject, c: CommandDoc): Promise<void> {
+  await Promise.all([checkUniversalFlags(s, c), checkParams(s, c), checkBadInput(s, c)]);
+}
+
+/** The tool's own entry: unknown commands and the forbidden synonyms. */
+export async function checkToolLevel(s: Subject, doc: DescribeDoc): Promise<void> {
+  const names = doc.commands.map((c) => c.name);
+  const canonical: Record<string, string> = { info: "get", show: "get", fetch: "get", ls: "list", rm: "delete", new: "create", make: "create", run: "apply" };
+  const resources = [...new Set(doc.commands.map((c) => c.resource).filter((r): r is string => Boolean(r)))];
+  const attempts: string[][] = [["zz-not-a-command"], ...FORBIDDEN_VERBS.map((w) => [w]), ...resources.flatMap((r) => FORBIDDEN_VERBS.map((w) => [r, w]))];
+  await Promise.all(
+    attempts.map(async (argv) => {
+      const r = await s.sandbox.run({ label: `unknown command ${argv.join(" ")}`, argv: [...argv, "--no-input"] });
+      const env = inspectEnvelope(s, r, null);
+      if (!env) return s.findings.fail("errors.unknown-command", `'${argv.join(" ")}': no envelope`, r);
+      const e = env.error;
+      if (!s.findings.expect("errors.unknown-command", r.exit === 2 && e?.code === "UNKNOWN_COMMAND", `'${argv.join(" ")}' gave exit ${r.exit} and ${e?.code ?? "success"}, not exit 2 and UNKNOWN_COMMAND`, r)) return;
+      const allowed = Array.isArray(e!.allowed) ? e!.allowed.map(String) : [];
+      const scope = argv.length === 2 ? names.filter((n) => n.startsWith(`${argv[0]} `)) : names;
+      s.findings.expect("errors.unknown-command", scope.every((n) => allowed.includes(n)), `'${argv.join(" ")}': allowed ${JSON.stringify(allowed)} does not list ${scope.join(", ")}`, r);
+      const verb = canonical[argv.at(-1)!];
+      const exists = verb && scope.some((n) => n.split(" ").at(-1) === verb);
+      if (exists) s.findings.expect("errors.unknown-command", (e!.hint ?? "").includes(verb!), `'${argv.join(" ")}': the hint does not name the canonical verb '${verb}': ${e!.hint ?? "(no hint)"}`, r);
+    }),
+  );
+}
+

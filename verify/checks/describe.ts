@@ -1,0 +1,124 @@
+/** contract §9 and §1: the description document, its verbs, its schemas, and its agreement with spec.yaml. */
+import { existsSync, readFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import * as v from "valibot";
+import { parse as parseYaml } from "yaml";
+import { CREDENTIAL_FLAG, FORBIDDEN_VERBS, schemaIdFor, TIER1_VERBS, UNIVERSAL_FLAGS } from "../contract.ts";
+import { ajv, inspectStreams, type Subject } from "../inspect.ts";
+import { DescribeDoc, explain, type CommandDoc } from "../schemas.ts";
+
+const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
+const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|PASSWORD|_PAT)$/;
+
+/** Parses --describe output: a bare JSON document (pretty or compact), never an envelope. */
+function readDoc(s: Subject, stdout: string, run: Parameters<Subject["findings"]["fail"]>[2]): unknown {
+  try {
+    const value = JSON.parse(stdout);
+    if (value && typeof value === "object" && "ok" in value && "meta" in value) {
+      s.findings.fail("describe.shape", "--describe printed an envelope; it must print the bare document", run);
+      return null;
+    }
+    return value;
+  } catch {
+    s.findings.fail("describe.shape", "--describe did not print JSON", run);
+    return null;
+  }
+}
+
+export async function checkDescribe(s: Subject, shareDir: string): Promise<DescribeDoc | null> {
+  const f = s.findings;
+  const r = await s.sandbox.run({ label: "tool --describe", argv: ["--describe"] });
+  if (!inspectStreams(s, r)) return null;
+  f.expect("describe.shape", r.exit === 0, `--describe exited ${r.exit}`, r);
+  const value = readDoc(s, r.stdout, r);
+  if (value === null) return null;
+  const parsed = v.safeParse(DescribeDoc, value);
+  if (!parsed.success) {
+    f.fail("describe.shape", `the document does not have the contract's shape: ${explain(parsed.issues).join("; ")}`, r);
+    return null;
+  }
+  const doc = parsed.output;
+  s.doc = doc;
+
+  const listed = new Set(doc.universal_flags.map((u) => u.name));
+  const missing = UNIVERSAL_FLAGS.filter((u) => !listed.has(u));
+  f.expect("describe.shape", missing.length === 0, `universal_flags lacks ${missing.map((m) => `--${m}`).join(", ")}`, r);
+  const names = doc.commands.map((c) => c.name);
+  f.expect("describe.shape", new Set(names).size === names.length, `a command is listed twice: ${names.join(", ")}`, r);
+
+  checkSpecYaml(s, doc, shareDir);
+  for (const c of doc.commands) {
+    checkVerb(s, c);
+    f.expect("describe.schema-ids", schemaIdFor(doc.tool, c.name).test(c.result_schema), `'${c.name}' has result schema '${c.result_schema}', not ${doc.tool}.${c.name.replace(/ /g, ".")}@N`);
+    checkJsonSchemas(s, c);
+    for (const flag of c.flags) {
+      f.expect("identity.credential-flags", !CREDENTIAL_FLAG.test(flag.name), `'${c.name}' has a credential-shaped flag --${flag.name}; credentials come from the environment`);
+      f.expect("flags.universal", !(UNIVERSAL_FLAGS as readonly string[]).includes(flag.name), `'${c.name}' redefines the universal flag --${flag.name}`);
+    }
+    for (const e of c.env)
+      f.expect("identity.env-declared", e.scope !== "config" || !SECRET_NAME.test(e.name), `'${c.name}' declares ${e.name} as plain config; a credential must be scoped read or write`);
+  }
+  return doc;
+}
+
+function checkSpecYaml(s: Subject, doc: DescribeDoc, shareDir: string): void {
+  const path = `${shareDir}/${doc.tool}/spec.yaml`;
+  if (!existsSync(path)) return s.findings.fail("describe.contract-version", `no spec.yaml at ${path} to compare contract_version with`);
+  let spec: { contract_version?: unknown; name?: unknown; version?: unknown };
+  try {
+    spec = parseYaml(readFileSync(path, "utf8")) ?? {};
+  } catch (e) {
+    return s.findings.fail("describe.contract-version", `${path} is not valid YAML: ${(e as Error).message}`);
+  }
+  s.findings.expect("describe.contract-version", spec.contract_version === doc.contract_version, `--describe says contract_version ${doc.contract_version}; ${path} says ${String(spec.contract_version)}`);
+  if (spec.name !== undefined) s.findings.expect("describe.contract-version", spec.name === doc.tool, `--describe names the tool '${doc.tool}'; spec.yaml says '${String(spec.name)}'`);
+  if (spec.version !== undefined) s.findings.expect("describe.contract-version", String(spec.version) === doc.version, `--describe says version ${doc.version}; spec.yaml says ${String(spec.version)}`);
+}
+
+function checkVerb(s: Subject, c: CommandDoc): void {
+  const f = s.findings;
+  const words = c.name.split(" ");
+  const expectedName = c.resource ? `${c.resource} ${c.verb}` : c.verb;
+  f.expect("describe.verbs", c.name === expectedName && words.length <= 2, `'${c.name}' is not '<resource> <verb>' or '<verb>' (verb '${c.verb}', resource '${c.resource ?? ""}')`);
+  f.expect("describe.verbs", !(FORBIDDEN_VERBS as readonly string[]).includes(c.verb), `'${c.name}' uses the forbidden verb '${c.verb}'`);
+  const tier1 = TIER1_VERBS[c.verb];
+  if (c.tier === 1) {
+    f.expect("describe.verbs", tier1 !== undefined, `'${c.name}' claims tier 1, but '${c.verb}' is not a tier-1 verb`);
+    if (tier1) f.expect("describe.verbs", c.rw === tier1, `'${c.name}' is classed ${c.rw}; '${c.verb}' is a ${tier1} verb`);
+  } else f.expect("describe.verbs", tier1 === undefined, `'${c.name}' claims tier 2, but '${c.verb}' is a tier-1 verb`);
+}
+
+function checkJsonSchemas(s: Subject, c: CommandDoc): void {
+  const f = s.findings;
+  for (const [which, schema] of [["input", c.input_schema], ["output", c.output_schema]] as const) {
+    f.expect("describe.json-schema", schema.$schema === DRAFT_2020, `'${c.name}' ${which}_schema does not declare ${DRAFT_2020}`);
+    const valid = ajv.validateSchema(schema) as boolean;
+    if (!f.expect("describe.json-schema", valid, `'${c.name}' ${which}_schema is not valid JSON Schema 2020-12: ${ajv.errorsText(ajv.errors)}`)) continue;
+    try {
+      ajv.compile(schema);
+    } catch (e) {
+      f.fail("describe.json-schema", `'${c.name}' ${which}_schema does not compile: ${(e as Error).message}`);
+    }
+  }
+  const props = (c.input_schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set((c.input_schema.required ?? []) as string[]);
+  const flagNames = c.flags.map((x) => x.name).sort();
+  f.expect("describe.json-schema", isDeepStrictEqual(Object.keys(props).sort(), flagNames), `'${c.name}' flags (${flagNames.join(", ")}) differ from its input_schema properties (${Object.keys(props).sort().join(", ")})`);
+  for (const flag of c.flags) {
+    const p = props[flag.name];
+    if (!p) continue;
+    f.expect("describe.json-schema", flag.required === required.has(flag.name), `'${c.name}' --${flag.name}: required is ${flag.required} in flags, ${required.has(flag.name)} in input_schema`);
+    if (flag.type === "enum") f.expect("describe.json-schema", isDeepStrictEqual(flag.enum, p.enum), `'${c.name}' --${flag.name}: enum ${JSON.stringify(flag.enum)} in flags, ${JSON.stringify(p.enum)} in input_schema`);
+    const jsonType = { string: "string", enum: "string", integer: "integer", number: "number", boolean: "boolean", array: "array" }[flag.type];
+    f.expect("describe.json-schema", p.type === jsonType, `'${c.name}' --${flag.name}: type ${flag.type} in flags, ${String(p.type)} in input_schema`);
+  }
+}
+
+/** `<command> --describe` describes that command, exactly as the tool's document does. */
+export async function checkCommandDescribe(s: Subject, c: CommandDoc): Promise<void> {
+  const r = await s.sandbox.run({ label: `${c.name} --describe`, argv: [...c.name.split(" "), "--describe"] });
+  if (!inspectStreams(s, r)) return;
+  const value = readDoc(s, r.stdout, r) as { commands?: unknown[] } | null;
+  if (!value) return;
+  s.findings.expect("describe.per-command", r.exit === 0 && Array.isArray(value.commands) && value.commands.length === 1 && isDeepStrictEqual(value.commands[0], c), `'${c.name} --describe' does not describe '${c.name}' as the tool's document does`, r);
+}

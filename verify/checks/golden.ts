@@ -1,0 +1,180 @@
+/**
+ * Replays the recorded golden cases, and uses their real data for the
+ * checks only real data can drive: bounded lists and cursors (contract §6),
+ * --fields keeping the envelope's shape, and read commands leaving the files
+ * they were given alone.
+ */
+import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
+import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
+import { jsonMismatch, textMismatch } from "../golden/match.ts";
+import { inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { Sandbox, type RunResult } from "../sandbox.ts";
+import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
+import { firstField } from "./values.ts";
+
+export interface GoldenOptions {
+  dir: string;
+  root: string;
+  update: boolean;
+  /** With CI set, a missing snapshot fails instead of being recorded. */
+  ci: boolean;
+}
+
+const commandOf = (doc: DescribeDoc, argv: readonly string[]): CommandDoc | null =>
+  doc.commands.find((c) => c.name.split(" ").every((w, i) => argv[i] === w) && !(argv[c.name.split(" ").length] ?? "-").match(/^[a-z]/)) ?? null;
+
+/** The flags `--name value` / `--name=value` removed from argv. */
+const without = (argv: readonly string[], names: readonly string[]): string[] => {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const name = a.startsWith("--") ? a.slice(2).split("=")[0]! : null;
+    if (name && names.includes(name)) {
+      if (!a.includes("=")) i++;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+};
+
+/** The list in a page: the array whose length pagination.returned gives (`items` first). */
+const itemsOf = (env: Envelope): unknown[] | null => {
+  const data = env.data as Record<string, unknown>;
+  const returned = env.meta.pagination?.returned;
+  const arrays = Object.entries(data).filter(([, val]) => Array.isArray(val)) as [string, unknown[]][];
+  return (arrays.find(([k, a]) => k === "items" && a.length === returned) ?? arrays.find(([, a]) => a.length === returned))?.[1] ?? null;
+};
+
+export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOptions): Promise<void> {
+  const f = s.findings;
+  const dir = join(opts.dir, doc.tool);
+  const { cases, errors } = loadCases(dir);
+  for (const e of errors) f.fail("golden", `unreadable case ${e}`);
+  if (!cases.some((c) => c.spec.argv.length === 1 && c.spec.argv[0] === "--describe")) {
+    if (opts.ci && !opts.update) f.fail("golden", `no golden snapshot of \`${doc.tool} --describe\` in ${dir}; with CI set it is not created: run \`verify --update\` and commit it`);
+    else cases.push({ name: "describe", path: join(dir, "describe.json"), spec: { description: "The tool's public surface: any change shows up here in review.", argv: ["--describe"] } });
+  }
+  const listed = new Map<string, boolean>();
+  await Promise.all(cases.map((c) => replay(s, doc, c, opts, listed)));
+  for (const c of doc.commands.filter((x) => x.pagination))
+    if (!listed.get(c.name))
+      f.fail("lists.cursor", `no golden case runs '${c.name}' with two or more items, so its paging cannot be proven: add one`);
+}
+
+async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenOptions, listed: Map<string, boolean>): Promise<void> {
+  const f = s.findings;
+  const caseDir = s.sandbox.dir(`golden-${c.name}`);
+  const places: CasePlaces = { CASE_DIR: caseDir, RUN_DIR: join(caseDir, "run"), ROOT: opts.root, HOME: s.sandbox.home, TMP: s.sandbox.tmp };
+  try {
+    layOut(c.spec, places);
+  } catch (e) {
+    return f.fail("golden", `${c.name}: cannot lay out its files: ${(e as Error).message}`);
+  }
+  const step = async (label: string, argv: readonly string[], stdin?: string, env?: Record<string, string>): Promise<RunResult> => {
+    const filled = argv.map((a) => fill(a, places));
+    const command = commandOf(doc, filled);
+    const before = command?.rw === "read" ? Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR)) : null;
+    const r = await s.sandbox.run({
+      label: `golden ${c.name}: ${label}`,
+      argv: filled,
+      stdin: stdin === undefined ? undefined : fill(stdin, places),
+      env: env && Object.fromEntries(Object.entries(env).map(([k, val]) => [k, fill(val, places)])),
+    });
+    if (before) {
+      const after = Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR));
+      const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
+      f.expect("fs.read-only", changed.length === 0, `the read command '${command!.name}' changed ${changed.map((p) => p.replace(caseDir, "[CASE_DIR]")).join(", ")}`, r);
+    }
+    return r;
+  };
+
+  for (const [i, st] of (c.spec.setup ?? []).entries()) {
+    const r = await step(`setup ${i + 1}`, st.argv, st.stdin, st.env);
+    const env = inspectEnvelope(s, r, commandOf(doc, r.run.argv));
+    if (!env?.ok) return f.fail("golden", `${c.name}: setup step ${i + 1} (${st.argv.join(" ")}) failed`, r);
+  }
+  const r = await step("case", c.spec.argv, c.spec.stdin, c.spec.env);
+  const command = commandOf(doc, r.run.argv);
+  const isDescribe = r.run.argv.includes("--describe") || r.run.argv.includes("--help");
+  const env = isDescribe ? (inspectStreams(s, r), null) : inspectEnvelope(s, r, command);
+  const actual = normalize(r.stdout, places, c.spec.redact ?? {});
+
+  if (!c.spec.expect || opts.update) {
+    if (!c.spec.expect && opts.ci && !opts.update) return f.fail("golden", `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`, r);
+    c.spec.expect = { exit: r.exit ?? -1, stdout: actual };
+    saveCase(c);
+    f.exercised("golden");
+    f.note("golden", `recorded ${c.path}`);
+  } else {
+    const exp = c.spec.expect;
+    const mismatch =
+      r.exit !== exp.exit
+        ? `exit ${r.exit}, recorded ${exp.exit}`
+        : typeof exp.stdout === "string" || typeof actual === "string"
+          ? textMismatch(String(exp.stdout), String(actual))
+          : jsonMismatch(exp.stdout, actual);
+    f.expect("golden", mismatch === null, `${c.name} (${c.path}): ${mismatch}; re-record with \`verify --update\` if the change is intended`, r);
+  }
+
+  if (!env?.ok || !command) return;
+  await checkFields(s, command, r, env);
+  if (command.pagination) listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
+}
+
+async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: Envelope): Promise<void> {
+  const field = firstField(command);
+  if (!field || r.run.argv.some((a) => a.startsWith("--fields"))) return;
+  const p = await s.sandbox.run({ ...r.run, label: `${r.run.label} --fields ${field}`, argv: [...r.run.argv, "--fields", field] });
+  const slim = inspectEnvelope(s, p, command);
+  if (!slim) return;
+  const sameShape = isDeepStrictEqual(Object.keys(slim), Object.keys(full)) && isDeepStrictEqual(Object.keys(slim.meta).sort(), Object.keys(full.meta).sort()) && slim.ok;
+  const onlyField = slim.ok && Object.keys(slim.data as object).every((k) => k === field);
+  s.findings.expect("output.fields-shape", sameShape && onlyField, `--fields ${field} ${sameShape ? `left data keys ${Object.keys(slim.data as object).join(", ")}` : "changed the envelope's shape"}`, p);
+}
+
+/** Bounded default, a cut page that says so, and a cursor walk that sees every item once. Returns whether it had two items to walk. */
+async function checkList(s: Subject, command: CommandDoc, argv: readonly string[]): Promise<boolean> {
+  const f = s.findings;
+  const base = without(argv, ["limit", "cursor", "fields"]);
+  const run = async (label: string, extra: string[]) => {
+    const r = await s.sandbox.run({ label: `${command.name} ${label}`, argv: [...base, ...extra] });
+    return { r, env: inspectEnvelope(s, r, command) };
+  };
+  const { default_limit, max_limit } = command.pagination!;
+
+  const dflt = await run("without --limit", []);
+  if (!dflt.env?.ok) return false;
+  const pg = dflt.env.meta.pagination;
+  if (!f.expect("lists.bounded", pg !== null, `'${command.name}' returned a list without meta.pagination`, dflt.r)) return false;
+  const items = itemsOf(dflt.env);
+  f.expect("lists.bounded", pg!.limit === default_limit && pg!.returned <= default_limit && items !== null && items.length <= default_limit, `without --limit, '${command.name}' returned ${items?.length ?? "?"} items with limit ${pg!.limit}; its declared default is ${default_limit}`, dflt.r);
+  const total = pg!.total ?? 0;
+  if (total > pg!.returned)
+    f.expect("lists.truncation", dflt.env.meta.truncated && /--[a-z]/.test(dflt.env.meta.truncation_hint ?? ""), `a cut list (${pg!.returned} of ${total}) must set truncated and a hint naming a flag`, dflt.r);
+  if (total < 2) return false;
+
+  const cut = await run("--limit 1", ["--limit", "1"]);
+  if (cut.env?.ok)
+    f.expect("lists.truncation", cut.env.meta.truncated === true && cut.env.meta.pagination?.next_cursor !== null && /--[a-z]/.test(cut.env.meta.truncation_hint ?? ""), "--limit 1 of a longer list must set truncated, next_cursor and a hint naming a flag", cut.r);
+
+  const everything = await run(`--limit ${Math.min(total, max_limit)}`, ["--limit", String(Math.min(total, max_limit))]);
+  const all = everything.env?.ok ? itemsOf(everything.env) : null;
+  if (!all) return true;
+  const k = Math.max(1, Math.floor(all.length / 3));
+  const walked: unknown[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page <= all.length; page++) {
+    const next = await run(`--limit ${k} page ${page + 1}`, ["--limit", String(k), ...(cursor ? ["--cursor", cursor] : [])]);
+    if (!next.env?.ok) return f.fail("lists.cursor", `page ${page + 1} of the cursor walk failed`, next.r), true;
+    walked.push(...(itemsOf(next.env) ?? []));
+    cursor = next.env.meta.pagination?.next_cursor ?? null;
+    if (!cursor) break;
+  }
+  const same = walked.length === all.length && walked.every((x, i) => isDeepStrictEqual(x, all[i]));
+  const seen = walked.map((x) => JSON.stringify(x));
+  const dupes = seen.filter((x, i) => seen.indexOf(x) !== i).length;
+  f.expect("lists.cursor", same, `walking '${command.name}' ${k} at a time gave ${walked.length} items (${dupes} repeated); one page of ${all.length} gave ${all.length}`, everything.r);
+  return true;
+}

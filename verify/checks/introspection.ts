@@ -1,0 +1,80 @@
+/**
+ * contract §9: --help, --describe and SKILL.md are three views of one
+ * definition, so they must name the same commands and the same flags.
+ * --help is read by its sections (COMMANDS, FLAGS, UNIVERSAL FLAGS);
+ * SKILL.md by its `### \`tool command\`` headings and `| \`--flag\` |` rows.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { UNIVERSAL_FLAGS } from "../contract.ts";
+import { inspectStreams, type Subject } from "../inspect.ts";
+import type { CommandDoc, DescribeDoc } from "../schemas.ts";
+
+/** The lines under a heading, up to the next heading (a line in capitals at the margin). */
+export function section(text: string, heading: string): string[] {
+  const lines = text.split("\n");
+  const start = lines.findIndex((l) => l.trim() === heading && !/^\s/.test(l));
+  if (start === -1) return [];
+  const out: string[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^[A-Z][A-Z ]+$/.test(line)) break;
+    out.push(line);
+  }
+  return out;
+}
+
+const flagsIn = (lines: readonly string[]): string[] => lines.map((l) => l.match(/^\s+--([a-z][a-z0-9-]*)/)?.[1]).filter((x): x is string => Boolean(x));
+
+const diff = (what: string, got: readonly string[], want: readonly string[]): string | null => {
+  const missing = want.filter((x) => !got.includes(x));
+  const extra = got.filter((x) => !want.includes(x));
+  if (!missing.length && !extra.length) return null;
+  return `${what}: ${missing.length ? `missing ${missing.join(", ")}` : ""}${missing.length && extra.length ? "; " : ""}${extra.length ? `not in --describe: ${extra.join(", ")}` : ""}`;
+};
+
+export async function checkToolHelp(s: Subject, doc: DescribeDoc): Promise<void> {
+  const r = await s.sandbox.run({ label: "tool --help", argv: ["--help"] });
+  if (!inspectStreams(s, r)) return;
+  const listed = section(r.stdout, "COMMANDS")
+    .map((l) => l.match(/^\s+(\S+(?: [a-z][a-z0-9-]*)?)(?:\s{2,}|$)/)?.[1])
+    .filter((x): x is string => Boolean(x));
+  const problem = r.exit !== 0 ? `--help exited ${r.exit}` : diff("--help COMMANDS", listed, doc.commands.map((c) => c.name));
+  s.findings.expect("introspection.help", problem === null, problem ?? "", r);
+}
+
+export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void> {
+  const r = await s.sandbox.run({ label: `${c.name} --help`, argv: [...c.name.split(" "), "--help"] });
+  if (!inspectStreams(s, r)) return;
+  const problem =
+    r.exit !== 0
+      ? `'${c.name} --help' exited ${r.exit}`
+      : (diff(`'${c.name} --help' FLAGS`, flagsIn(section(r.stdout, "FLAGS")), c.flags.map((f) => f.name)) ??
+        diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), [...UNIVERSAL_FLAGS]));
+  s.findings.expect("introspection.help", problem === null, problem ?? "", r);
+}
+
+export function checkSkill(s: Subject, doc: DescribeDoc, shareDir: string): void {
+  const path = `${shareDir}/${doc.tool}/SKILL.md`;
+  if (!existsSync(path)) return s.findings.fail("introspection.skill", `no SKILL.md at ${path}`);
+  const text = readFileSync(path, "utf8");
+  const blocks = new Map<string, string[]>();
+  let current: string[] | null = null;
+  for (const line of text.split("\n")) {
+    const heading = line.match(/^###\s+`([^`]+)`\s*$/);
+    if (heading) {
+      const name = heading[1]!.replace(new RegExp(`^${doc.tool}\\s+`), "");
+      current = [];
+      blocks.set(name, current);
+    } else if (/^#{1,3}\s/.test(line)) current = null;
+    else current?.push(line);
+  }
+  const problem =
+    diff("SKILL.md commands", [...blocks.keys()], doc.commands.map((c) => c.name)) ??
+    doc.commands
+      .map((c) => {
+        const rows = (blocks.get(c.name) ?? []).map((l) => l.match(/^\|\s*`--([a-z][a-z0-9-]*)`/)?.[1]).filter((x): x is string => Boolean(x));
+        return diff(`SKILL.md '${c.name}' flags`, rows, c.flags.map((f) => f.name));
+      })
+      .find((p) => p !== null) ??
+    null;
+  s.findings.expect("introspection.skill", problem === null, `${problem} (${path})`);
+}

@@ -1,0 +1,45 @@
+/**
+ * Plausible argv for a command, read off its input schema: enough to get
+ * past required-flag checks so a probe reaches the rule it is testing.
+ */
+import type { CommandDoc } from "../schemas.ts";
+
+type Prop = { type?: string; enum?: string[]; format?: string; minimum?: number; maximum?: number; items?: Prop };
+
+export function plausible(p: Prop): string | null {
+  if (p.enum?.length) return p.enum[0]!;
+  switch (p.type) {
+    case "integer":
+    case "number":
+      return String(p.minimum ?? (p.maximum !== undefined && p.maximum < 1 ? p.maximum : 1));
+    case "boolean":
+      return null;
+    case "array":
+      return plausible(p.items ?? { type: "string" });
+    default:
+      if (p.format === "uri" || p.format === "url") return "https://example.invalid/";
+      if (p.format === "email") return "someone@example.invalid";
+      return "x";
+  }
+}
+
+const props = (c: CommandDoc): Record<string, Prop> => (c.input_schema.properties ?? {}) as Record<string, Prop>;
+
+/** `--flag value` for every required flag except those named. */
+export function requiredArgv(c: CommandDoc, except: readonly string[] = []): string[] {
+  const out: string[] = [];
+  for (const flag of c.flags) {
+    if (!flag.required || except.includes(flag.name)) continue;
+    const value = plausible(props(c)[flag.name] ?? { type: flag.type });
+    out.push(value === null ? `--${flag.name}` : `--${flag.name}=${value}`);
+  }
+  return out;
+}
+
+export const words = (c: CommandDoc): string[] => c.name.split(" ");
+
+/** A path in the command's result, for --fields probes: its first top-level property. */
+export function firstField(c: CommandDoc): string | null {
+  const p = (c.output_schema.properties ?? {}) as Record<string, unknown>;
+  return Object.keys(p)[0] ?? null;
+}

@@ -1,0 +1,126 @@
+/**
+ * Golden cases: one JSON file per recorded invocation under
+ * `<golden dir>/<tool>/<name>.json`, holding what to run (argv, env, stdin,
+ * files to lay out, setup steps) and, once recorded, what it printed
+ * (`expect`: exit code and stdout). Volatile values are replaced by named
+ * tokens before recording and before comparing, by rules the case states.
+ */
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import * as v from "valibot";
+
+const Step = v.strictObject({ argv: v.array(v.string()), stdin: v.optional(v.string()), env: v.optional(v.record(v.string(), v.string())) });
+
+export const GoldenCase = v.strictObject({
+  description: v.optional(v.string()),
+  /** Laid out under [CASE_DIR]: inline text, or a copy of a path relative to the project root. */
+  files: v.optional(v.record(v.string(), v.union([v.string(), v.strictObject({ copy: v.string() })]))),
+  setup: v.optional(v.array(Step)),
+  argv: v.array(v.string()),
+  env: v.optional(v.record(v.string(), v.string())),
+  stdin: v.optional(v.string()),
+  /** JSON paths in stdout (dots, `*` for any element) whose values vary, each mapped to a named token. */
+  redact: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)))),
+  expect: v.optional(v.strictObject({ exit: v.number(), stdout: v.unknown() })),
+});
+export type GoldenCase = v.InferOutput<typeof GoldenCase>;
+
+export interface LoadedCase {
+  name: string;
+  path: string;
+  spec: GoldenCase;
+}
+
+/** Always redacted: the one field of every envelope that varies from run to run. */
+export const DEFAULT_REDACTIONS: Readonly<Record<string, string>> = { "meta.duration_ms": "[DURATION]" };
+
+export function loadCases(dir: string): { cases: LoadedCase[]; errors: string[] } {
+  if (!existsSync(dir)) return { cases: [], errors: [] };
+  const cases: LoadedCase[] = [];
+  const errors: string[] = [];
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+    const path = join(dir, file);
+    try {
+      const parsed = v.safeParse(GoldenCase, JSON.parse(readFileSync(path, "utf8")));
+      if (parsed.success) cases.push({ name: file.replace(/\.json$/, ""), path, spec: parsed.output });
+      else errors.push(`${path}: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? "(root)"} ${i.message}`).join("; ")}`);
+    } catch (e) {
+      errors.push(`${path}: ${(e as Error).message}`);
+    }
+  }
+  return { cases, errors };
+}
+
+export function saveCase(c: LoadedCase): void {
+  writeFileSync(c.path, `${JSON.stringify(c.spec, null, 2)}\n`);
+}
+
+/** The places a case's text may name, and the tokens that stand for them. */
+export interface CasePlaces {
+  CASE_DIR: string;
+  RUN_DIR: string;
+  ROOT: string;
+  HOME: string;
+  TMP: string;
+}
+
+export const fill = (text: string, places: CasePlaces): string =>
+  text.replace(/\[(CASE_DIR|RUN_DIR|ROOT|HOME|TMP)\]/g, (_, k: keyof CasePlaces) => places[k]);
+
+export function layOut(spec: GoldenCase, places: CasePlaces): void {
+  mkdirSync(places.CASE_DIR, { recursive: true });
+  for (const [rel, content] of Object.entries(spec.files ?? {})) {
+    const target = join(places.CASE_DIR, rel);
+    mkdirSync(dirname(target), { recursive: true });
+    if (typeof content === "string") writeFileSync(target, content);
+    else cpSync(join(places.ROOT, content.copy), target, { recursive: true });
+  }
+}
+
+/** Real paths → tokens, longest first, in both their given and resolved spellings. */
+export function tokenize(text: string, places: CasePlaces): string {
+  const pairs: [string, string][] = [];
+  for (const [token, path] of Object.entries(places)) {
+    pairs.push([path, `[${token}]`]);
+    try {
+      const real = realpathSync(path);
+      if (real !== path) pairs.push([real, `[${token}]`]);
+    } catch {
+      // not created (yet): only the given spelling can appear
+    }
+  }
+  pairs.sort((a, b) => b[0].length - a[0].length);
+  let out = text;
+  for (const [path, token] of pairs) out = out.split(path).join(token);
+  return out;
+}
+
+/** Replaces the values at the given paths (`a.b`, `a.*.c`) with their tokens. */
+export function redactPaths(value: unknown, rules: Readonly<Record<string, string>>): unknown {
+  const copy = structuredClone(value);
+  for (const [path, token] of Object.entries(rules)) {
+    const parts = path.split(".");
+    const walk = (node: unknown, i: number): void => {
+      if (node === null || typeof node !== "object") return;
+      const key = parts[i]!;
+      const container = node as Record<string, unknown>;
+      const keys = key === "*" ? Object.keys(container) : key in container ? [key] : [];
+      for (const k of keys) {
+        if (i === parts.length - 1) container[k] = token;
+        else walk(container[k], i + 1);
+      }
+    };
+    walk(copy, 0);
+  }
+  return copy;
+}
+
+/** stdout as it is recorded and compared: tokens for paths, then the redaction rules if it is JSON. */
+export function normalize(stdout: string, places: CasePlaces, rules: Readonly<Record<string, string>>): unknown {
+  const text = tokenize(stdout, places);
+  try {
+    return redactPaths(JSON.parse(text), { ...DEFAULT_REDACTIONS, ...rules });
+  } catch {
+    return text;
+  }
+}

@@ -1,0 +1,116 @@
+/**
+ * The rules every single run must keep, whatever it was for: no hang, no
+ * ANSI, no stack trace, no canary; exactly one envelope of the right shape
+ * whose exit code agrees with its error code (contract §2, §4, §5).
+ */
+import Ajv2020 from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
+import * as v from "valibot";
+import { ANSI, EXIT_CODES, KNOWN_CODE_EXITS, SCREAMING_SNAKE, STACK_TRACE } from "./contract.ts";
+import type { Findings } from "./report.ts";
+import type { RunResult, Sandbox } from "./sandbox.ts";
+import { Envelope, explain, type CommandDoc, type DescribeDoc } from "./schemas.ts";
+
+export interface Subject {
+  readonly sandbox: Sandbox;
+  readonly findings: Findings;
+  /** Null until --describe has been read. */
+  doc: DescribeDoc | null;
+}
+
+export const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+(addFormats as unknown as (a: Ajv2020) => void)(ajv);
+const compiled = new WeakMap<object, ReturnType<typeof ajv.compile>>();
+
+export function validatorFor(schema: Record<string, unknown>) {
+  let fn = compiled.get(schema);
+  if (!fn) {
+    fn = ajv.compile(schema);
+    compiled.set(schema, fn);
+  }
+  return fn;
+}
+
+/** The rules that hold for stdout and stderr of any run, envelope or not. */
+export function inspectStreams(s: Subject, r: RunResult): boolean {
+  const f = s.findings;
+  if (r.timedOut) {
+    f.fail("noninteractive.no-hang", `killed after ${Math.round(r.ms)} ms without finishing (a hang or a prompt)`, r);
+    return false;
+  }
+  f.exercised("noninteractive.no-hang");
+  f.expect("output.no-ansi", !ANSI.test(r.stdout) && !ANSI.test(r.stderr), `ANSI escape on ${ANSI.test(r.stdout) ? "stdout" : "stderr"}: ${JSON.stringify((ANSI.test(r.stdout) ? r.stdout : r.stderr).match(ANSI)?.[0])}`, r);
+  f.expect("output.no-stack", !STACK_TRACE.test(r.stdout), `stack trace on stdout: ${JSON.stringify(r.stdout.match(STACK_TRACE)?.[0])}`, r);
+  const leaked = Object.entries(s.sandbox.canaries).find(([, value]) => r.stdout.includes(value) || r.stderr.includes(value));
+  f.expect("identity.canary", !leaked, `the value of ${leaked?.[0]} appears on ${leaked && r.stdout.includes(leaked[1]) ? "stdout" : "stderr"}`, r);
+  f.expect("errors.exit-class", r.exit !== null && (EXIT_CODES as readonly number[]).includes(r.exit), `exit ${r.exit ?? r.signal} is not one of ${EXIT_CODES.join(", ")}`, r);
+  return true;
+}
+
+/** stdout as exactly one JSON document on one line, or null (and a finding). */
+export function parseStdout(s: Subject, r: RunResult): unknown {
+  const out = r.stdout;
+  const one = out.endsWith("\n") && !out.slice(0, -1).includes("\n") && out.trim().length > 0;
+  let value: unknown;
+  let parsed = false;
+  if (one)
+    try {
+      value = JSON.parse(out);
+      parsed = true;
+    } catch {
+      parsed = false;
+    }
+  const isObject = parsed && value !== null && typeof value === "object" && !Array.isArray(value);
+  s.findings.expect("output.one-json", isObject, out.trim() === "" ? "stdout is empty" : !one ? "stdout is not exactly one line ending in a newline" : "stdout is not a JSON object", r);
+  return isObject ? value : null;
+}
+
+/** Every envelope: its shape, ok ⟺ data/error, and an exit that agrees with the code. */
+export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | null): Envelope | null {
+  if (!inspectStreams(s, r)) return null;
+  const value = parseStdout(s, r);
+  if (value === null) return null;
+  const f = s.findings;
+  const parsed = v.safeParse(Envelope, value);
+  if (!parsed.success) {
+    f.fail("envelope.shape", `not an envelope: ${explain(parsed.issues).join("; ")}`, r);
+    return null;
+  }
+  f.exercised("envelope.shape");
+  const env = parsed.output;
+  const doc = s.doc;
+  if (doc) {
+    f.expect("envelope.shape", env.tool === doc.tool, `tool is '${env.tool}', --describe says '${doc.tool}'`, r);
+    f.expect("envelope.shape", env.contract_version === doc.contract_version, `contract_version ${env.contract_version}, --describe says ${doc.contract_version}`, r);
+  }
+  if (command) f.expect("envelope.shape", env.command === command.name, `command is '${env.command}', the invocation was '${command.name}'`, r);
+
+  const dataIsObject = env.data !== null && typeof env.data === "object" && !Array.isArray(env.data);
+  f.expect("envelope.ok-iff", env.ok === (dataIsObject && env.error === null) && (env.ok || env.error !== null), `ok is ${env.ok} with data ${JSON.stringify(env.data)?.slice(0, 60)} and error ${env.error ? env.error.code : "null"}`, r);
+
+  if (env.ok) {
+    f.expect("errors.exit-class", r.exit === 0, `ok is true but the exit is ${r.exit}`, r);
+    if (command && dataIsObject) {
+      const validate = validatorFor(command.output_schema);
+      f.expect("envelope.result-schema", validate(env.data) === true, `data does not match the output schema: ${ajv.errorsText(validate.errors)}`, r);
+      f.expect("envelope.result-schema", env.meta.schema === command.result_schema, `meta.schema is ${env.meta.schema}, --describe says ${command.result_schema}`, r);
+    }
+    return env;
+  }
+
+  const code = env.error!.code;
+  const declaredExit = doc?.error_codes[code]?.exit;
+  const expected = KNOWN_CODE_EXITS[code] ?? declaredExit;
+  f.expect("errors.code-format", SCREAMING_SNAKE.test(code), `error code '${code}' is not SCREAMING_SNAKE`, r);
+  if (expected === undefined) f.fail("errors.code-format", `error code ${code} is in no table: not a contract code and not in --describe's error_codes`, r);
+  else f.expect("errors.exit-class", r.exit === expected, `${code} exited ${r.exit}; its class is ${expected}`, r);
+  if (declaredExit !== undefined && KNOWN_CODE_EXITS[code] !== undefined)
+    f.expect("errors.exit-class", declaredExit === KNOWN_CODE_EXITS[code], `--describe gives ${code} exit ${declaredExit}; the contract gives ${KNOWN_CODE_EXITS[code]}`, r);
+  if (command) f.expect("errors.code-format", command.errors.includes(code), `${code} is not among the codes --describe declares for '${command.name}'`, r);
+  if (code === "MISSING_ENV" && doc) {
+    const declared = new Set([...(doc.env ?? []), ...(command?.env ?? [])].map((e) => e.name));
+    const named = (env.error!.detail?.variable as string | undefined) ?? env.error!.message.match(/\b[A-Z][A-Z0-9_]{2,}\b/)?.[0];
+    f.expect("identity.env-declared", named !== undefined && declared.has(named), `asks for ${named ?? "an unnamed variable"}, which --describe does not declare`, r);
+  }
+  return env;
+}
