@@ -56,5 +56,5 @@ export const schemaIdFor = (tool: string, command: string): RegExp =>
 
 export const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/;
 
-/** A JavaScript, Python, Go or Rust stack trace. */
-export const STACK_TRACE = /^\s+at .+(?::\d+:\d+|\(native\))\)?$|^Traceback \(most recent call last\)|^goroutine \d+ \[|panicked at /m;
+/** A JavaScript, Python, Go or Rust stack trace, as lines or escaped inside a JSON string. */
+export const STACK_TRACE = /^\s+at .+(?::\d+:\d+|\(native\))\)?$|^Traceback \(most recent call last\)|^goroutine \d+ \[|panicked at |\\n\s+at [^"\\]+:\d+:\d+\)?/m;

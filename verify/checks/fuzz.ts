@@ -30,17 +30,23 @@ function valueFor(c: CommandDoc, name: string): fc.Arbitrary<string> {
   );
 }
 
+/**
+ * Each declared flag at most once (a repeated flag or a stray word is refused
+ * before any value is looked at, so mostly the values are what varies), the
+ * value-carrying universal flags, and now and then one piece of noise.
+ */
 function argvFor(c: CommandDoc): fc.Arbitrary<string[]> {
-  const flag = fc.oneof(
-    ...c.flags.map((f) => (f.type === "boolean" ? fc.constantFrom([`--${f.name}`], [`--${f.name}=false`]) : valueFor(c, f.name).map((val) => [`--${f.name}`, val]))),
-    fc.constantFrom(["--json"], ["--dry-run"], ["--yes"], ["--wait"]),
-    fc.integer({ min: -3, max: 2000 }).map((n) => ["--limit", String(n)]),
-    text.map((x) => ["--cursor", x]),
-    text.map((x) => ["--fields", x]),
-    fc.stringMatching(/^--[a-z][a-z-]{0,12}$/).map((x) => [x]),
-    text.map((x) => [x]),
+  const own = fc.record(
+    Object.fromEntries(c.flags.map((f) => [f.name, f.type === "boolean" ? fc.constantFrom("true", "false", "maybe") : valueFor(c, f.name)])),
+    { requiredKeys: [] },
   );
-  return fc.array(flag, { maxLength: 6 }).map((flags) => [...words(c), ...flags.flat(), "--no-input"]);
+  const universal = fc.record(
+    { json: fc.constant(""), "dry-run": fc.constant(""), limit: fc.integer({ min: -3, max: 2000 }).map(String), cursor: text, fields: text },
+    { requiredKeys: [] },
+  );
+  const noise = fc.option(fc.oneof(fc.stringMatching(/^--[a-z][a-z-]{0,12}$/).map((x) => [x]), text.map((x) => [x])), { freq: 4 });
+  const toArgv = (flags: Record<string, string>) => Object.entries(flags).flatMap(([k, val]) => (val === "" ? [`--${k}`] : [`--${k}=${val}`]));
+  return fc.tuple(own, universal, noise).map(([o, u, n]) => [...words(c), ...toArgv(o as Record<string, string>), ...toArgv(u as Record<string, string>), ...(n ?? []), "--no-input"]);
 }
 
 function paramsFor(c: CommandDoc): fc.Arbitrary<string> {

@@ -103,7 +103,7 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
 
   if (!c.spec.expect || opts.update) {
     if (!c.spec.expect && opts.ci && !opts.update) return f.fail("golden", `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`, r);
-    c.spec.expect = { exit: r.exit ?? -1, stdout: actual };
+    c.spec.expect = { exit: r.exit ?? -1, kind: actual.kind, stdout: actual.stdout };
     saveCase(c);
     f.exercised("golden");
     f.note("golden", `recorded ${c.path}`);
@@ -112,9 +112,11 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
     const mismatch =
       r.exit !== exp.exit
         ? `exit ${r.exit}, recorded ${exp.exit}`
-        : typeof exp.stdout === "string" || typeof actual === "string"
-          ? textMismatch(String(exp.stdout), String(actual))
-          : jsonMismatch(exp.stdout, actual);
+        : exp.kind !== actual.kind
+          ? `stdout is ${actual.kind}, recorded as ${exp.kind}`
+          : exp.kind === "text"
+            ? textMismatch((exp.stdout as string[]).join("\n"), (actual.stdout as string[]).join("\n"))
+            : jsonMismatch(exp.stdout, actual.stdout);
     f.expect("golden", mismatch === null, `${c.name} (${c.path}): ${mismatch}; re-record with \`verify --update\` if the change is intended`, r);
   }
 

@@ -21,7 +21,8 @@ export const GoldenCase = v.strictObject({
   stdin: v.optional(v.string()),
   /** JSON paths in stdout (dots, `*` for any element) whose values vary, each mapped to a named token. */
   redact: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)))),
-  expect: v.optional(v.strictObject({ exit: v.number(), stdout: v.unknown() })),
+  /** Recorded: the exit code, and stdout as JSON (`json`) or as its lines (`text`), tokens and wildcards allowed. */
+  expect: v.optional(v.strictObject({ exit: v.number(), kind: v.picklist(["json", "text"]), stdout: v.unknown() })),
 });
 export type GoldenCase = v.InferOutput<typeof GoldenCase>;
 
@@ -115,12 +116,12 @@ export function redactPaths(value: unknown, rules: Readonly<Record<string, strin
   return copy;
 }
 
-/** stdout as it is recorded and compared: tokens for paths, then the redaction rules if it is JSON. */
-export function normalize(stdout: string, places: CasePlaces, rules: Readonly<Record<string, string>>): unknown {
+/** stdout as it is recorded and compared: tokens for paths, then the redaction rules if it is JSON; text as lines. */
+export function normalize(stdout: string, places: CasePlaces, rules: Readonly<Record<string, string>>): { kind: "json" | "text"; stdout: unknown } {
   const text = tokenize(stdout, places);
   try {
-    return redactPaths(JSON.parse(text), { ...DEFAULT_REDACTIONS, ...rules });
+    return { kind: "json", stdout: redactPaths(JSON.parse(text), { ...DEFAULT_REDACTIONS, ...rules }) };
   } catch {
-    return text;
+    return { kind: "text", stdout: text.split("\n") };
   }
 }
