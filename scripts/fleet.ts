@@ -26,7 +26,7 @@ function step(title: string, argv: string[], opts: { quiet?: boolean } = {}): st
 step("build every binary into dist/", [process.execPath, join(root, "scripts", "build.ts")]);
 
 const tools = toolNames().map((t) => join(dist, t));
-if (existsSync(join(dist, "verify"))) step("verify every tool against the contract", [join(dist, "verify"), ...tools]);
+if (existsSync(join(dist, "verify"))) step("verify every tool against the contract", [join(dist, "verify"), "--golden", join(root, "test", "golden"), ...tools]);
 
 const runDir = join(dist, "example-run");
 rmSync(runDir, { recursive: true, force: true });

@@ -72,6 +72,21 @@ const isTerminal = (fd: number): boolean => {
   }
 };
 
+/** The known flag within two edits of a mistyped one, if any. */
+function nearest(word: string, known: readonly string[]): string | null {
+  const distance = (a: string, b: string): number => {
+    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+    for (let i = 1; i <= a.length; i++) {
+      const cur = [i];
+      for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = cur;
+    }
+    return prev[b.length]!;
+  };
+  const [best] = known.map((k) => [k, distance(word, k)] as const).sort((x, y) => x[1] - y[1]);
+  return best && best[1] <= 2 ? best[0] : null;
+}
+
 function parseArgs(argv: readonly string[]): Options | "help" {
   const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, binaries: [] };
   const valueFlags = new Set(["--junit", "--golden", "--fuzz", "--seed", "--timeout", "--concurrency", "--share"]);
@@ -102,7 +117,8 @@ function parseArgs(argv: readonly string[]): Options | "help" {
     else if (name === "--concurrency") o.concurrency = int(1);
     else if (name.startsWith("-")) {
       const known = ["--json", "--junit", "--golden", "--no-golden", "--update", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--help"];
-      throw new UsageError("USAGE", `unknown flag ${name}; valid flags: ${known.join(", ")}`, "run `verify --help`");
+      const near = nearest(name, known);
+      throw new UsageError("USAGE", `unknown flag ${name}; valid flags: ${known.join(", ")}`, near ? `did you mean ${near}?` : "run `verify --help`");
     } else o.binaries.push(token);
     if (!valueFlags.has(name) && inline !== undefined && name.startsWith("--")) throw new UsageError("USAGE", `${name} takes no value`);
   }

@@ -24,7 +24,7 @@ function valueFor(c: CommandDoc, name: string): fc.Arbitrary<string> {
   return fc.oneof(
     { arbitrary: fc.constantFrom(...((p.enum as string[] | undefined) ?? [sensible ?? "x"])), weight: 3 },
     { arbitrary: fc.integer({ min: -5, max: 100000 }).map(String), weight: 2 },
-    { arbitrary: fc.constantFrom("", " ", "-1", "0", "1e309", "NaN", "--json", "true", "null", "../../etc/passwd", "https://example.invalid/"), weight: 2 },
+    { arbitrary: fc.constantFrom("", " ", "-1", "0", "1e309", "NaN", "--json", "true", "null", "../../etc/passwd", "https://example.invalid/", "ünïcödé", "名前", "🙂", "a\u202eb", "x\ny"), weight: 2 },
     { arbitrary: text, weight: 2 },
     { arbitrary: raw, weight: 1 },
   );

@@ -1,0 +1,27 @@
+/** Wall time of `dist/verify` over the whole fleet and over each tool alone (no --fuzz), medians. */
+import { join } from "node:path";
+import { toolNames } from "../build.ts";
+import { median, runOnce } from "./measure.ts";
+
+export async function benchVerify(rounds: number): Promise<void> {
+  const root = join(import.meta.dir, "..", "..");
+  const verify = join(root, "dist", "verify");
+  const tools = toolNames();
+  const golden = ["--golden", join(root, "test", "golden")];
+  const cases = [
+    { name: `fleet (${tools.join(", ")})`, argv: [verify, ...golden, ...tools.map((t) => join(root, "dist", t))] },
+    ...tools.map((t) => ({ name: t, argv: [verify, ...golden, join(root, "dist", t)] })),
+  ];
+  const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+  for (let i = 0; i < rounds; i++)
+    for (const c of cases) {
+      const s = await runOnce(c);
+      if (s.exitCode !== 0) throw new Error(`${c.argv.join(" ")} exited ${s.exitCode}: the fleet does not conform`);
+      samples.get(c.name)!.push(s.wallMs);
+    }
+  console.log(`\n## verify wall time (median of ${rounds}, golden cases replayed, no --fuzz; budget: fleet < 15 s)`);
+  for (const c of cases) {
+    const ms = median(samples.get(c.name)!);
+    console.log(`  ${c.name.padEnd(40)} ${(ms / 1000).toFixed(2)} s${c === cases[0] ? (ms < 15000 ? "  within budget" : "  OVER BUDGET") : ""}`);
+  }
+}

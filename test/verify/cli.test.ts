@@ -1,0 +1,73 @@
+/** The verifier's own surface: its envelope, exit codes, JUnit and golden rules, run as the compiled binary. */
+import { describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { binary, root, run } from "../helpers/bin.ts";
+
+const verify = (args: string[], env: Record<string, string> = {}) =>
+  run(binary("verify"), ["--json", ...args], { timeoutMs: 120_000, cwd: root, env });
+
+describe("verify on the fleet", () => {
+  test("dist/seo conforms, golden cases replayed with CI set, and the JUnit report says so", async () => {
+    const xml = join(mkdtempSync(join(tmpdir(), "junit-")), "report.xml");
+    const r = await verify(["--golden", join(root, "test", "golden"), "--junit", xml, binary("seo")], { CI: "1" });
+    const failing = r.json.data?.tools[0].checks.filter((c: { status: string }) => c.status === "fail");
+    expect(failing ?? r.json.error).toEqual([]);
+    expect(r.code).toBe(0);
+    const checks = r.json.data.tools[0].checks as { id: string; status: string }[];
+    expect(checks.find((c) => c.id === "golden")?.status).toBe("pass");
+    const report = readFileSync(xml, "utf8");
+    expect(report).toStartWith("<?xml");
+    expect(report).toContain('failures="0"');
+    expect(report).toContain('name="describe.shape: ');
+  }, 120_000);
+});
+
+describe("golden snapshots under CI", () => {
+  test("a case without a recorded expectation fails instead of being recorded", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "golden-"));
+    cpSync(join(root, "test", "golden", "seo", "describe.json"), join(dir, "seo", "describe.json"), { recursive: true });
+    const unrecorded = join(dir, "seo", "new-case.json");
+    const spec = JSON.stringify({ description: "not yet recorded", argv: ["finding", "list", "--run-dir", "[CASE_DIR]/none"] });
+    writeFileSync(unrecorded, spec);
+    const r = await verify(["--golden", dir, binary("seo")], { CI: "true" });
+    expect(r.code).toBe(3);
+    expect(r.json.error.code).toBe("NONCONFORMING");
+    const golden = r.json.error.detail.tools[0].checks.find((c: { id: string }) => c.id === "golden");
+    expect(golden.status).toBe("fail");
+    expect(JSON.stringify(golden.evidence)).toContain("new-case");
+    expect(readFileSync(unrecorded, "utf8")).toBe(spec);
+  }, 120_000);
+
+  test("a missing --describe snapshot fails under CI", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "golden-"));
+    const r = await verify(["--golden", dir, binary("seo")], { CI: "1" });
+    expect(r.code).toBe(3);
+    expect(JSON.stringify(r.json.error.detail)).toContain("no golden snapshot of `seo --describe`");
+  }, 120_000);
+});
+
+describe("verify's own errors", () => {
+  test("an unknown flag is a usage error, exit 2", async () => {
+    const r = await verify(["--fuz", "3", binary("seo")]);
+    expect(r.code).toBe(2);
+    expect(r.json.ok).toBe(false);
+    expect(r.json.error.code).toBe("USAGE");
+    expect(r.json.error.hint).toContain("--fuzz");
+  });
+
+  test("no binaries is a usage error", async () => {
+    const r = await verify([]);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("USAGE");
+  });
+
+  test("a file that is not executable is NOT_EXECUTABLE, exit 2", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "nx-")), "tool");
+    writeFileSync(file, "not a program");
+    const r = await verify([file]);
+    expect(r.code).toBe(2);
+    expect(r.json.error.code).toBe("NOT_EXECUTABLE");
+  });
+});

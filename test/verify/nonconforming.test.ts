@@ -1,0 +1,60 @@
+/**
+ * Proves the verifier: each tool in the corpus breaks exactly one rule and
+ * must fail exactly the check that rule belongs to; the conforming twin must
+ * pass every check, golden cases and fuzzing included.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { buildCorpus, type Corpus } from "../fixtures/nonconforming/corpus.ts";
+import { DEFECTS, type Defect } from "../fixtures/nonconforming/defects.ts";
+import { binary, root, run } from "../helpers/bin.ts";
+
+const GOLDEN = join(root, "test", "fixtures", "nonconforming", "golden");
+const GROUPS: Record<string, { args: string[]; defects: Defect[] }> = {
+  plain: { args: ["--no-golden"], defects: DEFECTS.filter((d) => !d.needs) },
+  golden: { args: ["--golden", GOLDEN], defects: DEFECTS.filter((d) => d.needs === "golden") },
+  fuzz: { args: ["--no-golden", "--fuzz", "40", "--seed", "7"], defects: DEFECTS.filter((d) => d.needs === "fuzz") },
+};
+
+interface ToolReport { binary: string; ok: boolean; checks: { id: string; status: string }[] }
+
+let corpus: Corpus;
+const reports = new Map<string, ToolReport>();
+
+async function verify(args: string[], binaries: string[]): Promise<{ code: number; tools: ToolReport[] }> {
+  const r = await run(binary("verify"), ["--json", "--timeout", "3000", ...args, ...binaries], { timeoutMs: 170_000, cwd: root });
+  const body = r.json.data ?? r.json.error.detail;
+  return { code: r.code, tools: body.tools };
+}
+
+beforeAll(async () => {
+  corpus = await buildCorpus(DEFECTS.map((d) => d.id));
+  await Promise.all(
+    Object.values(GROUPS).map(async ({ args, defects }) => {
+      const { code, tools } = await verify(args, defects.map((d) => corpus.binary(d.id)));
+      expect(code).toBe(3);
+      defects.forEach((d, i) => reports.set(d.id, tools[i]!));
+    }),
+  );
+}, 180_000);
+
+describe("the nonconforming corpus", () => {
+  test("has at least 25 tools, each with a distinct defect", () => {
+    expect(DEFECTS.length).toBeGreaterThanOrEqual(25);
+    expect(new Set(DEFECTS.map((d) => d.id)).size).toBe(DEFECTS.length);
+  });
+
+  for (const d of DEFECTS)
+    test(`${d.id}: ${d.what} → fails ${d.check} and nothing else`, () => {
+      const report = reports.get(d.id)!;
+      expect(report.binary).toBe(corpus.binary(d.id));
+      expect(report.ok).toBe(false);
+      expect(report.checks.filter((c) => c.status === "fail").map((c) => c.id)).toEqual([d.check]);
+    });
+
+  test("the conforming twin passes every check, with golden cases and fuzzing", async () => {
+    const { code, tools } = await verify(["--golden", GOLDEN, "--fuzz", "40", "--seed", "7"], [corpus.binary("none")]);
+    expect(tools[0]!.checks.filter((c) => c.status === "fail")).toEqual([]);
+    expect(code).toBe(0);
+  }, 60_000);
+});
