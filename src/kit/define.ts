@@ -85,6 +85,9 @@ const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
 /** MCP seed: credential fields are prohibited in inputs; here, in flags. */
 export const CREDENTIAL_FLAG = /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
 
+/** contract §10: `plan` and write CRUD verbs only write plans; `apply` and declared tier-2 writes act. */
+export const holdsWriteCredentials = (c: Pick<Command, "verb" | "tier" | "rw">): boolean => c.verb === "apply" || (c.tier === 2 && c.rw === "write");
+
 /** Declares one command. The const generics keep verbs literal, so a typo is a type error. */
 export function defineCommand<const F extends FlagsSchema, const R extends ResultSchema>(
   spec: CommandSpec<F, R>,

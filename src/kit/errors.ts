@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   PRECONDITION_FAILED: code("input", "the world no longer matches what the plan expected"),
   CONFLICT: code("input", "the request contradicts recorded state (same key, different params)"),
   PLAN_INVALID: code("input", "the plan document is malformed or failed while planning"),
+  PLAN_FAILED: code("input", "the plan failed while planning and can never be applied; plan again"),
   PLAN_TAMPERED: code("input", "the plan's checksum does not match its contents"),
   PLAN_EXPIRED: code("input", "the plan is past its expiry; plan again"),
   POLICY_STALE: code("input", "the plan was judged against a policy version that is no longer current"),
@@ -63,7 +64,8 @@ export const ERROR_CODES = {
   POLICY_DENIED: code("policy", "a policy forbids this; do not retry"),
   CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it"),
   APPROVAL_REQUIRED: code("policy", "the gate requires an approval for this plan"),
-  APPROVAL_INVALID: code("policy", "the plan's approval is missing, forged or for another plan"),
+  APPROVAL_INVALID: code("policy", "the plan's approval signature does not verify with the gate's public key"),
+  APPROVAL_MISMATCH: code("policy", "the approval was given for a different plan, policy version or expiry"),
 
   CANCELLED: code("cancelled", "interrupted by a signal", true),
 } as const satisfies Record<string, CodeSpec>;

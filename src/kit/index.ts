@@ -6,3 +6,5 @@ export { sha256, type Artifact, type RunDir } from "./run-dir.ts";
 export { nearest } from "./suggest.ts";
 export { runMain } from "./main.ts";
 export { describe } from "./annotate.ts";
+export { mutationCommands, planResult, ttlFlag, writePlan, type ActionSpec, type ExecContext, type Mutations, type TargetState } from "./mutations.ts";
+export type { ItemInput, Plan, PlanItem, Precondition } from "./plan.ts";

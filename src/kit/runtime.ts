@@ -6,7 +6,7 @@
  */
 import { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./argv.ts";
 import { createContext, RunState } from "./context.ts";
-import { envOf, type Command, type Tool } from "./define.ts";
+import { envOf, holdsWriteCredentials, type Command, type Tool } from "./define.ts";
 import { failure, success, type Envelope, type Meta } from "./envelope.ts";
 import { asKitError, exitCodeOf, KitError, toErrorObject } from "./errors.ts";
 import { parseFields, project } from "./fields.ts";
@@ -147,9 +147,10 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
     if (tokens.includes("--describe")) return await printDescribe(tool, io, redact, command);
     if (tokens.includes("--help") || tokens.includes("-h")) return await printHelp(tool, io, redact, command);
 
-    // contract §10 scope split: only `apply` holds write credentials, nor may anything it starts.
-    // Decided before stdin is read, so the child can still read --params from it.
-    const withheld = command.verb === "apply" ? [] : envOf(tool, command).filter((v) => v.scope === "write" && io.env[v.name] !== undefined).map((v) => v.name);
+    // contract §10 scope split: only `apply` (and a declared tier-2 write, such as a gate's
+    // signing) holds write credentials, nor may anything it starts. Decided before stdin
+    // is read, so the child can still read --params from it.
+    const withheld = holdsWriteCredentials(command) ? [] : envOf(tool, command).filter((v) => v.scope === "write" && io.env[v.name] !== undefined).map((v) => v.name);
     if (withheld.length > 0) {
       delegated = true; // the child speaks for this invocation, signals included
       return await io.respawnWithout(withheld);
@@ -242,7 +243,7 @@ function scopedEnv(tool: Tool, command: Command, io: KitIO): Record<string, stri
   const env = { ...io.env };
   const declared = envOf(tool, command);
   for (const v of declared) {
-    if (!v.required || (v.scope === "write" && command.verb !== "apply")) continue;
+    if (!v.required || (v.scope === "write" && !holdsWriteCredentials(command))) continue;
     if (!env[v.name])
       throw new KitError("MISSING_ENV", `${v.name} is not set`, {
         hint: `set ${v.name} in the environment: ${v.description}`,

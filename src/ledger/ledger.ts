@@ -1,0 +1,140 @@
+/**
+ * The idempotency ledger (contract §8): every plan item goes through
+ * record intent → execute → confirm, keyed by its idempotency key. One
+ * interface, two engines: SQLite in one file by default, PostgreSQL when
+ * many machines share one ledger.
+ *
+ * Semantics (Stripe's idempotency keys, the IETF Idempotency-Key draft):
+ * - the intent row (key, params fingerprint, owner, lease) is written before
+ *   any side effect;
+ * - the same key with a different fingerprint is a conflict, never a replay;
+ * - the same key while another owner's lease runs is "busy" (in progress);
+ * - the same key once settled returns the stored outcome, failure included;
+ * - an intent whose lease expired, or whose owner process is gone, is taken
+ *   over, and the caller must reconcile against external truth before
+ *   executing anything.
+ */
+
+export interface ClaimRequest {
+  readonly key: string;
+  readonly fingerprint: string;
+  readonly tool: string;
+  readonly action: string;
+  readonly plan: string;
+  readonly item: string;
+  readonly owner: string;
+  readonly leaseMs: number;
+  readonly now: number;
+}
+
+export type Outcome = "applied" | "failed";
+
+export type Claim =
+  /** Ours to execute; `takeover` means a previous owner may have executed it already: reconcile first. */
+  | { readonly kind: "acquired"; readonly takeover: boolean; readonly previousOwner: string | null }
+  | { readonly kind: "settled"; readonly outcome: Outcome; readonly result: unknown; readonly settledAt: number }
+  | { readonly kind: "busy"; readonly owner: string; readonly leaseUntil: number }
+  | { readonly kind: "conflict"; readonly fingerprint: string };
+
+export interface ActionLogRow {
+  readonly at: number;
+  readonly actor: string;
+  readonly tool: string;
+  readonly action: string;
+  readonly plan: string;
+  readonly item: string;
+  readonly key: string;
+  /** applied | failed | reconciled */
+  readonly outcome: string;
+  /** Whether this process performed the side effect (false when it reconciled one). */
+  readonly executed: boolean;
+  readonly startedAt: number;
+  readonly finishedAt: number;
+  readonly detail: unknown;
+}
+
+export interface LedgerItemRow {
+  readonly key: string;
+  readonly state: "intent" | "settled";
+  readonly outcome: Outcome | null;
+  readonly owner: string | null;
+  readonly plan: string;
+  readonly item: string;
+}
+
+export interface Ledger {
+  readonly engine: "sqlite" | "postgres";
+  /** Takes the key, or says who has it or how it ended. Atomic across processes. */
+  claim(req: ClaimRequest): Promise<Claim>;
+  /** Records the outcome; false if the caller no longer owns the intent (its lease was taken over). */
+  settle(key: string, owner: string, outcome: Outcome, result: unknown, now: number): Promise<boolean>;
+  /** Drops an intent nothing was executed for (a precondition failed first), so a later run may try again. */
+  release(key: string, owner: string): Promise<void>;
+  log(row: ActionLogRow): Promise<void>;
+  actions(filter: { plan?: string; tool?: string }): Promise<ActionLogRow[]>;
+  item(key: string): Promise<LedgerItemRow | null>;
+  close(): Promise<void>;
+}
+
+/** The schema, versioned: each step runs once, in order, recorded in ledger_migrations. */
+export const MIGRATIONS: readonly { version: number; sql: (engine: "sqlite" | "postgres") => string[] }[] = [
+  {
+    version: 1,
+    sql: (engine) => [
+      `CREATE TABLE action_items (
+        idempotency_key TEXT PRIMARY KEY,
+        fingerprint TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        action TEXT NOT NULL,
+        plan_checksum TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('intent', 'settled')),
+        owner TEXT,
+        lease_until BIGINT,
+        outcome TEXT CHECK (outcome IN ('applied', 'failed')),
+        result TEXT,
+        attempts INTEGER NOT NULL DEFAULT 1,
+        created_at BIGINT NOT NULL,
+        updated_at BIGINT NOT NULL
+      )`,
+      `CREATE TABLE action_log (
+        id ${engine === "sqlite" ? "INTEGER PRIMARY KEY AUTOINCREMENT" : "BIGSERIAL PRIMARY KEY"},
+        at BIGINT NOT NULL,
+        actor TEXT NOT NULL,
+        tool TEXT NOT NULL,
+        action TEXT NOT NULL,
+        plan_checksum TEXT NOT NULL,
+        item_id TEXT NOT NULL,
+        idempotency_key TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        executed BOOLEAN NOT NULL,
+        started_at BIGINT NOT NULL,
+        finished_at BIGINT NOT NULL,
+        detail TEXT
+      )`,
+      `CREATE INDEX action_log_plan ON action_log (plan_checksum, id)`,
+    ],
+  },
+];
+
+/** Whether an intent's owner can no longer finish it: its lease ran out, or it was a process on this host that is gone. */
+export function ownerGone(owner: string, leaseUntil: number, now: number, host: string): boolean {
+  if (leaseUntil <= now) return true;
+  const [ownerHost, pid] = owner.split("/");
+  if (ownerHost !== host || !pid) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
+/** The decision for an existing row, shared by both engines. null: acquire it. */
+export function decide(row: { fingerprint: string; state: string; owner: string | null; lease_until: number | string | null; outcome: string | null; result: string | null; updated_at: number | string }, req: ClaimRequest, host: string): Claim | "takeover" {
+  if (row.fingerprint !== req.fingerprint) return { kind: "conflict", fingerprint: row.fingerprint };
+  if (row.state === "settled") return { kind: "settled", outcome: row.outcome as Outcome, result: row.result ? JSON.parse(row.result) : null, settledAt: Number(row.updated_at) };
+  if (row.owner === req.owner) return "takeover";
+  if (ownerGone(row.owner ?? "", Number(row.lease_until ?? 0), req.now, host)) return "takeover";
+  return { kind: "busy", owner: row.owner ?? "", leaseUntil: Number(row.lease_until ?? 0) };
+}

@@ -1,0 +1,76 @@
+/**
+ * The fleet-scale ledger engine: PostgreSQL through Bun's SQL client. A claim
+ * inserts the intent row or locks the existing one (SELECT … FOR UPDATE), so
+ * concurrent applies on many machines serialise per key.
+ */
+import { SQL } from "bun";
+import { hostname } from "node:os";
+import { decide, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger } from "./ledger.ts";
+import { itemRow, logRow } from "./sqlite.ts";
+
+export async function openPostgres(url: string): Promise<Ledger> {
+  const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });
+  await migrate(sql);
+  const host = hostname();
+  return {
+    engine: "postgres",
+    async claim(req: ClaimRequest): Promise<Claim> {
+      return sql.begin(async (tx) => {
+        const inserted = await tx`
+          INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+          VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
+          ON CONFLICT (idempotency_key) DO NOTHING
+          RETURNING idempotency_key`;
+        if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null } as const;
+        const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
+        const d = decide(row, req, host);
+        if (d !== "takeover") return d;
+        await tx`UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now} WHERE idempotency_key = ${req.key}`;
+        return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null } as const;
+      });
+    },
+    async settle(key, owner, outcome, result, now) {
+      const r = await sql`
+        UPDATE action_items SET state = 'settled', outcome = ${outcome}, result = ${JSON.stringify(result ?? null)}, owner = NULL, lease_until = NULL, updated_at = ${now}
+        WHERE idempotency_key = ${key} AND owner = ${owner} AND state = 'intent' RETURNING idempotency_key`;
+      return r.length === 1;
+    },
+    async release(key, owner) {
+      await sql`DELETE FROM action_items WHERE idempotency_key = ${key} AND owner = ${owner} AND state = 'intent'`;
+    },
+    async log(row: ActionLogRow) {
+      await sql`
+        INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
+        VALUES (${row.at}, ${row.actor}, ${row.tool}, ${row.action}, ${row.plan}, ${row.item}, ${row.key}, ${row.outcome}, ${row.executed}, ${row.startedAt}, ${row.finishedAt}, ${JSON.stringify(row.detail ?? null)})`;
+    },
+    async actions(filter) {
+      const rows = await sql`
+        SELECT * FROM action_log
+        WHERE (${filter.plan ?? null}::text IS NULL OR plan_checksum = ${filter.plan ?? null})
+          AND (${filter.tool ?? null}::text IS NULL OR tool = ${filter.tool ?? null})
+        ORDER BY id`;
+      return (rows as Record<string, unknown>[]).map(logRow);
+    },
+    async item(key) {
+      const [r] = await sql`SELECT * FROM action_items WHERE idempotency_key = ${key}`;
+      return r ? itemRow(r) : null;
+    },
+    async close() {
+      await sql.close();
+    },
+  };
+}
+
+async function migrate(sql: SQL): Promise<void> {
+  await sql.begin(async (tx) => {
+    // One migrator at a time across every machine sharing the ledger.
+    await tx`SELECT pg_advisory_xact_lock(7342001)`;
+    await tx`CREATE TABLE IF NOT EXISTS ledger_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`;
+    const done = new Set(((await tx`SELECT version FROM ledger_migrations`) as { version: number }[]).map((r) => r.version));
+    for (const m of MIGRATIONS) {
+      if (done.has(m.version)) continue;
+      for (const statement of m.sql("postgres")) await tx.unsafe(statement);
+      await tx`INSERT INTO ledger_migrations (version, applied_at) VALUES (${m.version}, ${Date.now()})`;
+    }
+  });
+}

@@ -1,0 +1,38 @@
+import * as z from "zod/mini";
+import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
+import type { AuditData, ExtractData } from "../lib/artifacts.ts";
+import { FIX_ACTIONS, planFixes } from "../lib/fixes.ts";
+
+export default defineCommand({
+  verb: "plan",
+  tier: 1,
+  rw: "write",
+  summary: "Plan fixes for a static-site folder's findings: precise edits to its files, written to plan.json; nothing is changed.",
+  description:
+    "Reads audit.json and extract.json from the run dir (a crawl of a folder, by --dir). Plans: a missing lang, a missing viewport, a missing or duplicate canonical, a missing meta description (from the page's own text), and broken internal links with one clear correct target. Each item is a minimal edit that leaves the rest of the file byte-for-byte unchanged. Next: `gate review --plan RUN_DIR`, then `seo apply --plan RUN_DIR`.",
+  flags: z.object({
+    lang: describe(z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/))), "The language to set where <html> has none (default: the one most pages use, else en)."),
+    only: describe(z.optional(z.array(z.enum(FIX_ACTIONS))), "Plan only these kinds of fix."),
+    ttl: ttlFlag,
+  }),
+  result: planResult,
+  schema: "seo.plan@1",
+  errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "INVALID_INPUT", "PLAN_INVALID"],
+  stage: { writes: "plan", reads: ["extract", "audit"] },
+  examples: [{ argv: ["--run-dir", "./run"], summary: "Plan every fix the audit in ./run supports." }],
+  async run(ctx) {
+    const result = await writePlan(
+      ctx,
+      async () => {
+        const extract = ctx.runDir.read<ExtractData>("extract").data;
+        const audit = ctx.runDir.read<AuditData>("audit").data;
+        if (extract.source.kind !== "dir")
+          throw new KitError("INVALID_INPUT", "seo plans fixes for a folder crawled with --dir; this run crawled a live site", { hint: "crawl the site's source folder: `seo crawl --dir ./public`" });
+        return { context: { root: extract.source.dir }, items: planFixes(extract.source.dir, extract.pages, audit.findings, ctx.flags.lang, ctx.flags.only) };
+      },
+      ctx.flags.ttl,
+    );
+    ctx.setOutcome({ projected: result.items.length });
+    return result;
+  },
+});
