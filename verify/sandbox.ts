@@ -16,6 +16,8 @@ export interface Run {
   readonly env?: Readonly<Record<string, string>>;
   readonly cwd?: string;
   readonly timeoutMs?: number;
+  /** Another binary than the one under test (a golden case's setup step may drive a sibling tool). */
+  readonly program?: string;
 }
 
 export interface RunResult {
@@ -102,7 +104,7 @@ export class Sandbox {
   async run(run: Run): Promise<RunResult> {
     return this.pool.use(async () => {
       const started = performance.now();
-      const proc = Bun.spawn([this.binary, ...run.argv], {
+      const proc = Bun.spawn([run.program ?? this.binary, ...run.argv], {
         cwd: run.cwd ?? this.cwd,
         env: this.env(run.env),
         stdin: run.stdin === undefined ? "ignore" : new Blob([run.stdin]),

@@ -27,7 +27,11 @@ import { POLICY_ENV, readPolicy } from "./policy.ts";
 import { sha256 } from "./run-dir.ts";
 
 export const GATE_PUBLIC_KEY_ENV = "AGENT_GATE_PUBLIC_KEY";
-/** Fault injection for crash tests: `after-execute:N` kills the process (SIGKILL) after its Nth execution, before confirming it. */
+/**
+ * Fault injection for crash and race tests, comma-separated: `after-execute:N`
+ * kills the process (SIGKILL) after its Nth execution, before confirming it;
+ * `delay-execute:MS` makes each execution take MS longer, as a slow API would.
+ */
 export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
 
 export interface TargetState {
@@ -189,7 +193,9 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
 
   const base = { plan, env: ctx.env, signal: ctx.signal };
   const owner = `${hostname()}/${process.pid}/${crypto.randomUUID().slice(0, 8)}`;
-  const failpoint = /^after-execute:(\d+)$/.exec(ctx.env[FAILPOINT_ENV] ?? "");
+  const failpoints = new Map((ctx.env[FAILPOINT_ENV] ?? "").split(",").map((f) => f.split(":") as [string, string]));
+  const killAfter = Number(failpoints.get("after-execute") ?? 0);
+  const delay = Number(failpoints.get("delay-execute") ?? 0);
   let executions = 0;
   const blocked = new Map<string, string>(); // target → the item whose failure blocks later items on it
   const reports: ItemReport[] = [];
@@ -282,6 +288,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
       }
       let result: Record<string, unknown>;
       try {
+        if (delay > 0) await Bun.sleep(delay);
         result = await action.execute(it, x);
       } catch (e) {
         const err = e instanceof KitError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: (e as Error).message };
@@ -290,7 +297,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
         continue;
       }
       executions++;
-      if (failpoint && executions === Number(failpoint[1])) process.kill(process.pid, "SIGKILL");
+      if (executions === killAfter) process.kill(process.pid, "SIGKILL");
       await settle("applied", true, "applied", result);
       report("applied", true, result);
     }

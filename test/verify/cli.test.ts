@@ -9,17 +9,20 @@ const verify = (args: string[], env: Record<string, string> = {}) =>
   run(binary("verify"), ["--json", ...args], { timeoutMs: 120_000, cwd: root, env });
 
 describe("verify on the fleet", () => {
-  test("dist/seo conforms, golden cases replayed with CI set, and the JUnit report says so", async () => {
+  test("every tool in dist/ conforms, golden cases replayed with CI set, and the JUnit report says so", async () => {
     const xml = join(mkdtempSync(join(tmpdir(), "junit-")), "report.xml");
-    const r = await verify(["--golden", join(root, "test", "golden"), "--junit", xml, binary("seo")], { CI: "1" });
-    const failing = r.json.data?.tools[0].checks.filter((c: { status: string }) => c.status === "fail");
-    expect(failing ?? r.json.error).toEqual([]);
+    const tools = ["seo", "gate"];
+    const r = await verify(["--golden", join(root, "test", "golden"), "--junit", xml, ...tools.map(binary)], { CI: "1" });
+    const reports = (r.json.data ?? r.json.error.detail).tools as { tool: string; checks: { id: string; status: string }[] }[];
+    expect(reports.map((t) => t.tool)).toEqual(tools);
+    for (const t of reports) {
+      expect({ tool: t.tool, failing: t.checks.filter((c) => c.status === "fail") }).toEqual({ tool: t.tool, failing: [] });
+      expect(t.checks.find((c) => c.id === "golden")?.status).toBe("pass");
+    }
     expect(r.code).toBe(0);
-    const checks = r.json.data.tools[0].checks as { id: string; status: string }[];
-    expect(checks.find((c) => c.id === "golden")?.status).toBe("pass");
     const report = readFileSync(xml, "utf8");
     expect(report).toStartWith("<?xml");
-    expect(report).toContain('failures="0"');
+    expect(report.match(/failures="0"/g)?.length).toBe(tools.length);
     expect(report).toContain('name="describe.shape: ');
   }, 120_000);
 });

@@ -4,7 +4,7 @@
  * --fields keeping the envelope's shape, and read commands leaving the files
  * they were given alone.
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
 import { jsonMismatch, textMismatch } from "../golden/match.ts";
@@ -63,6 +63,15 @@ export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOpti
       f.fail("lists.cursor", `no golden case runs '${c.name}' with two or more items, so its paging cannot be proven: add one`);
 }
 
+/** A sibling tool's output is that tool's business; here only whether it succeeded. */
+const parseEnvelope = (stdout: string): { ok: boolean } | null => {
+  try {
+    return JSON.parse(stdout) as { ok: boolean };
+  } catch {
+    return null;
+  }
+};
+
 async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenOptions, listed: Map<string, boolean>): Promise<void> {
   const f = s.findings;
   const caseDir = s.sandbox.dir(`golden-${c.name}`);
@@ -72,15 +81,16 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
   } catch (e) {
     return f.fail("golden", `${c.name}: cannot lay out its files: ${(e as Error).message}`);
   }
-  const step = async (label: string, argv: readonly string[], stdin?: string, env?: Record<string, string>): Promise<RunResult> => {
+  const step = async (label: string, argv: readonly string[], stdin?: string, env?: Record<string, string>, tool?: string): Promise<RunResult> => {
     const filled = argv.map((a) => fill(a, places));
-    const command = commandOf(doc, filled);
+    const command = tool ? undefined : commandOf(doc, filled);
     const before = command?.rw === "read" ? Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR)) : null;
     const r = await s.sandbox.run({
       label: `golden ${c.name}: ${label}`,
       argv: filled,
       stdin: stdin === undefined ? undefined : fill(stdin, places),
       env: env && Object.fromEntries(Object.entries(env).map(([k, val]) => [k, fill(val, places)])),
+      program: tool && join(dirname(s.sandbox.binary), tool),
     });
     if (before) {
       const after = Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR));
@@ -91,8 +101,8 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
   };
 
   for (const [i, st] of (c.spec.setup ?? []).entries()) {
-    const r = await step(`setup ${i + 1}`, st.argv, st.stdin, st.env);
-    const env = inspectEnvelope(s, r, commandOf(doc, r.run.argv));
+    const r = await step(`setup ${i + 1}`, st.argv, st.stdin, { ...c.spec.env, ...st.env }, st.tool);
+    const env = st.tool ? parseEnvelope(r.stdout) : inspectEnvelope(s, r, commandOf(doc, r.run.argv));
     if (!env?.ok) return f.fail("golden", `${c.name}: setup step ${i + 1} (${st.argv.join(" ")}) failed`, r);
   }
   const r = await step("case", c.spec.argv, c.spec.stdin, c.spec.env);

@@ -9,7 +9,13 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync,
 import { dirname, join } from "node:path";
 import * as v from "valibot";
 
-const Step = v.strictObject({ argv: v.array(v.string()), stdin: v.optional(v.string()), env: v.optional(v.record(v.string(), v.string())) });
+const Step = v.strictObject({
+  /** A sibling binary beside the tool under test (e.g. `gate`), instead of the tool itself. */
+  tool: v.optional(v.pipe(v.string(), v.regex(/^[a-z][a-z0-9-]*$/))),
+  argv: v.array(v.string()),
+  stdin: v.optional(v.string()),
+  env: v.optional(v.record(v.string(), v.string())),
+});
 
 export const GoldenCase = v.strictObject({
   description: v.optional(v.string()),
@@ -53,6 +59,7 @@ export function loadCases(dir: string): { cases: LoadedCase[]; errors: string[] 
 }
 
 export function saveCase(c: LoadedCase): void {
+  mkdirSync(dirname(c.path), { recursive: true });
   writeFileSync(c.path, `${JSON.stringify(c.spec, null, 2)}\n`);
 }
 

@@ -1,0 +1,135 @@
+/**
+ * plan → gate → apply against the compiled binaries, on both ledger engines:
+ * exactly-once across a crash between execute and confirm, and across two
+ * racing applies; resumption; the action log.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { binary, baseEnv } from "../helpers/bin.ts";
+import { workspace, type Workspace } from "../helpers/mutation.ts";
+import { postgresUrl } from "../helpers/postgres.ts";
+
+const ENGINES = { sqlite: () => undefined, postgres: () => postgresUrl() } as const;
+
+function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, "latin1");
+    }
+  };
+  walk(dir);
+  return out;
+}
+
+async function planned(ws: Workspace): Promise<any> {
+  const p = await ws.seo(["plan", "--run-dir", ws.run]);
+  expect(p.code).toBe(0);
+  const g = await ws.gate(["review", "--plan", ws.run]);
+  expect(g.json.error).toBeNull();
+  return p.json.data;
+}
+
+/** The files a clean apply of the same plan on a twin site leaves. */
+async function expectedAfterCleanApply(opts: { pages?: number }): Promise<Record<string, string>> {
+  const twin = await workspace(opts);
+  await planned(twin);
+  const r = await twin.seo(["apply", "--plan", twin.run]);
+  expect(r.json.data.status).toBe("applied");
+  return snapshot(twin.site);
+}
+
+async function actions(ws: Workspace): Promise<any[]> {
+  const r = await ws.seo(["action", "list", "--plan", ws.run, "--limit", "1000"]);
+  expect(r.code).toBe(0);
+  return r.json.data.items;
+}
+
+for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
+  describe(`apply through the ${engine} ledger`, () => {
+    test("plan → gate → apply edits the files; a re-run applies nothing twice", async () => {
+      const ws = await workspace({ ledgerUrl: ledgerUrl() });
+      const before = snapshot(ws.site);
+      const plan = await planned(ws);
+      expect(plan.items.map((i: any) => i.action)).toEqual(expect.arrayContaining(["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"]));
+      expect(snapshot(ws.site)).toEqual(before); // planning and reviewing mutate nothing
+
+      const first = await ws.seo(["apply", "--plan", ws.run]);
+      expect(first.code).toBe(0);
+      expect(first.json.data.executed).toBe(plan.items.length);
+      const about = readFileSync(join(ws.site, "about.html"), "utf8");
+      expect(about).toContain('<html lang="en">');
+      expect(about).toContain('  <meta name="viewport" content="width=device-width, initial-scale=1">\n');
+      expect(about).toContain('<link rel="canonical" href="https://harbour.example/about.html">');
+      expect(about).toMatch(/<meta name="description" content="Harbour Tools began in 2009[^"]*">/);
+      expect(readFileSync(join(ws.site, "index.html"), "utf8")).toContain('<a href="/about.html">how we started</a>');
+      expect(readFileSync(join(ws.site, "blog", "index.html"), "utf8")).not.toContain("journal/");
+      // The rest of each file is byte-for-byte what it was: only the planned lines differ.
+      const linesBefore = before["contact.html"]!.split("\n");
+      expect(snapshot(ws.site)["contact.html"]).toBe(before["contact.html"]); // no finding there, no edit
+      expect(linesBefore.length).toBeGreaterThan(5);
+
+      const after = snapshot(ws.site);
+      const again = await ws.seo(["apply", "--plan", ws.run]);
+      expect(again.code).toBe(0);
+      expect(again.json.data.executed).toBe(0);
+      expect(new Set(again.json.data.items.map((i: any) => i.outcome))).toEqual(new Set(["already-applied"]));
+      expect(snapshot(ws.site)).toEqual(after);
+
+      const log = await actions(ws);
+      expect(log.length).toBe(plan.items.length);
+      expect(log.every((r) => r.executed && r.outcome === "applied")).toBe(true);
+    }, 60_000);
+
+    test("SIGKILL after execute and before confirm: the re-run reconciles, every item lands exactly once", async () => {
+      const expected = await expectedAfterCleanApply({});
+      const ws = await workspace({ ledgerUrl: ledgerUrl() });
+      const plan = await planned(ws);
+      const crashed = await ws.seo(["apply", "--plan", ws.run], { AGENT_KIT_FAILPOINT: "after-execute:3" });
+      expect(crashed.code).toBe(137); // killed: no envelope, no confirm
+      expect(crashed.stdout).toBe("");
+
+      const resumed = await ws.seo(["apply", "--plan", ws.run]);
+      expect(resumed.json.error).toBeNull();
+      const outcomes = resumed.json.data.items.map((i: any) => i.outcome);
+      expect(outcomes.slice(0, 3)).toEqual(["already-applied", "already-applied", "reconciled"]);
+      expect(outcomes.slice(3).every((o: string) => o === "applied")).toBe(true);
+      expect(snapshot(ws.site)).toEqual(expected); // not doubled: the same bytes as one clean apply
+
+      const log = await actions(ws);
+      const byKey = Map.groupBy(log, (r: any) => r.idempotency_key);
+      expect(byKey.size).toBe(plan.items.length);
+      for (const rows of byKey.values()) expect(rows.length).toBe(1);
+      expect(log.filter((r) => r.executed).length).toBe(plan.items.length - 1);
+      expect(log.filter((r) => r.outcome === "reconciled").length).toBe(1);
+    }, 90_000);
+
+    test("two applies racing on one plan execute each item once", async () => {
+      const pages = 40;
+      const expected = await expectedAfterCleanApply({ pages });
+      const ws = await workspace({ ledgerUrl: ledgerUrl(), pages });
+      const plan = await planned(ws);
+      expect(plan.items.length).toBe(pages * 2);
+      // Each execution takes 10 ms, as a real API call would, so the two runs overlap. One waits on
+      // items the other holds (--wait); the other skips them (IN_PROGRESS) and runs ahead.
+      const spawn = (wait: boolean) =>
+        Bun.spawn([binary("seo"), "apply", "--plan", ws.run, "--json", ...(wait ? ["--wait"] : [])], { env: baseEnv({ ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:10" }), stdout: "pipe", stderr: "pipe" });
+      const racers = [spawn(true), spawn(false)];
+      const results = await Promise.all(racers.map(async (p) => ({ code: await p.exited, out: JSON.parse(await new Response(p.stdout).text()) })));
+      expect(results[0]!.code).toBe(0);
+      expect([0, 4]).toContain(results[1]!.code);
+      const executedBy = results.map((r) => (r.out.data ?? r.out.error.detail).executed as number);
+      if (process.env.SHOW_RACE) console.error("executed by each racer:", executedBy, results[1]!.out.error?.code);
+      expect(executedBy[0]! + executedBy[1]!).toBe(plan.items.length);
+      const settled = await ws.seo(["apply", "--plan", ws.run]);
+      expect(settled.json.data.executed).toBe(0);
+      expect(snapshot(ws.site)).toEqual(expected);
+      const log = await actions(ws);
+      expect(log.filter((r) => r.executed).length).toBe(plan.items.length);
+      expect(new Set(log.map((r) => r.idempotency_key)).size).toBe(plan.items.length);
+    }, 120_000);
+  });
+}

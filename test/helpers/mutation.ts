@@ -1,0 +1,69 @@
+/** What the plan → gate → apply tests share: keys, a policy, a copy of a site with its audit done. */
+import { generateKeyPairSync } from "node:crypto";
+import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { binary, root, run, type RunResult } from "./bin.ts";
+
+export function gateKeys(): { privateKey: string; publicKey: string } {
+  const { privateKey, publicKey } = generateKeyPairSync("ed25519");
+  return { privateKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString(), publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") };
+}
+
+export const SEO_ACTIONS = ["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"];
+
+export function writePolicy(dir: string, version = "p1", limits: Record<string, object> = {}, maxItems = 1000): string {
+  const path = join(dir, "policy.json");
+  const actions = Object.fromEntries(SEO_ACTIONS.map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000, ...(limits[a] ?? {}) }]));
+  writeFileSync(path, JSON.stringify({ version, max_items: maxItems, actions }));
+  return path;
+}
+
+export interface Workspace {
+  dir: string;
+  site: string;
+  run: string;
+  env: Record<string, string>;
+  seo(args: string[], extra?: Record<string, string>): Promise<RunResult>;
+  gate(args: string[], extra?: Record<string, string>): Promise<RunResult>;
+}
+
+/** A generated site of `pages` pages, each missing lang and viewport: many items on many files. */
+export function generateSite(dir: string, pages: number): void {
+  mkdirSync(dir, { recursive: true });
+  const link = (i: number) => `<a href="/p${i}.html">page ${i}</a>`;
+  for (let i = 0; i < pages; i++)
+    writeFileSync(
+      join(dir, i === 0 ? "index.html" : `p${i}.html`),
+      `<!doctype html>\n<html>\n<head>\n  <meta charset="utf-8">\n  <title>Page ${i} of the generated site</title>\n  <meta name="description" content="Page ${i} of a generated site, used to measure and race the apply engine.">\n  <link rel="canonical" href="https://gen.example/${i === 0 ? "" : `p${i}.html`}">\n</head>\n<body>\n  <h1>Page ${i}</h1>\n  <p>${Array.from({ length: 30 }, (_, k) => `word${k}`).join(" ")}</p>\n  <p>${(i === 0 ? Array.from({ length: pages - 1 }, (_, k) => k + 1) : [1]).map(link).join(" ")}</p>\n</body>\n</html>\n`,
+    );
+}
+
+export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxPages?: number } = {}): Promise<Workspace> {
+  const dir = mkdtempSync(join(tmpdir(), "mut-"));
+  const site = join(dir, "site");
+  if (opts.pages) generateSite(site, opts.pages);
+  else cpSync(join(root, "examples", "site"), site, { recursive: true });
+  const keys = gateKeys();
+  const env: Record<string, string> = {
+    AGENT_GATE_PRIVATE_KEY: keys.privateKey,
+    AGENT_GATE_PUBLIC_KEY: keys.publicKey,
+    AGENT_POLICY_FILE: writePolicy(dir),
+    ...(opts.ledgerUrl ? { AGENT_LEDGER_URL: opts.ledgerUrl } : {}),
+  };
+  const runDir = join(dir, "run");
+  const ws: Workspace = {
+    dir,
+    site,
+    run: runDir,
+    env,
+    seo: (args, extra = {}) => run(binary("seo"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
+    gate: (args, extra = {}) => run(binary("gate"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
+  };
+  const base = opts.pages ? "https://gen.example" : "https://harbour.example";
+  for (const stage of [["crawl", "--dir", site, "--base-url", base, "--max-pages", String(opts.maxPages ?? 500)], ["extract"], ["audit"]]) {
+    const r = await ws.seo([...stage, "--run-dir", runDir]);
+    if (r.code !== 0) throw new Error(`seo ${stage[0]} failed: ${r.stdout}${r.stderr}`);
+  }
+  return ws;
+}
