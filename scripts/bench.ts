@@ -6,6 +6,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { benchStartup } from "./bench/startup.ts";
 import { benchVerify } from "./bench/verify.ts";
+import { benchLedger } from "./bench/ledger.ts";
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
@@ -20,3 +21,4 @@ if (!existsSync(join(import.meta.dir, "..", "dist", "seo"))) {
 console.log(`# agent-cli-kit benchmarks (${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, bun ${Bun.version})`);
 if (wants("startup")) await benchStartup(rounds);
 if (wants("verify")) await benchVerify(Math.max(1, Math.min(5, Math.round(rounds / 10))));
+if (wants("ledger")) await benchLedger();
