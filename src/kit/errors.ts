@@ -47,6 +47,7 @@ export const ERROR_CODES = {
   INVALID_INPUT: code("input", "an input file, folder or document is unusable"),
   NOT_FOUND: code("input", "the addressed item does not exist"),
   MISSING_ENV: code("input", "a required environment variable is unset; the hint names it"),
+  CREDENTIAL_REJECTED: code("input", "a credential from the environment was refused by the service; the hint names it"),
   PRECONDITION_FAILED: code("input", "the world no longer matches what the plan expected"),
   CONFLICT: code("input", "the request contradicts recorded state (same key, different params)"),
   PLAN_INVALID: code("input", "the plan document is malformed or failed while planning"),

@@ -8,3 +8,4 @@ export { runMain } from "./main.ts";
 export { describe } from "./annotate.ts";
 export { mutationCommands, planResult, ttlFlag, writePlan, type ActionSpec, type ExecContext, type Mutations, type TargetState } from "./mutations.ts";
 export type { ItemInput, Plan, PlanItem, Precondition } from "./plan.ts";
+export { chatCompletion, type ChatRequest, type ChatResult } from "./llm.ts";

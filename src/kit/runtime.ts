@@ -223,7 +223,8 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
   }
 }
 
-const round = (usd: number): number => Math.round(usd * 1e6) / 1e6;
+/** Costs to 1e-8 USD: a cheap model call costs well under a thousandth of a cent. */
+const round = (usd: number): number => Math.round(usd * 1e8) / 1e8;
 
 function pageRequestOf(command: Command, u: Universal, flags: Record<string, unknown>): PageRequest | null {
   const bounds = command.pagination ?? { defaultLimit: 50, maxLimit: 1000 };

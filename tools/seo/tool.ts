@@ -10,6 +10,7 @@ import pageList from "./commands/page-list.ts";
 import plan from "./commands/plan.ts";
 import score from "./commands/score.ts";
 import { siteFiles } from "./lib/site-files.ts";
+import synthesize from "./commands/synthesize.ts";
 import spec from "./spec.yaml";
 
 export default defineTool({
@@ -17,5 +18,5 @@ export default defineTool({
   version: spec.version,
   contractVersion: spec.contract_version,
   purpose: spec.purpose,
-  commands: [crawl, extract, audit, score, plan, ...mutationCommands(spec.name, siteFiles), pageList, pageGet, findingList, findingGet],
+  commands: [crawl, extract, audit, score, synthesize, plan, ...mutationCommands(spec.name, siteFiles), pageList, pageGet, findingList, findingGet],
 });
