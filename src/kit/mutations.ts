@@ -14,7 +14,7 @@
  */
 import { hostname, userInfo } from "node:os";
 import { dirname, join } from "node:path";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import * as z from "zod/mini";
 import { LEDGER_ENV, openLedger } from "../ledger/open.ts";
 import type { Ledger } from "../ledger/ledger.ts";
@@ -86,6 +86,7 @@ export async function writePlan(
   make: () => Promise<{ context: Record<string, unknown>; items: ItemInput[] }>,
   ttlSeconds = 86400,
 ): Promise<z.output<typeof planResult>> {
+  mkdirSync(ctx.runDir.path, { recursive: true });
   const path = join(ctx.runDir.path, PLAN_FILE);
   const base = { tool: ctx.tool.name, toolVersion: ctx.tool.version, now: ctx.now(), ttlSeconds };
   let plan: Plan;

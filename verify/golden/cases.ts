@@ -21,6 +21,8 @@ export const GoldenCase = v.strictObject({
   description: v.optional(v.string()),
   /** Laid out under [CASE_DIR]: inline text, or a copy of a path relative to the project root. */
   files: v.optional(v.record(v.string(), v.union([v.string(), v.strictObject({ copy: v.string() })]))),
+  /** Folders under [CASE_DIR] made into git repositories, everything in them committed (fixed author and date). */
+  git: v.optional(v.array(v.string())),
   setup: v.optional(v.array(Step)),
   argv: v.array(v.string()),
   env: v.optional(v.record(v.string(), v.string())),
@@ -82,6 +84,27 @@ export function layOut(spec: GoldenCase, places: CasePlaces): void {
     mkdirSync(dirname(target), { recursive: true });
     if (typeof content === "string") writeFileSync(target, content);
     else cpSync(join(places.ROOT, content.copy), target, { recursive: true });
+  }
+  for (const rel of spec.git ?? []) commitAll(join(places.CASE_DIR, rel));
+}
+
+/** A repository whose history is the same on every run: fixed identity, fixed dates, no user config. */
+function commitAll(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const env = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: dir,
+    GIT_CONFIG_NOSYSTEM: "1",
+    GIT_AUTHOR_NAME: "golden",
+    GIT_AUTHOR_EMAIL: "golden@example.invalid",
+    GIT_COMMITTER_NAME: "golden",
+    GIT_COMMITTER_EMAIL: "golden@example.invalid",
+    GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
+    GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
+  };
+  for (const argv of [["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "--allow-empty", "-m", "golden fixture"]]) {
+    const p = Bun.spawnSync(["git", "-C", dir, ...argv], { env, stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(`git ${argv[0]} in ${dir}: ${p.stderr.toString().trim()}`);
   }
 }
 

@@ -1,0 +1,48 @@
+import * as z from "zod/mini";
+import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
+import { bodyFileFlag, bodyFlag, REPO_VARS, repoFlag, sourceFlag, tagFlag } from "../lib/flags.ts";
+import { checkId, getNote, slugOf } from "../lib/notes.ts";
+import { bodyFrom, cleanRepo, noteParams } from "../lib/plan-notes.ts";
+
+export default defineCommand({
+  resource: "note",
+  verb: "create",
+  tier: 1,
+  rw: "write",
+  summary: "Plan a new note: writes plan.json to the run dir; the repository is untouched until `brain apply`.",
+  flags: z.object({
+    repo: repoFlag,
+    title: describe(z.optional(z.string().check(z.minLength(1), z.maxLength(300))), "The note's title (or from --body-file's front matter)."),
+    id: describe(z.optional(z.string().check(z.minLength(1), z.maxLength(200))), "The note's id (default: from the title)."),
+    tag: tagFlag(),
+    source: sourceFlag,
+    body: bodyFlag,
+    bodyFile: bodyFileFlag,
+    ttl: ttlFlag,
+  }),
+  result: planResult,
+  schema: "brain.note.create@1",
+  errors: ["INVALID_INPUT", "INVALID_VALUE", "CONFLICT", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR"],
+  env: REPO_VARS,
+  examples: [{ argv: ["--repo", "./knowledge", "--title", "Harbour history", "--tag", "history", "--body", "Founded in 2009."], summary: "Plan a new note." }],
+  async run(ctx) {
+    return writePlan(
+      ctx,
+      async () => {
+        const repo = cleanRepo(ctx);
+        const { body, meta } = await bodyFrom(ctx);
+        const title = ctx.flags.title ?? (typeof meta.title === "string" ? meta.title : undefined);
+        if (!title) throw new KitError("MISSING_FLAG", "a note needs a title: give --title, or a title in --body-file's front matter", { hint: "add --title 'What this note is about'" });
+        const id = checkId(ctx.flags.id ?? (typeof meta.id === "string" ? meta.id : slugOf(title)));
+        if (getNote(repo.root, id)) throw new KitError("CONFLICT", `a note with the id ${id} already exists`, { got: id, hint: `change it with \`brain note update --id ${id}\`, or give another --id` });
+        const tags = ctx.flags.tag ?? (Array.isArray(meta.tags) ? meta.tags.map(String) : []);
+        const source = ctx.flags.source ?? (typeof meta.source === "string" ? meta.source : null);
+        return {
+          context: { repo: repo.root },
+          items: [{ action: "create-note", reason: `create note ${id}: ${title}`, params: noteParams({ id, title, tags, source, body: body ?? "" }), preconditions: [{ target: id, version: null }] }],
+        };
+      },
+      ctx.flags.ttl,
+    );
+  },
+});

@@ -1,0 +1,38 @@
+import * as z from "zod/mini";
+import { defineCommand, describe, KitError, nearest } from "../../../src/kit/index.ts";
+import { idFlag, REPO_VARS, repoFlag } from "../lib/flags.ts";
+import { allNotes, checkId, getNote } from "../lib/notes.ts";
+import { openRepo } from "../lib/repo.ts";
+
+export default defineCommand({
+  resource: "note",
+  verb: "get",
+  tier: 1,
+  rw: "read",
+  summary: "Get one note: front matter, body, and the blob hash an update is planned against.",
+  flags: z.object({ repo: repoFlag, id: idFlag }),
+  result: z.object({
+    id: z.string(),
+    title: z.string(),
+    tags: z.array(z.string()),
+    created: z.nullable(z.string()),
+    updated: z.nullable(z.string()),
+    source: z.nullable(z.string()),
+    body: z.string(),
+    blob: describe(z.string(), "git's blob hash of the note file."),
+    bytes: z.int(),
+  }),
+  schema: "brain.note.get@1",
+  errors: ["NOT_FOUND", "INVALID_INPUT", "INVALID_VALUE"],
+  env: REPO_VARS,
+  examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history"], summary: "One note in full." }],
+  async run(ctx) {
+    const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
+    const note = getNote(repo.root, checkId(ctx.flags.id));
+    if (!note) {
+      const guess = nearest(ctx.flags.id, allNotes(repo.root).notes.map((n) => n.id));
+      throw new KitError("NOT_FOUND", `no note has the id ${ctx.flags.id}`, { got: ctx.flags.id, hint: guess ? `did you mean ${guess}?` : "`brain note list` shows the ids" });
+    }
+    return note;
+  },
+});

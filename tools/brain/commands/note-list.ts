@@ -1,0 +1,35 @@
+import * as z from "zod/mini";
+import { defineCommand, describe } from "../../../src/kit/index.ts";
+import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
+import { allNotes } from "../lib/notes.ts";
+import { openRepo } from "../lib/repo.ts";
+import { noteSummary, unreadable } from "./shared.ts";
+
+export default defineCommand({
+  resource: "note",
+  verb: "list",
+  tier: 1,
+  rw: "read",
+  summary: "List notes by id, filtered by tag and text; bounded, with cursors.",
+  flags: z.object({
+    repo: repoFlag,
+    tag: tagFlag(),
+    text: describe(z.optional(z.string().check(z.minLength(1))), "Only notes whose title or body contains this text (case-insensitive)."),
+  }),
+  result: z.object({ items: z.array(noteSummary), unreadable }),
+  schema: "brain.note.list@1",
+  errors: ["INVALID_INPUT"],
+  env: REPO_VARS,
+  list: { defaultLimit: 20, maxLimit: 500 },
+  examples: [{ argv: ["--repo", "./knowledge", "--tag", "seo"], summary: "Notes tagged seo." }],
+  async run(ctx) {
+    const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
+    const { notes, unreadable: bad } = allNotes(repo.root);
+    for (const b of bad) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
+    const tags = ctx.flags.tag ?? [];
+    const text = ctx.flags.text?.toLowerCase();
+    const hits = notes.filter((n) => tags.every((t) => n.tags.includes(t)) && (!text || n.title.toLowerCase().includes(text) || n.body.toLowerCase().includes(text)));
+    const page = ctx.paginate(hits.map(({ body: _b, blob: _h, ...summary }) => summary), "notes");
+    return { items: page, unreadable: bad };
+  },
+});

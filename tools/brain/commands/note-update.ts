@@ -1,0 +1,54 @@
+import * as z from "zod/mini";
+import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
+import { bodyFileFlag, bodyFlag, idFlag, REPO_VARS, repoFlag, sourceFlag, tagFlag } from "../lib/flags.ts";
+import { checkId, getNote } from "../lib/notes.ts";
+import { bodyFrom, cleanRepo, noteParams } from "../lib/plan-notes.ts";
+
+export default defineCommand({
+  resource: "note",
+  verb: "update",
+  tier: 1,
+  rw: "write",
+  summary: "Plan a change to a note: only the fields given change. The plan records the blob it saw; if the note changes before apply, the item fails.",
+  flags: z.object({
+    repo: repoFlag,
+    id: idFlag,
+    title: describe(z.optional(z.string().check(z.minLength(1), z.maxLength(300))), "A new title."),
+    tag: tagFlag("The new tags, replacing the old (repeat for several)."),
+    source: sourceFlag,
+    body: bodyFlag,
+    bodyFile: bodyFileFlag,
+    ttl: ttlFlag,
+  }),
+  result: planResult,
+  schema: "brain.note.update@1",
+  errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR"],
+  env: REPO_VARS,
+  examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history", "--tag", "history", "--tag", "people"], summary: "Plan new tags for a note." }],
+  async run(ctx) {
+    return writePlan(
+      ctx,
+      async () => {
+        const repo = cleanRepo(ctx);
+        const id = checkId(ctx.flags.id);
+        const note = getNote(repo.root, id);
+        if (!note) throw new KitError("NOT_FOUND", `no note has the id ${id}`, { got: id, hint: "`brain note list` shows the ids" });
+        const { body, meta } = await bodyFrom(ctx);
+        const next = {
+          id,
+          title: ctx.flags.title ?? (typeof meta.title === "string" ? meta.title : note.title),
+          tags: ctx.flags.tag ?? (Array.isArray(meta.tags) ? meta.tags.map(String) : note.tags),
+          source: ctx.flags.source ?? (typeof meta.source === "string" ? meta.source : note.source),
+          body: body ?? note.body,
+        };
+        const same = next.title === note.title && next.source === note.source && next.body === note.body && JSON.stringify(next.tags) === JSON.stringify(note.tags);
+        if (same) throw new KitError("INVALID_INPUT", `the update leaves note ${id} as it is`, { hint: "give at least one of --title, --tag, --source, --body, --body-file with a new value" });
+        return {
+          context: { repo: repo.root },
+          items: [{ action: "update-note", reason: `update note ${id}`, params: noteParams(next), preconditions: [{ target: id, version: note.blob }] }],
+        };
+      },
+      ctx.flags.ttl,
+    );
+  },
+});

@@ -1,0 +1,106 @@
+/** Notes: Markdown with YAML front matter, one file per note under notes/<id>.md. */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse, stringify } from "yaml";
+import { KitError } from "../../../src/kit/index.ts";
+import { blobHash } from "./repo.ts";
+
+export const NOTES_DIR = "notes";
+export const MAX_NOTE_BYTES = 256 * 1024;
+/** Lowercase words joined by hyphens: never a path, never hidden, never empty. */
+export const NOTE_ID = /^[a-z0-9][a-z0-9-]{0,79}$/;
+
+export interface Note {
+  id: string;
+  title: string;
+  tags: string[];
+  created: string | null;
+  updated: string | null;
+  source: string | null;
+  body: string;
+  /** The blob hash of the file as read: what an update's precondition holds. */
+  blob: string;
+  bytes: number;
+}
+
+export const notePath = (id: string): string => `${NOTES_DIR}/${id}.md`;
+
+export function checkId(id: string): string {
+  if (!NOTE_ID.test(id))
+    throw new KitError("INVALID_VALUE", `'${id}' is not a note id: lowercase letters, digits and hyphens, starting with a letter or digit`, { got: id, hint: "e.g. --id harbour-history" });
+  return id;
+}
+
+export function slugOf(title: string): string {
+  const slug = title.normalize("NFKD").replace(/[\u0300-\u036f]/g, "").toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 60).replace(/-+$/, "");
+  return slug || "note";
+}
+
+/** Splits front matter from body; front matter that is not valid YAML (or not a mapping) is an input error. */
+export function splitFrontMatter(text: string, where: string): { meta: Record<string, unknown>; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text);
+  if (!m) return { meta: {}, body: text };
+  let meta: unknown;
+  try {
+    meta = parse(m[1]!);
+  } catch (e) {
+    throw new KitError("INVALID_INPUT", `the front matter of ${where} is not valid YAML: ${(e as Error).message.split("\n")[0]}`, { hint: "fix the YAML between the --- lines" });
+  }
+  if (meta !== null && (typeof meta !== "object" || Array.isArray(meta))) throw new KitError("INVALID_INPUT", `the front matter of ${where} is not a YAML mapping`, { hint: "use `key: value` lines between the --- lines" });
+  return { meta: (meta ?? {}) as Record<string, unknown>, body: text.slice(m[0].length) };
+}
+
+const str = (x: unknown): string | null => (typeof x === "string" ? x : x instanceof Date ? x.toISOString() : x === undefined || x === null ? null : String(x));
+
+export function parseNote(id: string, bytes: Uint8Array): Note {
+  const text = new TextDecoder().decode(bytes);
+  const { meta, body } = splitFrontMatter(text, notePath(id));
+  const tags = Array.isArray(meta.tags) ? meta.tags.map(String) : typeof meta.tags === "string" ? meta.tags.split(",").map((t) => t.trim()).filter(Boolean) : [];
+  // renderNote puts one blank line after the front matter; it is layout, not body.
+  return { id, title: str(meta.title) ?? id, tags, created: str(meta.created), updated: str(meta.updated), source: str(meta.source), body: body.replace(/^\r?\n/, ""), blob: blobHash(bytes), bytes: bytes.length };
+}
+
+export function renderNote(n: { id: string; title: string; tags: readonly string[]; created: string | null; updated: string | null; source: string | null; body: string }): string {
+  const meta: Record<string, unknown> = { id: n.id, title: n.title, tags: [...n.tags] };
+  if (n.created) meta.created = n.created;
+  if (n.updated) meta.updated = n.updated;
+  if (n.source) meta.source = n.source;
+  const body = n.body.endsWith("\n") || n.body === "" ? n.body : `${n.body}\n`;
+  return `---\n${stringify(meta).trimEnd()}\n---\n\n${body.replace(/^\n+/, "")}`;
+}
+
+export function readNoteFile(root: string, id: string): Uint8Array | null {
+  try {
+    return readFileSync(join(root, notePath(id)));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw e;
+  }
+}
+
+export function getNote(root: string, id: string): Note | null {
+  const bytes = readNoteFile(root, checkId(id));
+  return bytes ? parseNote(id, bytes) : null;
+}
+
+/** Every note, by id; notes that cannot be read are listed apart rather than failing the whole read. */
+export function allNotes(root: string): { notes: Note[]; unreadable: { id: string; reason: string }[] } {
+  let files: string[];
+  try {
+    files = readdirSync(join(root, NOTES_DIR));
+  } catch {
+    return { notes: [], unreadable: [] };
+  }
+  const notes: Note[] = [];
+  const unreadable: { id: string; reason: string }[] = [];
+  for (const f of files.filter((f) => f.endsWith(".md")).sort()) {
+    const id = f.slice(0, -3);
+    if (!NOTE_ID.test(id)) continue;
+    try {
+      notes.push(parseNote(id, readFileSync(join(root, NOTES_DIR, f))));
+    } catch (e) {
+      unreadable.push({ id, reason: (e as Error).message });
+    }
+  }
+  return { notes, unreadable };
+}

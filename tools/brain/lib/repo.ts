@@ -1,0 +1,57 @@
+/**
+ * The knowledge repository: a real git repository with notes under notes/.
+ * git is run as a subprocess (no prompts, no pager); a blob hash is computed
+ * the way git computes it, so preconditions need no subprocess per note.
+ */
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
+import { KitError } from "../../../src/kit/index.ts";
+
+export const REPO_ENV = "AGENT_BRAIN_REPO";
+
+export interface Repo {
+  readonly root: string;
+  git(args: readonly string[], opts?: { allowFail?: boolean }): { code: number; stdout: string; stderr: string };
+}
+
+export function openRepo(given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): Repo {
+  const path = given ?? env[REPO_ENV];
+  if (!path) throw new KitError("MISSING_FLAG", `give --repo, or set ${REPO_ENV}`, { hint: `add --repo ./knowledge (a git repository of notes), or set ${REPO_ENV}` });
+  const root = resolve(cwd, path);
+  if (!existsSync(root) || !statSync(root).isDirectory()) throw new KitError("INVALID_INPUT", `${path} is not a folder`, { got: path, hint: "give the path of a git repository" });
+  const childEnv: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith("GIT_")) childEnv[k] = v;
+  Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" });
+  const repo: Repo = {
+    root,
+    git(args, opts = {}) {
+      const p = Bun.spawnSync(["git", "-C", root, ...args], { env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const out = { code: p.exitCode ?? 1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
+      if (out.code !== 0 && !opts.allowFail) throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, { detail: { args, stderr: out.stderr.slice(0, 500) } });
+      return out;
+    },
+  };
+  const top = repo.git(["rev-parse", "--show-toplevel"], { allowFail: true });
+  if (top.code !== 0) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
+  return repo;
+}
+
+/** Uncommitted changes would be swept into a note's commit, or clash with it. */
+export function assertClean(repo: Repo): void {
+  const status = repo.git(["status", "--porcelain", "--untracked-files=all"]).stdout.trim();
+  if (status) {
+    const files = status.split("\n").map((l) => l.slice(3));
+    throw new KitError("PRECONDITION_FAILED", `the work tree of ${repo.root} has uncommitted changes (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`, {
+      detail: { files: files.slice(0, 50) },
+      hint: "commit or stash them first; brain only commits onto a clean tree",
+    });
+  }
+}
+
+/** git's own object id for a blob with these bytes (sha1 repositories). */
+export const blobHash = (bytes: Uint8Array): string => {
+  const h = new Bun.CryptoHasher("sha1");
+  h.update(`blob ${bytes.length}\0`);
+  h.update(bytes);
+  return `git:${h.digest("hex")}`;
+};
