@@ -49,7 +49,11 @@ export interface ExecContext {
 }
 
 export interface ActionSpec {
-  /** Performs the item's side effect; returns what to record as its result. */
+  /**
+   * Performs the item's side effect; returns what to record as its result. Throws
+   * PRECONDITION_FAILED only before doing anything (the item stays retryable); any
+   * other failure is stored as the item's outcome.
+   */
   execute(item: PlanItem, x: ExecContext): Promise<Record<string, unknown>>;
   /** Reads external truth: is this item's effect already in place? Used to reconcile after a crash. */
   landed(item: PlanItem, x: ExecContext): Promise<boolean>;
@@ -293,6 +297,13 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
         result = await action.execute(it, x);
       } catch (e) {
         const err = e instanceof KitError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: (e as Error).message };
+        // An executor raises PRECONDITION_FAILED only before any side effect: nothing happened, so
+        // nothing is stored, and a re-run after the world is put right may still apply the item.
+        if (err.code === "PRECONDITION_FAILED") {
+          await ledger.release(it.idempotency_key, owner);
+          report("failed", false, null, err);
+          continue;
+        }
         await settle("failed", true, "failed", { error: err });
         report("failed", true, null, err);
         continue;

@@ -1,0 +1,154 @@
+/** brain against a real git repository, run as the compiled binary, through the real gate. */
+import { describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { binary, root, run } from "../helpers/bin.ts";
+import { gateKeys } from "../helpers/mutation.ts";
+
+interface Kb {
+  repo: string;
+  dir: string;
+  env: Record<string, string>;
+  brain(args: string[], extra?: Record<string, string>, stdin?: string): ReturnType<typeof run>;
+  gate(args: string[]): ReturnType<typeof run>;
+  git(...args: string[]): string;
+}
+
+function kb(): Kb {
+  const dir = mkdtempSync(join(tmpdir(), "kb-"));
+  const repo = join(dir, "repo");
+  cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
+  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
+  const git = (...args: string[]) => {
+    const p = Bun.spawnSync(["git", "-C", repo, ...args], { env: gitEnv, stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+    return p.stdout.toString();
+  };
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-qm", "notes");
+  const keys = gateKeys();
+  const policy = join(dir, "policy.json");
+  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 10, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])) }));
+  const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+  return {
+    repo,
+    dir,
+    env,
+    brain: (args, extra = {}, stdin) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
+    gate: (args) => run(binary("gate"), [...args, "--json"], { env }),
+    git,
+  };
+}
+
+const commits = (k: Kb) => k.git("rev-list", "--count", "HEAD").trim();
+
+describe("brain", () => {
+  test("create → gate → apply → get on a real git repo; the same apply again makes no second commit", async () => {
+    const k = kb();
+    const runDir = join(k.dir, "run");
+    const planned = await k.brain(["note", "create", "--title", "Oiling handles", "--tag", "howto", "--tag", "tools", "--body", "Linseed oil, twice a year.", "--run-dir", runDir]);
+    expect(planned.code).toBe(0);
+    expect(commits(k)).toBe("1"); // planning writes nothing to the repository
+    expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
+
+    const applied = await k.brain(["apply", "--plan", runDir]);
+    expect(applied.code).toBe(0);
+    expect(commits(k)).toBe("2");
+    const key = JSON.parse(readFileSync(join(runDir, "plan.json"), "utf8")).items[0].idempotency_key;
+    expect(k.git("log", "-1", "--format=%(trailers:key=Idempotency-Key,valueonly)").trim()).toBe(key);
+    expect(k.git("status", "--porcelain")).toBe("");
+
+    const got = await k.brain(["note", "get", "--id", "oiling-handles"]);
+    expect(got.json.data).toMatchObject({ id: "oiling-handles", title: "Oiling handles", tags: ["howto", "tools"], body: "Linseed oil, twice a year.\n" });
+
+    const again = await k.brain(["apply", "--plan", runDir]);
+    expect(again.code).toBe(0);
+    expect(again.json.data.items[0].outcome).toBe("already-applied");
+    expect(commits(k)).toBe("2");
+
+    const found = await k.brain(["search", "--query", "linseed"]);
+    expect(found.json.data.items[0].id).toBe("oiling-handles");
+  });
+
+  test("a crash between commit and confirm is reconciled from git log: no second commit", async () => {
+    const k = kb();
+    const runDir = join(k.dir, "run");
+    expect((await k.brain(["note", "delete", "--id", "winter-care", "--id", "forging-steel", "--run-dir", runDir])).code).toBe(0);
+    expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
+    const crashed = await k.brain(["apply", "--plan", runDir], { AGENT_KIT_FAILPOINT: "after-execute:1" });
+    expect(crashed.code).toBe(137);
+    expect(commits(k)).toBe("2");
+    const resumed = await k.brain(["apply", "--plan", runDir]);
+    expect(resumed.json.data.items.map((i: any) => i.outcome)).toEqual(["reconciled", "applied"]);
+    expect(commits(k)).toBe("3");
+  });
+
+  test("an update against a note changed since the plan fails its precondition, and writes nothing", async () => {
+    const k = kb();
+    const runDir = join(k.dir, "run");
+    expect((await k.brain(["note", "update", "--id", "harbour-history", "--tag", "history", "--run-dir", runDir])).code).toBe(0);
+    expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
+    const file = join(k.repo, "notes", "harbour-history.md");
+    writeFileSync(file, `${readFileSync(file, "utf8")}\nA line someone else added.\n`);
+    k.git("commit", "-qam", "someone else");
+    const r = await k.brain(["apply", "--plan", runDir]);
+    expect(r.json.error.code).toBe("PRECONDITION_FAILED");
+    expect(r.code).toBe(3);
+    expect(commits(k)).toBe("2");
+    expect(readFileSync(file, "utf8")).toContain("someone else added");
+  });
+
+  test("a dirty work tree is refused at plan time and at apply time, and nothing is written", async () => {
+    const k = kb();
+    const runDir = join(k.dir, "run");
+    expect((await k.brain(["note", "create", "--title", "Draft", "--run-dir", runDir])).code).toBe(0);
+    expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
+    writeFileSync(join(k.repo, "scratch.txt"), "uncommitted\n");
+    const planned = await k.brain(["note", "create", "--title", "Other", "--run-dir", join(k.dir, "run2")]);
+    expect(planned.json.error.code).toBe("PRECONDITION_FAILED");
+    expect(planned.json.error.message).toContain("scratch.txt");
+    const applied = await k.brain(["apply", "--plan", runDir]);
+    expect(applied.json.error.code).toBe("PRECONDITION_FAILED");
+    expect(applied.json.error.message).toContain("uncommitted changes");
+    expect(commits(k)).toBe("1");
+    expect(k.git("status", "--porcelain").trim()).toBe("?? scratch.txt");
+    // Nothing was stored as a failure: once the tree is clean, the same plan applies.
+    k.git("add", "scratch.txt");
+    k.git("commit", "-qm", "scratch");
+    expect((await k.brain(["apply", "--plan", runDir])).code).toBe(0);
+    expect(commits(k)).toBe("3");
+  });
+
+  test("bad input: a path-traversing id, front matter that is not YAML, a note over the size limit, a folder that is not a repo", async () => {
+    const k = kb();
+    const runDir = join(k.dir, "run");
+    const traversal = await k.brain(["note", "create", "--title", "x", "--id", "../escape", "--run-dir", runDir]);
+    expect([traversal.code, traversal.json.error.code]).toEqual([2, "INVALID_VALUE"]);
+    const badYaml = await k.brain(["note", "create", "--body-file", "-", "--run-dir", runDir], {}, "---\ntitle: [oops\n---\nbody\n");
+    expect([badYaml.code, badYaml.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(badYaml.json.error.message).toContain("not valid YAML");
+    const big = join(k.dir, "big.md");
+    writeFileSync(big, "x".repeat(300 * 1024));
+    const tooBig = await k.brain(["note", "create", "--title", "Big", "--body-file", big, "--run-dir", runDir]);
+    expect([tooBig.code, tooBig.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    const notRepo = await k.brain(["note", "list", "--repo", k.dir]);
+    expect([notRepo.code, notRepo.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(notRepo.json.error.message).toContain("not a git repository");
+    expect(commits(k)).toBe("1");
+    expect(k.git("status", "--porcelain")).toBe("");
+  });
+
+  test("list filters by tag and text, pages with cursors, and sets unreadable notes apart", async () => {
+    const k = kb();
+    const tagged = await k.brain(["note", "list", "--tag", "howto"]);
+    expect(tagged.json.data.items.map((n: any) => n.id)).toEqual(["forging-steel", "sharpening-spades", "winter-care"]);
+    expect(tagged.json.data.unreadable.map((u: any) => u.id)).toEqual(["broken-front-matter"]);
+    const text = await k.brain(["note", "list", "--text", "BLACKSMITH"]);
+    expect(text.json.data.items.map((n: any) => n.id)).toEqual(["forging-steel", "harbour-history"]);
+    const first = await k.brain(["note", "list", "--limit", "2"]);
+    const second = await k.brain(["note", "list", "--limit", "2", "--cursor", first.json.meta.pagination.next_cursor]);
+    expect([...first.json.data.items, ...second.json.data.items].map((n: any) => n.id)).toEqual(["forging-steel", "harbour-history", "sharpening-spades", "winter-care"]);
+  });
+});
