@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { benchStartup } from "./bench/startup.ts";
 import { benchVerify } from "./bench/verify.ts";
 import { benchLedger } from "./bench/ledger.ts";
+import { benchBrain } from "./bench/brain.ts";
 
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
@@ -22,3 +23,4 @@ console.log(`# agent-cli-kit benchmarks (${new Date().toISOString()}, ${navigato
 if (wants("startup")) await benchStartup(rounds);
 if (wants("verify")) await benchVerify(Math.max(1, Math.min(5, Math.round(rounds / 10))));
 if (wants("ledger")) await benchLedger();
+if (wants("brain")) await benchBrain(Math.max(3, Math.min(10, Math.round(rounds / 4))));
