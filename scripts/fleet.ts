@@ -41,4 +41,7 @@ const s = audit.data.summary;
 console.log(`\nExample site: ${s.pages} pages, ${s.findings} findings (high ${s.by_severity.high}, medium ${s.by_severity.medium}, low ${s.by_severity.low}); score ${score.data.score}/100 (${score.data.grade}).`);
 for (const f of audit.data.items.slice(0, 10)) console.log(`  ${f.severity.padEnd(6)} ${f.rule.padEnd(20)} ${f.url.replace("https://harbour.example", "")}  ${f.message}`);
 if (audit.meta.truncated) console.log(`  … ${audit.meta.truncation_hint}`);
+const plan = JSON.parse(step("plan fixes (nothing is changed)", [seo, "plan", "--run-dir", runDir, "--json"], { quiet: true }));
+console.log(`\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(root + "/", "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`);
+console.log("  Approve with `dist/gate review --plan dist/example-run`, apply with `dist/seo apply --plan dist/example-run` (see README: plan → gate → apply).");
 console.log(`\nArtifacts in ${runDir.replace(root + "/", "")}/; try: dist/seo finding list --run-dir ${runDir.replace(root + "/", "")} --rule broken-link`);

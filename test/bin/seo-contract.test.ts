@@ -221,7 +221,7 @@ describe("seo: describe and help", () => {
     expect(r.code).toBe(0);
     const doc = r.json;
     expect(doc.contract_version).toBe(0);
-    expect(doc.commands.map((c: any) => c.name)).toEqual(["crawl", "extract", "audit", "score", "page list", "page get", "finding list", "finding get"]);
+    expect(doc.commands.map((c: any) => c.name)).toEqual(["crawl", "extract", "audit", "score", "synthesize", "plan", "apply", "target list", "action list", "page list", "page get", "finding list", "finding get"]);
     for (const c of doc.commands) {
       expect(c.rw).toBe("read");
       expect(c.tier).toBe(c.resource ? 1 : 2);

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
-import { FIX_ACTIONS, planFixes } from "../lib/fixes.ts";
+import { FIX_ACTIONS } from "../lib/fix-actions.ts";
 
 export default defineCommand({
   verb: "plan",
@@ -28,6 +28,7 @@ export default defineCommand({
         const audit = ctx.runDir.read<AuditData>("audit").data;
         if (extract.source.kind !== "dir")
           throw new KitError("INVALID_INPUT", "seo plans fixes for a folder crawled with --dir; this run crawled a live site", { hint: "crawl the site's source folder: `seo crawl --dir ./public`" });
+        const { planFixes } = await import("../lib/fixes.ts");
         return { context: { root: extract.source.dir }, items: planFixes(extract.source.dir, extract.pages, audit.findings, ctx.flags.lang, ctx.flags.only) };
       },
       ctx.flags.ttl,

@@ -13,8 +13,7 @@ import { applyEdits, type Edit } from "./edits.ts";
 import { attrValueSpan, escapeAttr, indentAt, locate, type Located } from "./source.ts";
 import { resolveInside } from "./folder.ts";
 
-export const FIX_ACTIONS = ["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"] as const;
-export type FixAction = (typeof FIX_ACTIONS)[number];
+import type { FixAction } from "./fix-actions.ts";
 
 interface Fix {
   action: FixAction;

@@ -6,7 +6,7 @@
 import { readFileSync, realpathSync, renameSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { KitError, sha256, type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/index.ts";
 import { applyEdits, type Edit } from "./edits.ts";
-import { FIX_ACTIONS } from "./fixes.ts";
+import { FIX_ACTIONS } from "./fix-actions.ts";
 import { resolveInside } from "./folder.ts";
 
 const rootOf = (x: Pick<ExecContext, "plan">): string => {
