@@ -222,9 +222,10 @@ describe("seo: describe and help", () => {
     const doc = r.json;
     expect(doc.contract_version).toBe(0);
     expect(doc.commands.map((c: any) => c.name)).toEqual(["crawl", "extract", "audit", "score", "synthesize", "plan", "apply", "target list", "action list", "page list", "page get", "finding list", "finding get"]);
+    const writes = ["plan", "apply"];
     for (const c of doc.commands) {
-      expect(c.rw).toBe("read");
-      expect(c.tier).toBe(c.resource ? 1 : 2);
+      expect(c.rw).toBe(writes.includes(c.name) ? "write" : "read");
+      expect(c.tier).toBe(c.resource || writes.includes(c.name) ? 1 : 2);
       expect(c.input_schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
       expect(c.output_schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
       expect(c.result_schema).toBe(`seo.${c.name.replace(" ", ".")}@1`);
