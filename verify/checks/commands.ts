@@ -147,7 +147,10 @@ export async function checkToolLevel(s: Subject, doc: DescribeDoc): Promise<void
   const canonical: Record<string, string> = { info: "get", show: "get", fetch: "get", ls: "list", rm: "delete", new: "create", make: "create", run: "apply" };
   const resources = [...new Set(doc.commands.map((c) => c.resource).filter((r): r is string => Boolean(r)))];
   // A forbidden verb the tool declares is describe.verbs' finding; probing it again would report one cause twice.
-  const attempts: string[][] = [["zz-not-a-command"], ...FORBIDDEN_VERBS.map((w) => [w]), ...resources.flatMap((r) => FORBIDDEN_VERBS.map((w) => [r, w]))].filter((a) => !names.includes(a.join(" ")));
+  // Every synonym alone, and two under each resource, rotating, so every resource and every
+  // synonym is probed without multiplying the runs.
+  const underResources = resources.flatMap((r, i) => [0, 1].map((k) => [r, FORBIDDEN_VERBS[(i * 2 + k) % FORBIDDEN_VERBS.length]!]));
+  const attempts: string[][] = [["zz-not-a-command"], ...FORBIDDEN_VERBS.map((w) => [w]), ...underResources].filter((a) => !names.includes(a.join(" ")));
   await Promise.all(
     attempts.map(async (argv) => {
       const r = await s.sandbox.run({ label: `unknown command ${argv.join(" ")}`, argv: [...argv, "--no-input"] });
