@@ -3,7 +3,7 @@ export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Tool, ty
 export type { CommandContext } from "./context.ts";
 export { ERROR_CODES, KitError, type ErrorCode } from "./errors.ts";
 export { sha256, type Artifact, type RunDir } from "./run-dir.ts";
-export { nearest } from "./suggest.ts";
+export { editDistance, nearest } from "./suggest.ts";
 export { runMain } from "./main.ts";
 export { describe } from "./annotate.ts";
 export { mutationCommands, planResult, ttlFlag, writePlan, type ActionSpec, type ExecContext, type Mutations, type TargetState } from "./mutations.ts";

@@ -3,6 +3,7 @@ import { defineCommand, describe, KitError, nearest } from "../../../src/kit/ind
 import { idFlag, REPO_VARS, repoFlag } from "../lib/flags.ts";
 import { allNotes, checkId, getNote } from "../lib/notes.ts";
 import { openRepo } from "../lib/repo.ts";
+import { noteSummary } from "./shared.ts";
 
 export default defineCommand({
   resource: "note",
@@ -11,16 +12,9 @@ export default defineCommand({
   rw: "read",
   summary: "Get one note: front matter, body, and the blob hash an update is planned against.",
   flags: z.object({ repo: repoFlag, id: idFlag }),
-  result: z.object({
-    id: z.string(),
-    title: z.string(),
-    tags: z.array(z.string()),
-    created: z.nullable(z.string()),
-    updated: z.nullable(z.string()),
-    source: z.nullable(z.string()),
+  result: z.extend(noteSummary, {
     body: z.string(),
     blob: describe(z.string(), "git's blob hash of the note file."),
-    bytes: z.int(),
   }),
   schema: "brain.note.get@1",
   errors: ["NOT_FOUND", "INVALID_INPUT", "INVALID_VALUE"],

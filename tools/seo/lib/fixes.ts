@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { ItemInput } from "../../../src/kit/index.ts";
-import { KitError, nearest, sha256 } from "../../../src/kit/index.ts";
+import { editDistance, KitError, nearest, sha256 } from "../../../src/kit/index.ts";
 import type { ExtractedPage, Finding } from "../schemas.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { attrValueSpan, escapeAttr, indentAt, locate, type Located } from "./source.ts";
@@ -134,16 +134,7 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: { lan
 
 /** The closest path if no other path is as close; null when two tie. */
 function uniqueBest(path: string, candidates: readonly string[]): string | null {
-  const d = (a: string, b: string) => {
-    let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-    for (let i = 1; i <= a.length; i++) {
-      const cur = [i];
-      for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = cur;
-    }
-    return prev[b.length]!;
-  };
-  const scored = candidates.map((c) => [c, d(path, c)] as const).sort((a, b) => a[1] - b[1]);
+  const scored = candidates.map((c) => [c, editDistance(path, c)] as const).sort((a, b) => a[1] - b[1]);
   if (!scored[0] || scored[0][1] > 3 || (scored[1] && scored[1][1] === scored[0][1])) return null;
   return scored[0][0];
 }
