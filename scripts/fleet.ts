@@ -3,7 +3,7 @@
  * compiled verifier, then audit the example site end to end with dist/seo.
  * Exits non-zero if any step fails.
  */
-import { existsSync, rmSync } from "node:fs";
+import { cpSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { toolNames } from "./build.ts";
 
@@ -31,7 +31,10 @@ if (existsSync(join(dist, "verify"))) step("verify every tool against the contra
 const runDir = join(dist, "example-run");
 rmSync(runDir, { recursive: true, force: true });
 const seo = join(dist, "seo");
-const site = join(root, "examples", "site");
+// A copy, so that applying the planned fixes never edits the repository's example.
+const site = join(dist, "example-site");
+rmSync(site, { recursive: true, force: true });
+cpSync(join(root, "examples", "site"), site, { recursive: true });
 step("crawl the example site", [seo, "crawl", "--dir", site, "--base-url", "https://harbour.example", "--run-dir", runDir, "--json"], { quiet: true });
 step("extract each page's signals", [seo, "extract", "--run-dir", runDir, "--json"], { quiet: true });
 const audit = JSON.parse(step("audit", [seo, "audit", "--run-dir", runDir, "--severity", "medium", "--json"], { quiet: true }));
@@ -43,5 +46,5 @@ for (const f of audit.data.items.slice(0, 10)) console.log(`  ${f.severity.padEn
 if (audit.meta.truncated) console.log(`  … ${audit.meta.truncation_hint}`);
 const plan = JSON.parse(step("plan fixes (nothing is changed)", [seo, "plan", "--run-dir", runDir, "--json"], { quiet: true }));
 console.log(`\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(root + "/", "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`);
-console.log("  Approve with `dist/gate review --plan dist/example-run`, apply with `dist/seo apply --plan dist/example-run` (see README: plan → gate → apply).");
+console.log("  They edit dist/example-site, a copy. Approve with `dist/gate review --plan dist/example-run`, then `dist/seo apply --plan dist/example-run` (README: plan → gate → apply).");
 console.log(`\nArtifacts in ${runDir.replace(root + "/", "")}/; try: dist/seo finding list --run-dir ${runDir.replace(root + "/", "")} --rule broken-link`);
