@@ -122,7 +122,6 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
       expect(results[0]!.code).toBe(0);
       expect([0, 4]).toContain(results[1]!.code);
       const executedBy = results.map((r) => (r.out.data ?? r.out.error.detail).executed as number);
-      if (process.env.SHOW_RACE) console.error("executed by each racer:", executedBy, results[1]!.out.error?.code);
       expect(executedBy[0]! + executedBy[1]!).toBe(plan.items.length);
       const settled = await ws.seo(["apply", "--plan", ws.run]);
       expect(settled.json.data.executed).toBe(0);
