@@ -109,7 +109,7 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
   const command = commandOf(doc, r.run.argv);
   const isDescribe = r.run.argv.includes("--describe") || r.run.argv.includes("--help");
   const env = isDescribe ? (inspectStreams(s, r), null) : inspectEnvelope(s, r, command);
-  const actual = normalize(r.stdout, places, c.spec.redact ?? {});
+  const actual = normalize(r.stdout, places, c.spec.redact ?? {}, c.spec.redact_text);
 
   if (!c.spec.expect || opts.update) {
     if (!c.spec.expect && opts.ci && !opts.update) return f.fail("golden", `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`, r);

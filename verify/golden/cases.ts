@@ -17,6 +17,15 @@ const Step = v.strictObject({
   env: v.optional(v.record(v.string(), v.string())),
 });
 
+const compiles = (pattern: string): boolean => {
+  try {
+    new RegExp(pattern, "g");
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 export const GoldenCase = v.strictObject({
   description: v.optional(v.string()),
   /** Laid out under [CASE_DIR]: inline text, or a copy of a path relative to the project root. */
@@ -27,6 +36,8 @@ export const GoldenCase = v.strictObject({
   argv: v.array(v.string()),
   env: v.optional(v.record(v.string(), v.string())),
   stdin: v.optional(v.string()),
+  /** Patterns (regular expressions) for values that vary wherever they appear, even inside a string, each mapped to a named token. */
+  redact_text: v.optional(v.record(v.pipe(v.string(), v.check(compiles, "is not a regular expression")), v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)))),
   /** JSON paths in stdout (dots, `*` for any element) whose values vary, each mapped to a named token. */
   redact: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)))),
   /** Recorded: the exit code, and stdout as JSON (`json`) or as its lines (`text`), tokens and wildcards allowed. */
@@ -146,9 +157,10 @@ export function redactPaths(value: unknown, rules: Readonly<Record<string, strin
   return copy;
 }
 
-/** stdout as it is recorded and compared: tokens for paths, then the redaction rules if it is JSON; text as lines. */
-export function normalize(stdout: string, places: CasePlaces, rules: Readonly<Record<string, string>>): { kind: "json" | "text"; stdout: unknown } {
-  const text = tokenize(stdout, places);
+/** stdout as it is recorded and compared: tokens for paths and text patterns, then the path rules if it is JSON; text as lines. */
+export function normalize(stdout: string, places: CasePlaces, rules: Readonly<Record<string, string>>, patterns: Readonly<Record<string, string>> = {}): { kind: "json" | "text"; stdout: unknown } {
+  let text = tokenize(stdout, places);
+  for (const [pattern, token] of Object.entries(patterns)) text = text.replace(new RegExp(pattern, "g"), token);
   try {
     return { kind: "json", stdout: redactPaths(JSON.parse(text), { ...DEFAULT_REDACTIONS, ...rules }) };
   } catch {
