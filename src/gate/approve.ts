@@ -1,26 +1,38 @@
 /** Checks a plan is fit to approve, and writes the signed approval into it. */
 import { signApproval } from "../kit/approval.ts";
-import { KitError } from "../kit/errors.ts";
 import { approvalIdOf } from "../kit/mutations.ts";
-import { planChecksum, writePlanFile, type Plan } from "../kit/plan.ts";
+import { assertIntact, assertUnexpired, readPlanFile, resolvePlanPath, writePlanFile, type Plan } from "../kit/plan.ts";
+import { POLICY_ENV, readPolicy, type Policy } from "../kit/policy.ts";
+import type { ItemBound } from "./judge.ts";
 
 export const GATE_PRIVATE_KEY_ENV = "AGENT_GATE_PRIVATE_KEY";
 
-/** What the gate refuses to approve at all, whoever asks. */
-export function admissible(plan: Plan, now: number): void {
-  if (plan.status === "failed") throw new KitError("PLAN_FAILED", `the plan failed while planning (${plan.failure?.code}: ${plan.failure?.message}); it can never be approved`, { hint: "plan again" });
-  if (planChecksum(plan) !== plan.checksum) throw new KitError("PLAN_TAMPERED", "the plan's contents do not match its checksum", { hint: "plan again; never edit a plan by hand" });
-  if (Date.parse(plan.expiry) <= now) throw new KitError("PLAN_EXPIRED", `the plan expired at ${plan.expiry}`, { hint: "plan again" });
+export interface Candidate {
+  readonly path: string;
+  readonly plan: Plan;
+  readonly policy: Policy;
 }
 
-export function approve(planPath: string, plan: Plan, policyVersion: string, privateKey: string, mode: "policy" | "human", by: string, now: number): Plan {
-  const signature = signApproval(privateKey, GATE_PRIVATE_KEY_ENV, plan.checksum, policyVersion, plan.expiry);
-  const approved: Plan = {
+/** The plan `--plan` names and the standing policy; refuses what the gate never approves, whoever asks. */
+export function candidate(ref: string, cwd: string, env: Readonly<Record<string, string | undefined>>, now: number): Candidate {
+  const path = resolvePlanPath(ref, cwd);
+  const policy = readPolicy(env[POLICY_ENV]!);
+  const plan = readPlanFile(path, null);
+  assertIntact(plan);
+  assertUnexpired(plan, now);
+  return { path, plan, policy };
+}
+
+/** Signs the plan's checksum, policy version and expiry, writes the approval into the plan, and reports it. */
+export function approve(c: Candidate, privateKey: string, mode: "policy" | "human", by: string, now: number, items: readonly ItemBound[]) {
+  const { plan, policy } = c;
+  const signature = signApproval(privateKey, GATE_PRIVATE_KEY_ENV, plan.checksum, policy.version, plan.expiry);
+  const approvalId = approvalIdOf(signature);
+  writePlanFile(c.path, {
     ...plan,
-    policy_version: policyVersion,
-    approval_id: approvalIdOf(signature),
-    approval: { checksum: plan.checksum, policy_version: policyVersion, expiry: plan.expiry, mode, approved_by: by, approved_at: new Date(now).toISOString(), signature },
-  };
-  writePlanFile(planPath, approved);
-  return approved;
+    policy_version: policy.version,
+    approval_id: approvalId,
+    approval: { checksum: plan.checksum, policy_version: policy.version, expiry: plan.expiry, mode, approved_by: by, approved_at: new Date(now).toISOString(), signature },
+  });
+  return { decision: "approved" as const, plan: c.path, checksum: plan.checksum, approval_id: approvalId, policy_version: policy.version, expiry: plan.expiry, mode, items: [...items] };
 }

@@ -2,7 +2,7 @@
 export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Tool, type ToolSpec } from "./define.ts";
 export type { CommandContext } from "./context.ts";
 export { ERROR_CODES, KitError, type ErrorCode } from "./errors.ts";
-export { sha256, type Artifact, type RunDir } from "./run-dir.ts";
+export { resolveWithin, sha256, type Artifact, type RunDir } from "./run-dir.ts";
 export { editDistance, nearest } from "./suggest.ts";
 export { runMain } from "./main.ts";
 export { describe } from "./annotate.ts";

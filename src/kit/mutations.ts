@@ -17,12 +17,11 @@ import { dirname, join } from "node:path";
 import { existsSync, mkdirSync } from "node:fs";
 import * as z from "zod/mini";
 import { LEDGER_ENV, openLedger } from "../ledger/open.ts";
-import type { Ledger } from "../ledger/ledger.ts";
 import { describe } from "./annotate.ts";
 import type { CommandContext } from "./context.ts";
 import { defineCommand, type CommandSpec, type EnvVar } from "./define.ts";
 import { KitError, type ErrorCode } from "./errors.ts";
-import { buildPlan, canonicalJson, planChecksum, PLAN_FILE, readPlanFile, resolvePlanPath, writePlanFile, type ItemInput, type Plan, type PlanItem } from "./plan.ts";
+import { assertIntact, assertUnexpired, buildPlan, canonicalJson, PLAN_FILE, readPlanFile, resolvePlanPath, writePlanFile, type ItemInput, type Plan, type PlanItem } from "./plan.ts";
 import { POLICY_ENV, readPolicy } from "./policy.ts";
 import { sha256 } from "./run-dir.ts";
 
@@ -112,10 +111,7 @@ export async function writePlan(
 /** Everything that must hold before any item runs; each failure its own code. */
 async function admit(plan: Plan, env: Readonly<Record<string, string | undefined>>, now: number, toolName: string): Promise<void> {
   const apply = `${toolName} apply --plan`;
-  if (plan.status === "failed")
-    throw new KitError("PLAN_FAILED", `this plan failed while planning (${plan.failure?.code}: ${plan.failure?.message}) and can never be applied`, { hint: `fix the cause and run \`${toolName} plan\` again` });
-  if (planChecksum(plan) !== plan.checksum)
-    throw new KitError("PLAN_TAMPERED", "the plan's contents do not match its checksum: it was changed after planning", { got: plan.checksum, hint: `plan again; never edit a plan by hand` });
+  assertIntact(plan);
   const a = plan.approval;
   if (!a || !plan.approval_id || !plan.policy_version)
     throw new KitError("APPROVAL_REQUIRED", "the plan has no approval", { hint: "have the gate review it: `gate review --plan PLAN` (or a person: `gate approve --plan PLAN --by NAME`)" });
@@ -124,15 +120,13 @@ async function admit(plan: Plan, env: Readonly<Record<string, string | undefined
       detail: { plan: plan.checksum, approved: a.checksum },
       hint: "have the gate review this plan itself",
     });
-  const publicKey = env[GATE_PUBLIC_KEY_ENV];
-  if (!publicKey) throw new KitError("MISSING_ENV", `${GATE_PUBLIC_KEY_ENV} is not set`, { hint: `set ${GATE_PUBLIC_KEY_ENV} to the gate's Ed25519 public key`, detail: { variable: GATE_PUBLIC_KEY_ENV } });
+  // Both variables are declared required on apply: the kit has refused to run without them.
+  const publicKey = env[GATE_PUBLIC_KEY_ENV]!;
   const { verifyApproval } = await import("./approval.ts");
   if (!verifyApproval(publicKey, GATE_PUBLIC_KEY_ENV, a.checksum, a.policy_version, a.expiry, a.signature) || plan.approval_id !== approvalIdOf(a.signature))
     throw new KitError("APPROVAL_INVALID", "the approval's signature does not verify with the gate's public key", { hint: "only the gate can approve a plan: `gate review --plan PLAN`" });
-  if (Date.parse(plan.expiry) <= now) throw new KitError("PLAN_EXPIRED", `the plan expired at ${plan.expiry}`, { got: plan.expiry, hint: `run \`${toolName} plan\` again and have it approved` });
-  const policyFile = env[POLICY_ENV];
-  if (!policyFile) throw new KitError("MISSING_ENV", `${POLICY_ENV} is not set`, { hint: `set ${POLICY_ENV} to the standing policy file the gate uses`, detail: { variable: POLICY_ENV } });
-  const current = readPolicy(policyFile).version;
+  assertUnexpired(plan, now);
+  const current = readPolicy(env[POLICY_ENV]!).version;
   if (current !== plan.policy_version)
     throw new KitError("POLICY_STALE", `the plan was approved under policy ${plan.policy_version}, but the policy is now ${current}`, {
       got: plan.policy_version,
@@ -147,6 +141,8 @@ export const approvalIdOf = (signature: string): string => `apr-${sha256(signatu
 
 const ITEM_OUTCOMES = ["applied", "already-applied", "reconciled", "would-apply", "failed", "skipped", "in-progress"] as const;
 type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
+/** Outcomes that leave the item's change in place. */
+const IN_PLACE: ReadonlySet<ItemOutcome> = new Set(["applied", "already-applied", "reconciled"]);
 
 interface ItemReport {
   id: string;
@@ -185,9 +181,8 @@ const safeUser = (): string => {
   }
 };
 
-async function openFor(planPath: string, env: Readonly<Record<string, string | undefined>>): Promise<Ledger> {
-  return openLedger(env[LEDGER_ENV], join(dirname(planPath), "ledger.sqlite"));
-}
+/** Without AGENT_LEDGER_URL, a plan's ledger is a SQLite file beside it. */
+const ledgerBeside = (planPath: string): string => join(dirname(planPath), "ledger.sqlite");
 
 async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): Promise<z.input<typeof applyResult>> {
   const planPath = resolvePlanPath(ctx.flags.plan, ctx.cwd);
@@ -205,7 +200,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const blocked = new Map<string, string>(); // target → the item whose failure blocks later items on it
   const reports: ItemReport[] = [];
   const dryChecked = new Set<string>();
-  const ledger = ctx.dryRun ? null : await openFor(planPath, ctx.env);
+  const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
 
   const preconditionsHold = async (it: PlanItem): Promise<string | null> => {
     for (const c of it.preconditions) {
@@ -223,7 +218,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
       const action = m.actions[it.action]!;
       const report = (outcome: ItemOutcome, executed: boolean, result: unknown = null, error: ItemReport["error"] = null) => {
         reports.push({ id: it.id, action: it.action, executed, outcome, result, error });
-        if (!["applied", "already-applied", "reconciled", "would-apply"].includes(outcome)) for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
+        if (!IN_PLACE.has(outcome) && outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
       };
       const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
       if (blocker) {
@@ -246,10 +241,11 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
       }
 
       const fingerprint = sha256(canonicalJson(it.params));
-      let claim = await ledger.claim({ key: it.idempotency_key, fingerprint, tool: ctx.tool.name, action: it.action, plan: plan.checksum, item: it.id, owner, leaseMs: LEASE_MS, now: ctx.now() });
+      const claimItem = () => ledger.claim({ key: it.idempotency_key, fingerprint, tool: ctx.tool.name, action: it.action, plan: plan.checksum, item: it.id, owner, leaseMs: LEASE_MS, now: ctx.now() });
+      let claim = await claimItem();
       while (claim.kind === "busy" && ctx.wait && claim.leaseUntil > ctx.now()) {
         await Bun.sleep(POLL_MS);
-        claim = await ledger.claim({ key: it.idempotency_key, fingerprint, tool: ctx.tool.name, action: it.action, plan: plan.checksum, item: it.id, owner, leaseMs: LEASE_MS, now: ctx.now() });
+        claim = await claimItem();
       }
       if (claim.kind === "conflict") {
         report("failed", false, null, { code: "CONFLICT", message: `the ledger holds key ${it.idempotency_key.slice(0, 19)}… with different params: a conflict, never a replay` });
@@ -318,7 +314,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   }
 
   const executed = reports.filter((r) => r.executed && r.outcome === "applied").length;
-  ctx.setOutcome({ projected: plan.items.length, realized: ctx.dryRun ? null : reports.filter((r) => ["applied", "already-applied", "reconciled"].includes(r.outcome)).length, confidence: 1 });
+  ctx.setOutcome({ projected: plan.items.length, realized: ctx.dryRun ? null : reports.filter((r) => IN_PLACE.has(r.outcome)).length, confidence: 1 });
   const failed = reports.filter((r) => r.error);
   if (failed.length === 0) return { plan: plan.checksum, status: ctx.dryRun ? "dry-run" : "applied", executed, items: reports };
 
@@ -331,7 +327,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
     hint: busy
       ? `another apply is running this plan: re-run \`${ctx.tool.name} apply --plan ${ctx.flags.plan}\` later, or add --wait`
       : first.code === "PRECONDITION_FAILED"
-        ? `the targets changed since planning: the applied items stay applied; run \`${ctx.tool.name} plan\` again for the rest and have it approved`
+        ? "the targets changed since planning: the applied items stay applied; plan the rest again and have it approved"
         : `re-running \`${ctx.tool.name} apply --plan ${ctx.flags.plan}\` keeps what applied and reports the stored outcome of the rest`,
   });
 }
@@ -418,7 +414,7 @@ export function mutationCommands(tool: string, m: Mutations): CommandSpec<any, a
       if (ctx.flags.plan) {
         const path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
         plan = readPlanFile(path, ctx.tool.name);
-        fallback = join(dirname(path), "ledger.sqlite");
+        fallback = ledgerBeside(path);
       } else if (!url) throw new KitError("MISSING_FLAG", "give --plan, or set AGENT_LEDGER_URL to read a shared ledger", { hint: "add --plan ./run" });
       // A read never creates a ledger: no file yet means nothing has been applied.
       if (!url && fallback && !existsSync(fallback)) return { items: ctx.paginate([], "actions") };

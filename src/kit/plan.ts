@@ -177,3 +177,15 @@ export function readPlanFile(path: string, tool: string | null): Plan {
   }
   return doc as unknown as Plan;
 }
+
+/** What no reader may accept, whether it approves or applies: a plan that failed while planning, or one changed since. */
+export function assertIntact(plan: Plan): void {
+  if (plan.status === "failed")
+    throw new KitError("PLAN_FAILED", `this plan failed while planning (${plan.failure?.code}: ${plan.failure?.message}) and can never be approved or applied`, { hint: "fix the cause, then plan the change again" });
+  if (planChecksum(plan) !== plan.checksum)
+    throw new KitError("PLAN_TAMPERED", "the plan's contents do not match its checksum: it was changed after planning", { got: plan.checksum, hint: "plan again; never edit a plan by hand" });
+}
+
+export function assertUnexpired(plan: Plan, now: number): void {
+  if (Date.parse(plan.expiry) <= now) throw new KitError("PLAN_EXPIRED", `the plan expired at ${plan.expiry}`, { got: plan.expiry, hint: "plan the change again and have it approved" });
+}

@@ -41,6 +41,14 @@ const ARTIFACT_NAME = /^[a-z][a-z0-9-]*$/;
 /** Bun's native hasher: node:crypto costs ~8 ms to import. */
 export const sha256 = (data: string | Uint8Array): string => `sha256:${new Bun.CryptoHasher("sha256").update(data).digest("hex")}`;
 
+/** `relPath` under `root`; a path that would resolve to the root itself or outside it is refused. */
+export function resolveWithin(root: string, relPath: string, what: string): string {
+  const full = resolve(root, relPath);
+  const rel = relative(root, full);
+  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw new KitError("INVALID_INPUT", `'${relPath}' is outside ${what}`, { got: relPath });
+  return full;
+}
+
 /** The folder a run reads and writes: given by --run-dir, or a fresh temporary one. */
 export class RunDir {
   #path: string | undefined;
@@ -76,11 +84,7 @@ export class RunDir {
 
   /** A path inside the run dir; anything that would resolve outside it is refused. */
   resolveInside(relPath: string): string {
-    const full = resolve(this.path, relPath);
-    const rel = relative(this.path, full);
-    if (rel === "" || rel.startsWith("..") || isAbsolute(rel))
-      throw new KitError("INVALID_INPUT", `'${relPath}' is outside the run dir`, { got: relPath });
-    return full;
+    return resolveWithin(this.path, relPath, "the run dir");
   }
 
   #artifactPath(name: string): string {

@@ -138,3 +138,28 @@ export function decide(row: { fingerprint: string; state: string; owner: string 
   if (ownerGone(row.owner ?? "", Number(row.lease_until ?? 0), req.now, host)) return "takeover";
   return { kind: "busy", owner: row.owner ?? "", leaseUntil: Number(row.lease_until ?? 0) };
 }
+
+/** Rows as either engine returns them (BIGINT as number or string, BOOLEAN as 0/1 or true/false). */
+export const logRow = (r: Record<string, unknown>): ActionLogRow => ({
+  at: Number(r.at),
+  actor: String(r.actor),
+  tool: String(r.tool),
+  action: String(r.action),
+  plan: String(r.plan_checksum),
+  item: String(r.item_id),
+  key: String(r.idempotency_key),
+  outcome: String(r.outcome),
+  executed: r.executed === true || r.executed === 1,
+  startedAt: Number(r.started_at),
+  finishedAt: Number(r.finished_at),
+  detail: r.detail ? JSON.parse(String(r.detail)) : null,
+});
+
+export const itemRow = (r: Record<string, unknown>): LedgerItemRow => ({
+  key: String(r.idempotency_key),
+  state: r.state as LedgerItemRow["state"],
+  outcome: (r.outcome as Outcome | null) ?? null,
+  owner: (r.owner as string | null) ?? null,
+  plan: String(r.plan_checksum),
+  item: String(r.item_id),
+});

@@ -5,8 +5,7 @@
  */
 import { SQL } from "bun";
 import { hostname } from "node:os";
-import { decide, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger } from "./ledger.ts";
-import { itemRow, logRow } from "./sqlite.ts";
+import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger } from "./ledger.ts";
 
 export async function openPostgres(url: string): Promise<Ledger> {
   const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });

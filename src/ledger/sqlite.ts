@@ -1,7 +1,7 @@
 /** The embedded ledger engine: one SQLite file, WAL, writers serialised by BEGIN IMMEDIATE. */
 import { Database } from "bun:sqlite";
 import { hostname } from "node:os";
-import { decide, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger, type LedgerItemRow, type Outcome } from "./ledger.ts";
+import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger, type Outcome } from "./ledger.ts";
 
 export function openSqlite(path: string): Ledger {
   const db = new Database(path, { create: true, strict: true });
@@ -70,27 +70,3 @@ function migrate(db: Database): void {
     }
   }).immediate();
 }
-
-export const logRow = (r: Record<string, unknown>): ActionLogRow => ({
-  at: Number(r.at),
-  actor: String(r.actor),
-  tool: String(r.tool),
-  action: String(r.action),
-  plan: String(r.plan_checksum),
-  item: String(r.item_id),
-  key: String(r.idempotency_key),
-  outcome: String(r.outcome),
-  executed: r.executed === true || r.executed === 1,
-  startedAt: Number(r.started_at),
-  finishedAt: Number(r.finished_at),
-  detail: r.detail ? JSON.parse(String(r.detail)) : null,
-});
-
-export const itemRow = (r: Record<string, unknown>): LedgerItemRow => ({
-  key: String(r.idempotency_key),
-  state: r.state as LedgerItemRow["state"],
-  outcome: (r.outcome as Outcome | null) ?? null,
-  owner: (r.owner as string | null) ?? null,
-  plan: String(r.plan_checksum),
-  item: String(r.item_id),
-});

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
 import { bodyFileFlag, bodyFlag, REPO_VARS, repoFlag, sourceFlag, tagFlag } from "../lib/flags.ts";
 import { checkId, getNote, slugOf } from "../lib/notes.ts";
-import { bodyFrom, cleanRepo, noteParams } from "../lib/plan-notes.ts";
+import { cleanRepo, noteInput, noteParams } from "../lib/plan-notes.ts";
 
 export default defineCommand({
   resource: "note",
@@ -30,16 +30,14 @@ export default defineCommand({
       ctx,
       async () => {
         const repo = cleanRepo(ctx);
-        const { body, meta } = await bodyFrom(ctx);
-        const title = ctx.flags.title ?? (typeof meta.title === "string" ? meta.title : undefined);
+        const input = await noteInput(ctx);
+        const { title } = input;
         if (!title) throw new KitError("MISSING_FLAG", "a note needs a title: give --title, or a title in --body-file's front matter", { hint: "add --title 'What this note is about'" });
-        const id = checkId(ctx.flags.id ?? (typeof meta.id === "string" ? meta.id : slugOf(title)));
+        const id = checkId(input.id ?? slugOf(title));
         if (getNote(repo.root, id)) throw new KitError("CONFLICT", `a note with the id ${id} already exists`, { got: id, hint: `change it with \`brain note update --id ${id}\`, or give another --id` });
-        const tags = ctx.flags.tag ?? (Array.isArray(meta.tags) ? meta.tags.map(String) : []);
-        const source = ctx.flags.source ?? (typeof meta.source === "string" ? meta.source : null);
         return {
           context: { repo: repo.root },
-          items: [{ action: "create-note", reason: `create note ${id}: ${title}`, params: noteParams({ id, title, tags, source, body: body ?? "" }), preconditions: [{ target: id, version: null }] }],
+          items: [{ action: "create-note", reason: `create note ${id}: ${title}`, params: noteParams({ id, title, tags: input.tags ?? [], source: input.source ?? null, body: input.body ?? "" }), preconditions: [{ target: id, version: null }] }],
         };
       },
       ctx.flags.ttl,

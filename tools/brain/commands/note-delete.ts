@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
+import { defineCommand, describe, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag } from "../lib/flags.ts";
-import { checkId, getNote } from "../lib/notes.ts";
+import { checkId, requireNote } from "../lib/notes.ts";
 import { cleanRepo } from "../lib/plan-notes.ts";
 
 export default defineCommand({
@@ -23,8 +23,7 @@ export default defineCommand({
         const repo = cleanRepo(ctx);
         const ids = [...new Set(ctx.flags.id.map(checkId))];
         const items = ids.map((id) => {
-          const note = getNote(repo.root, id);
-          if (!note) throw new KitError("NOT_FOUND", `no note has the id ${id}`, { got: id, hint: "`brain note list` shows the ids" });
+          const note = requireNote(repo.root, id);
           return { action: "delete-note", reason: `delete note ${id}: ${note.title}`, params: { id }, preconditions: [{ target: id, version: note.blob }] };
         });
         return { context: { repo: repo.root }, items };

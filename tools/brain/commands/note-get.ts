@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
-import { defineCommand, describe, KitError, nearest } from "../../../src/kit/index.ts";
+import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { idFlag, REPO_VARS, repoFlag } from "../lib/flags.ts";
-import { allNotes, checkId, getNote } from "../lib/notes.ts";
+import { checkId, requireNote } from "../lib/notes.ts";
 import { openRepo } from "../lib/repo.ts";
 import { noteSummary } from "./shared.ts";
 
@@ -22,11 +22,7 @@ export default defineCommand({
   examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history"], summary: "One note in full." }],
   async run(ctx) {
     const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
-    const note = getNote(repo.root, checkId(ctx.flags.id));
-    if (!note) {
-      const guess = nearest(ctx.flags.id, allNotes(repo.root).notes.map((n) => n.id));
-      throw new KitError("NOT_FOUND", `no note has the id ${ctx.flags.id}`, { got: ctx.flags.id, hint: guess ? `did you mean ${guess}?` : "`brain note list` shows the ids" });
-    }
+    const note = requireNote(repo.root, checkId(ctx.flags.id));
     return note;
   },
 });

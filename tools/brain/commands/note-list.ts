@@ -1,8 +1,7 @@
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
-import { allNotes } from "../lib/notes.ts";
-import { openRepo } from "../lib/repo.ts";
+import { readNotes } from "../lib/read-notes.ts";
 import { noteSummary, unreadable } from "./shared.ts";
 
 export default defineCommand({
@@ -23,12 +22,9 @@ export default defineCommand({
   list: { defaultLimit: 20, maxLimit: 500 },
   examples: [{ argv: ["--repo", "./knowledge", "--tag", "seo"], summary: "Notes tagged seo." }],
   async run(ctx) {
-    const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
-    const { notes, unreadable: bad } = allNotes(repo.root);
-    for (const b of bad) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
-    const tags = ctx.flags.tag ?? [];
+    const { notes, unreadable: bad } = readNotes(ctx);
     const text = ctx.flags.text?.toLowerCase();
-    const hits = notes.filter((n) => tags.every((t) => n.tags.includes(t)) && (!text || n.title.toLowerCase().includes(text) || n.body.toLowerCase().includes(text)));
+    const hits = notes.filter((n) => !text || n.title.toLowerCase().includes(text) || n.body.toLowerCase().includes(text));
     const page = ctx.paginate(hits.map(({ body: _b, blob: _h, ...summary }) => summary), "notes");
     return { items: page, unreadable: bad };
   },

@@ -1,8 +1,8 @@
 import * as z from "zod/mini";
 import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
 import { bodyFileFlag, bodyFlag, idFlag, REPO_VARS, repoFlag, sourceFlag, tagFlag } from "../lib/flags.ts";
-import { checkId, getNote } from "../lib/notes.ts";
-import { bodyFrom, cleanRepo, noteParams } from "../lib/plan-notes.ts";
+import { checkId, requireNote } from "../lib/notes.ts";
+import { cleanRepo, noteInput, noteParams } from "../lib/plan-notes.ts";
 
 export default defineCommand({
   resource: "note",
@@ -31,16 +31,9 @@ export default defineCommand({
       async () => {
         const repo = cleanRepo(ctx);
         const id = checkId(ctx.flags.id);
-        const note = getNote(repo.root, id);
-        if (!note) throw new KitError("NOT_FOUND", `no note has the id ${id}`, { got: id, hint: "`brain note list` shows the ids" });
-        const { body, meta } = await bodyFrom(ctx);
-        const next = {
-          id,
-          title: ctx.flags.title ?? (typeof meta.title === "string" ? meta.title : note.title),
-          tags: ctx.flags.tag ?? (Array.isArray(meta.tags) ? meta.tags.map(String) : note.tags),
-          source: ctx.flags.source ?? (typeof meta.source === "string" ? meta.source : note.source),
-          body: body ?? note.body,
-        };
+        const note = requireNote(repo.root, id);
+        const input = await noteInput(ctx);
+        const next = { id, title: input.title ?? note.title, tags: input.tags ?? note.tags, source: input.source ?? note.source, body: input.body ?? note.body };
         const same = next.title === note.title && next.source === note.source && next.body === note.body && JSON.stringify(next.tags) === JSON.stringify(note.tags);
         if (same) throw new KitError("INVALID_INPUT", `the update leaves note ${id} as it is`, { hint: "give at least one of --title, --tag, --source, --body, --body-file with a new value" });
         return {

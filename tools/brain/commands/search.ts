@@ -2,8 +2,8 @@ import MiniSearch from "minisearch";
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
-import { allNotes, type Note } from "../lib/notes.ts";
-import { openRepo } from "../lib/repo.ts";
+import type { Note } from "../lib/notes.ts";
+import { readNotes } from "../lib/read-notes.ts";
 import { unreadable } from "./shared.ts";
 
 const SNIPPET = 160;
@@ -40,12 +40,10 @@ export default defineCommand({
   list: { defaultLimit: 10, maxLimit: 100 },
   examples: [{ argv: ["--repo", "./knowledge", "--query", "sharpening spades"], summary: "Notes about sharpening spades, best first." }],
   async run(ctx) {
-    const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
-    const { notes, unreadable: bad } = allNotes(repo.root);
-    const tags = ctx.flags.tag ?? [];
+    const { notes, unreadable: bad } = readNotes(ctx);
     const byId = new Map<string, Note>(notes.map((n) => [n.id, n]));
     const index = new MiniSearch<{ id: string; title: string; tags: string; body: string }>({ fields: ["title", "tags", "body"], searchOptions: { boost: { title: 3, tags: 2 }, prefix: true, fuzzy: 0.2 } });
-    index.addAll(notes.filter((n) => tags.every((t) => n.tags.includes(t))).map((n) => ({ id: n.id, title: n.title, tags: n.tags.join(" "), body: n.body })));
+    index.addAll(notes.map((n) => ({ id: n.id, title: n.title, tags: n.tags.join(" "), body: n.body })));
     const hits = index.search(ctx.flags.query).map((h) => {
       const n = byId.get(String(h.id))!;
       return { id: n.id, title: n.title, tags: n.tags, score: Math.round(h.score * 1000) / 1000, matched: h.terms, snippet: snippetOf(n.body, h.queryTerms) };

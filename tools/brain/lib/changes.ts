@@ -12,10 +12,16 @@ import { assertClean, blobHash, openRepo, type Repo } from "./repo.ts";
 export const NOTE_ACTIONS = ["create-note", "update-note", "delete-note"] as const;
 export const TRAILER = "Idempotency-Key";
 
+/** Opened (and proven a repository) once per plan, not once per item and step. */
+const opened = new WeakMap<object, Repo>();
 const repoOf = (x: Pick<ExecContext, "plan" | "env">): Repo => {
+  const known = opened.get(x.plan);
+  if (known) return known;
   const root = x.plan.context.repo;
   if (typeof root !== "string") throw new KitError("PLAN_INVALID", "the plan does not name its repository (context.repo)");
-  return openRepo(root, x.env, "/");
+  const repo = openRepo(root, x.env, "/");
+  opened.set(x.plan, repo);
+  return repo;
 };
 
 interface NoteParams {

@@ -2,7 +2,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
-import { KitError } from "../../../src/kit/index.ts";
+import { KitError, nearest } from "../../../src/kit/index.ts";
 import { blobHash } from "./repo.ts";
 
 export const NOTES_DIR = "notes";
@@ -81,6 +81,14 @@ export function readNoteFile(root: string, id: string): Uint8Array | null {
 export function getNote(root: string, id: string): Note | null {
   const bytes = readNoteFile(root, checkId(id));
   return bytes ? parseNote(id, bytes) : null;
+}
+
+/** The note, or NOT_FOUND with the nearest id as a hint. */
+export function requireNote(root: string, id: string): Note {
+  const note = getNote(root, id);
+  if (note) return note;
+  const guess = nearest(id, allNotes(root).notes.map((n) => n.id));
+  throw new KitError("NOT_FOUND", `no note has the id ${id}`, { got: id, hint: guess ? `did you mean ${guess}?` : "`brain note list` shows the ids" });
 }
 
 /** Every note, by id; notes that cannot be read are listed apart rather than failing the whole read. */

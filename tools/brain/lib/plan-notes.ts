@@ -1,18 +1,43 @@
 /** Shared by note create/update/delete: turning flags into one plan item, validated, with nothing written to the repo. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { CommandContext, ItemInput } from "../../../src/kit/index.ts";
+import type { CommandContext } from "../../../src/kit/index.ts";
 import { KitError } from "../../../src/kit/index.ts";
 import { MAX_NOTE_BYTES, renderNote, splitFrontMatter } from "./notes.ts";
 import { assertClean, openRepo, type Repo } from "./repo.ts";
 
-export interface BodyFlags {
+export interface NoteFlags {
+  id?: string;
+  title?: string;
+  tag?: string[];
+  source?: string;
   body?: string;
   bodyFile?: string;
 }
 
+/** What the invocation says about a note: flags first, then --body-file's front matter; absent where neither says. */
+export interface NoteInput {
+  id?: string;
+  title?: string;
+  tags?: string[];
+  source?: string;
+  body?: string;
+}
+
+export async function noteInput(ctx: CommandContext<NoteFlags>): Promise<NoteInput> {
+  const { body, meta } = await bodyFrom(ctx);
+  const text = (x: unknown) => (typeof x === "string" ? x : undefined);
+  return {
+    id: ctx.flags.id ?? text(meta.id),
+    title: ctx.flags.title ?? text(meta.title),
+    tags: ctx.flags.tag ?? (Array.isArray(meta.tags) ? meta.tags.map(String) : undefined),
+    source: ctx.flags.source ?? text(meta.source),
+    body,
+  };
+}
+
 /** The body and any front matter from --body or --body-file; both at once is a usage error. */
-export async function bodyFrom(ctx: CommandContext<BodyFlags>): Promise<{ body: string | undefined; meta: Record<string, unknown> }> {
+async function bodyFrom(ctx: CommandContext<NoteFlags>): Promise<{ body: string | undefined; meta: Record<string, unknown> }> {
   const { body, bodyFile } = ctx.flags;
   if (body !== undefined && bodyFile !== undefined) throw new KitError("CONFLICTING_FLAGS", "give --body or --body-file, not both", { got: ["--body", "--body-file"] });
   if (bodyFile === undefined) return { body, meta: {} };
@@ -40,4 +65,3 @@ export function noteParams(p: { id: string; title: string; tags: string[]; sourc
   return { ...p };
 }
 
-export type { ItemInput };

@@ -1,9 +1,7 @@
 import * as z from "zod/mini";
-import { GATE_PRIVATE_KEY_ENV, admissible, approve } from "../../../src/gate/approve.ts";
+import { GATE_PRIVATE_KEY_ENV, approve, candidate } from "../../../src/gate/approve.ts";
 import { writeBytes } from "../../../src/gate/judge.ts";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
-import { readPlanFile, resolvePlanPath } from "../../../src/kit/plan.ts";
-import { POLICY_ENV, readPolicy } from "../../../src/kit/policy.ts";
 import { GATE_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({
@@ -22,20 +20,9 @@ export default defineCommand({
   env: GATE_ENV,
   examples: [{ argv: ["--plan", "./run", "--by", "ada@example.com"], summary: "Approve the plan in ./run on a person's say-so." }],
   async run(ctx) {
-    const path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
-    const policy = readPolicy(ctx.env[POLICY_ENV]!);
-    const plan = readPlanFile(path, null);
-    admissible(plan, ctx.now());
-    const approved = approve(path, plan, policy.version, ctx.env[GATE_PRIVATE_KEY_ENV]!, "human", ctx.flags.by, ctx.now());
-    return {
-      decision: "approved" as const,
-      plan: path,
-      checksum: approved.checksum,
-      approval_id: approved.approval_id!,
-      policy_version: policy.version,
-      expiry: approved.expiry,
-      mode: "human" as const,
-      items: plan.items.map((i) => ({ id: i.id, action: i.action, write_bytes: writeBytes(i.params), target_bytes: 0, exceeded: [] })),
-    };
+    const c = candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now());
+    // A person's decision: no read-back, so the targets' sizes are not reported.
+    const items = c.plan.items.map((i) => ({ id: i.id, action: i.action, write_bytes: writeBytes(i.params), target_bytes: 0, exceeded: [] }));
+    return approve(c, ctx.env[GATE_PRIVATE_KEY_ENV]!, "human", ctx.flags.by, ctx.now(), items);
   },
 });

@@ -1,11 +1,9 @@
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
-import { GATE_PRIVATE_KEY_ENV, admissible, approve } from "../../../src/gate/approve.ts";
+import { GATE_PRIVATE_KEY_ENV, approve, candidate } from "../../../src/gate/approve.ts";
 import { judge } from "../../../src/gate/judge.ts";
 import { readBack } from "../../../src/gate/readback.ts";
 import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
-import { readPlanFile, resolvePlanPath } from "../../../src/kit/plan.ts";
-import { POLICY_ENV, readPolicy } from "../../../src/kit/policy.ts";
 import { GATE_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({
@@ -25,17 +23,15 @@ export default defineCommand({
   env: GATE_ENV,
   examples: [{ argv: ["--plan", "./run"], summary: "Approve the plan in ./run if the standing policy allows it." }],
   async run(ctx) {
-    const path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
-    const policy = readPolicy(ctx.env[POLICY_ENV]!);
-    const plan = readPlanFile(path, null);
-    admissible(plan, ctx.now());
+    const c = candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now());
+    const { plan, policy } = c;
     const toolBinary = ctx.flags.tool ?? join(dirname(process.execPath), plan.tool);
-    const live = await readBack(toolBinary, path, ctx.env, [GATE_PRIVATE_KEY_ENV], ctx.signal);
+    const live = await readBack(toolBinary, c.path, ctx.env, [GATE_PRIVATE_KEY_ENV], ctx.signal);
     const verdict = judge(plan, policy, live);
     if (verdict.stale.length > 0)
       throw new KitError("PRECONDITION_FAILED", `${verdict.stale.length} target(s) changed since the plan was made: ${verdict.stale.map((s) => s.target).join(", ")}`, {
         detail: { stale: verdict.stale },
-        hint: `run \`${plan.tool} plan\` again`,
+        hint: "plan the change again",
       });
     const reasons = [...verdict.exceeded, ...verdict.items.flatMap((i) => i.exceeded.map((e) => `${i.id} (${i.action}): ${e}`))];
     if (reasons.length > 0)
@@ -43,7 +39,6 @@ export default defineCommand({
         detail: { policy_version: policy.version, exceeded: reasons, items: verdict.items },
         hint: `a person must decide: \`gate approve --plan ${ctx.flags.plan} --by NAME\``,
       });
-    const approved = approve(path, plan, policy.version, ctx.env[GATE_PRIVATE_KEY_ENV]!, "policy", `policy ${policy.version}`, ctx.now());
-    return { decision: "approved" as const, plan: path, checksum: approved.checksum, approval_id: approved.approval_id!, policy_version: policy.version, expiry: approved.expiry, mode: "policy" as const, items: verdict.items };
+    return approve(c, ctx.env[GATE_PRIVATE_KEY_ENV]!, "policy", `policy ${policy.version}`, ctx.now(), verdict.items);
   },
 });

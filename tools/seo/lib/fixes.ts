@@ -7,11 +7,10 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { ItemInput } from "../../../src/kit/index.ts";
-import { editDistance, KitError, nearest, sha256 } from "../../../src/kit/index.ts";
+import { editDistance, KitError, nearest, resolveWithin, sha256 } from "../../../src/kit/index.ts";
 import type { ExtractedPage, Finding } from "../schemas.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { attrValueSpan, escapeAttr, indentAt, locate, type Located } from "./source.ts";
-import { resolveInside } from "./folder.ts";
 
 import type { FixAction } from "./fix-actions.ts";
 
@@ -151,7 +150,7 @@ export function planFixes(root: string, pages: readonly ExtractedPage[], finding
     if (fixes.length === 0) continue;
     let text: string;
     try {
-      const bytes = readFileSync(resolveInside(root, page.file));
+      const bytes = readFileSync(resolveWithin(root, page.file, "the site folder"));
       text = bytes.toString("utf8");
       if (!Buffer.from(text, "utf8").equals(bytes)) throw new Error("it is not valid UTF-8");
     } catch (e) {

@@ -4,16 +4,18 @@
  * the file, so a crash never leaves half a page.
  */
 import { readFileSync, realpathSync, renameSync, statSync, writeFileSync, chmodSync } from "node:fs";
-import { KitError, sha256, type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/index.ts";
+import { KitError, resolveWithin, sha256, type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/index.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { FIX_ACTIONS } from "./fix-actions.ts";
-import { resolveInside } from "./folder.ts";
 
 const rootOf = (x: Pick<ExecContext, "plan">): string => {
   const root = x.plan.context.root;
   if (typeof root !== "string") throw new KitError("PLAN_INVALID", "the plan does not name the site folder (context.root)");
   return root;
 };
+
+/** A file of the site the plan edits, never outside it. */
+const fileOf = (x: Pick<ExecContext, "plan">, file: string): string => resolveWithin(rootOf(x), file, "the site folder");
 
 const read = (path: string): Buffer | null => {
   try {
@@ -26,7 +28,7 @@ const read = (path: string): Buffer | null => {
 
 const fileEdit: ActionSpec = {
   async execute(item: PlanItem, x: ExecContext) {
-    const path = resolveInside(rootOf(x), String(item.params.file));
+    const path = fileOf(x, String(item.params.file));
     const bytes = read(path);
     if (!bytes) throw new KitError("PRECONDITION_FAILED", `${item.params.file} is gone`);
     const next = applyEdits(bytes.toString("utf8"), item.params.edits as Edit[]);
@@ -40,14 +42,14 @@ const fileEdit: ActionSpec = {
     return { file: item.params.file, sha256: item.params.sha256_after };
   },
   async landed(item, x) {
-    const bytes = read(resolveInside(rootOf(x), String(item.params.file)));
+    const bytes = read(fileOf(x, String(item.params.file)));
     return bytes !== null && sha256(bytes) === item.params.sha256_after;
   },
 };
 
 export const siteFiles: Mutations = {
   async readTarget(target, x) {
-    const bytes = read(resolveInside(rootOf(x), target));
+    const bytes = read(fileOf(x, target));
     return bytes ? { version: sha256(bytes), bytes: bytes.length } : null;
   },
   actions: Object.fromEntries(FIX_ACTIONS.map((a) => [a, fileEdit])),
