@@ -26,7 +26,12 @@ function step(title: string, argv: string[], opts: { quiet?: boolean } = {}): st
 step("build every binary into dist/", [process.execPath, join(root, "scripts", "build.ts")]);
 
 const tools = toolNames().map((t) => join(dist, t));
-if (existsSync(join(dist, "verify"))) step("verify every tool against the contract", [join(dist, "verify"), "--golden", join(root, "test", "golden"), ...tools]);
+if (existsSync(join(dist, "verify"))) {
+  // The envelope is for machines; a person running the fleet gets one line per tool (a failure prints it whole).
+  const verified = JSON.parse(step("verify every tool against the contract", [join(dist, "verify"), "--json", "--golden", join(root, "test", "golden"), ...tools], { quiet: true }));
+  for (const t of verified.data.tools) console.log(`  ✓ ${t.tool}: ${t.checks.filter((c: { status: string }) => c.status === "pass").length} checks pass (${t.runs} runs)`);
+  console.log(`  ${verified.data.summary.conforming} of ${verified.data.summary.tools} tools conform, in ${(verified.data.summary.duration_ms / 1000).toFixed(1)} s`);
+}
 
 const runDir = join(dist, "example-run");
 rmSync(runDir, { recursive: true, force: true });
