@@ -9,24 +9,26 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeTool, type DescribeDoc } from "../src/kit/describe.ts";
+import { describeTool } from "../src/kit/describe.ts";
+import type { DescribeDoc } from "../src/kit/describe-doc.ts";
 import type { Tool } from "../src/kit/define.ts";
 import { fleetSkill, toolSkill } from "../src/kit/skill.ts";
+import { writeEntry } from "./entry.ts";
 
 const root = join(import.meta.dir, "..");
 const dist = join(root, "dist");
 
 export const toolNames = (): string[] =>
   readdirSync(join(root, "tools"), { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(root, "tools", d.name, "main.ts")))
+    .filter((d) => d.isDirectory() && existsSync(join(root, "tools", d.name, "tool.ts")))
     .map((d) => d.name)
     .sort();
 
-/** The binaries: every tool, then the verifier. */
-const targets = (): { name: string; entry: string }[] => [
-  ...toolNames().map((name) => ({ name, entry: join(root, "tools", name, "main.ts") })),
-  { name: "verify", entry: join(root, "verify", "main.ts") },
-].filter((t) => existsSync(t.entry));
+/** The binaries: every tool (through its generated entry), then the verifier. */
+const targets = (): { name: string; entry: () => Promise<string> }[] => [
+  ...toolNames().map((name) => ({ name, entry: () => writeEntry(name, join(dist, ".build")) })),
+  { name: "verify", entry: async () => join(root, "verify", "main.ts") },
+];
 
 export async function compile(entry: string, outfile: string): Promise<void> {
   const result = await Bun.build({
@@ -71,7 +73,7 @@ if (import.meta.main) {
     const wanted = args.filter((a) => !a.startsWith("-"));
     for (const t of targets().filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
       const started = performance.now();
-      await compile(t.entry, join(dist, t.name));
+      await compile(await t.entry(), join(dist, t.name));
       console.error(`built dist/${t.name} in ${Math.round(performance.now() - started)} ms`);
     }
   }

@@ -146,4 +146,4 @@ function checkEnv(vars: readonly EnvVar[], fail: (what: string) => never): void 
 }
 
 /** The environment a command may read: the tool's variables and its own. */
-export const envOf = (tool: Tool, command: Command): readonly EnvVar[] => [...(tool.env ?? []), ...(command.env ?? [])];
+export const envOf = (tool: { readonly env?: readonly EnvVar[] }, command: { readonly env?: readonly EnvVar[] }): readonly EnvVar[] => [...(tool.env ?? []), ...(command.env ?? [])];

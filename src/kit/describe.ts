@@ -5,54 +5,10 @@
  * JSON Schema it carries is not needed to run a command.
  */
 import * as z from "zod/mini";
-import { envOf, type Command, type EnvVar, type Example, type FlagsSchema, type ResultSchema, type Tool } from "./define.ts";
+import { envOf, type Command, type Example, type FlagsSchema, type ResultSchema, type Tool } from "./define.ts";
 import { ERROR_CODES, EXIT, KIT_ERROR_CODES, type ErrorCode } from "./errors.ts";
-import { flagSpecsOf, kebab, UNIVERSAL_FLAGS, type FlagKind } from "./flags.ts";
-
-type JsonSchema = Record<string, unknown>;
-
-export interface FlagDoc {
-  name: string;
-  type: FlagKind;
-  required: boolean;
-  description: string | null;
-  default?: unknown;
-  enum?: string[];
-  minimum?: number;
-  maximum?: number;
-  items?: FlagKind;
-}
-
-export interface CommandDoc {
-  name: string;
-  resource: string | null;
-  verb: string;
-  tier: 1 | 2;
-  rw: "read" | "write";
-  summary: string;
-  description: string | null;
-  flags: FlagDoc[];
-  result_schema: string;
-  input_schema: JsonSchema;
-  output_schema: JsonSchema;
-  errors: ErrorCode[];
-  env: EnvVar[];
-  pagination: { default_limit: number; max_limit: number } | null;
-  stage: { writes: string; reads: string[] } | null;
-  examples: { argv: string[]; summary: string }[];
-}
-
-export interface DescribeDoc {
-  contract_version: number;
-  tool: string;
-  version: string;
-  purpose: string;
-  commands: CommandDoc[];
-  universal_flags: { name: string; type: string; description: string }[];
-  env: EnvVar[];
-  exit_codes: Record<string, string>;
-  error_codes: Record<string, { exit: number; retryable: boolean; summary: string }>;
-}
+import type { CommandDoc, DescribeDoc, FlagDoc, JsonSchema } from "./describe-doc.ts";
+import { flagSpecsOf, kebab, UNIVERSAL_FLAGS } from "./flags.ts";
 
 const DRAFT = "draft-2020-12" as const;
 
@@ -119,10 +75,9 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
   cancelled: "interrupted by SIGINT/SIGTERM",
 };
 
-/** The whole tool, or only the named commands (for `<tool> <command> --describe`). */
-export function describeTool(tool: Tool, only?: Command): DescribeDoc {
-  const commands = only ? [only] : tool.commands;
-  const docs = commands.map((c) => commandDoc(tool, c));
+/** The whole tool; `narrowDoc` cuts it to one command. */
+export function describeTool(tool: Tool): DescribeDoc {
+  const docs = tool.commands.map((c) => commandDoc(tool, c));
   const codes = new Set(docs.flatMap((d) => d.errors));
   return {
     contract_version: tool.contractVersion,

@@ -4,7 +4,7 @@
  * flag line starts with its `--name`, so a machine can hold help and
  * describe side by side and find any difference.
  */
-import type { CommandDoc, DescribeDoc, FlagDoc } from "./describe.ts";
+import type { CommandDoc, DescribeDoc, FlagDoc } from "./describe-doc.ts";
 
 const table = (rows: readonly (readonly [string, string])[]): string => {
   const width = Math.max(0, ...rows.map(([a]) => a.length));

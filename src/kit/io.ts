@@ -3,8 +3,11 @@
  * reads `process`: the runtime takes a KitIO, so tests can run a tool
  * in-process with their own argv, environment and streams.
  */
-import { fstatSync, statSync, writeSync } from "node:fs";
-import { tmpdir } from "node:os";
+// node:fs and node:os are loaded only when needed: importing either costs
+// milliseconds of every start-up, and most invocations need neither.
+type NodeFs = typeof import("node:fs");
+let fsModule: NodeFs | undefined;
+const fs = (): NodeFs => (fsModule ??= require("node:fs") as NodeFs);
 
 export type Signal = "SIGINT" | "SIGTERM";
 
@@ -38,7 +41,7 @@ function writeAll(fd: number, text: string): void {
   let buf = Buffer.from(text);
   while (buf.length > 0) {
     try {
-      buf = buf.subarray(writeSync(fd, buf));
+      buf = buf.subarray(fs().writeSync(fd, buf));
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EAGAIN") return;
       Bun.sleepSync(1);
@@ -47,24 +50,32 @@ function writeAll(fd: number, text: string): void {
 }
 
 /**
- * A terminal is a character device that is not /dev/null. Asked of fstat
- * rather than node:tty, whose import alone costs ~8 ms of every start-up.
+ * isatty(3) through the runtime's binding: node:tty's import alone costs
+ * ~8 ms of every start-up. Where the binding is missing, a terminal is a
+ * character device that is not /dev/null.
  */
 function isTerminal(fd: number): boolean {
   try {
-    const st = fstatSync(fd);
-    return st.isCharacterDevice() && st.rdev !== statSync("/dev/null").rdev;
+    const binding = (process as unknown as { binding(name: string): { isTTY?(fd: number): boolean } }).binding("tty_wrap");
+    if (typeof binding.isTTY === "function") return binding.isTTY(fd);
+  } catch {}
+  try {
+    const st = fs().fstatSync(fd);
+    return st.isCharacterDevice() && st.rdev !== fs().statSync("/dev/null").rdev;
   } catch {
     return false;
   }
 }
+
+/** os.tmpdir() on POSIX, without importing node:os. */
+const tmpdirOf = (env: NodeJS.ProcessEnv): string => (env.TMPDIR || env.TMP || env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
 
 export function processIO(): KitIO {
   return {
     argv: process.argv.slice(2),
     env: process.env,
     cwd: process.cwd(),
-    tmpdir: tmpdir(),
+    tmpdir: tmpdirOf(process.env),
     stdoutIsTTY: isTerminal(1),
     stderrIsTTY: isTerminal(2),
     stdinIsTTY: isTerminal(0),

@@ -23,7 +23,7 @@ import { defineCommand, type CommandSpec, type EnvVar } from "./define.ts";
 import { KitError, type ErrorCode } from "./errors.ts";
 import { assertIntact, assertUnexpired, buildPlan, canonicalJson, PLAN_FILE, readPlanFile, resolvePlanPath, writePlanFile, type ItemInput, type Plan, type PlanItem } from "./plan.ts";
 import { POLICY_ENV, readPolicy } from "./policy.ts";
-import { sha256 } from "./run-dir.ts";
+import { sha256 } from "./hash.ts";
 
 export const GATE_PUBLIC_KEY_ENV = "AGENT_GATE_PUBLIC_KEY";
 /**

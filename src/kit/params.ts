@@ -4,7 +4,6 @@
  * quoting anywhere on the path. Keys are the flag names; values are JSON
  * typed and validated by the same schema as argv.
  */
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { RawFlags } from "./argv.ts";
 import { KitError } from "./errors.ts";
@@ -17,7 +16,7 @@ const PARAM_UNIVERSALS = new Map(UNIVERSAL_FLAGS.filter((f) => f.inParams).map((
 export async function readParamsDocument(source: string, cwd: string, readStdin: () => Promise<string>): Promise<Record<string, unknown>> {
   let text: string;
   try {
-    text = source === "-" ? await readStdin() : readFileSync(resolve(cwd, source), "utf8");
+    text = source === "-" ? await readStdin() : await Bun.file(resolve(cwd, source)).text();
   } catch (e) {
     throw new KitError("INVALID_PARAMS", `--params ${source} cannot be read: ${(e as Error).message}`, {
       hint: "give a JSON file's path, or '-' and the JSON object on stdin",

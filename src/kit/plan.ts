@@ -14,7 +14,7 @@ import canonicalize from "canonicalize";
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KitError } from "./errors.ts";
-import { sha256 } from "./run-dir.ts";
+import { sha256 } from "./hash.ts";
 
 export const PLAN_FORMAT = 1;
 export const PLAN_FILE = "plan.json";

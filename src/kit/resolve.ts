@@ -3,18 +3,18 @@
  * valid commands in `allowed`, the nearest as `hint`, and for a forbidden
  * synonym (`ls`, `show`, `rm`, …) the canonical verb (contract §1).
  */
-import type { Command, Tool } from "./define.ts";
+import type { CommandHead, ToolIndex } from "./tool-index.ts";
 import { KitError } from "./errors.ts";
 import { nearest } from "./suggest.ts";
 import { canonicalVerbFor, isForbiddenVerb } from "./verbs.ts";
 
 export interface Resolved {
-  readonly command: Command;
+  readonly command: CommandHead;
   /** Words after the command's own: not part of any command, so a usage error later. */
   readonly extra: readonly string[];
 }
 
-export function resolveCommand(tool: Tool, words: readonly string[]): Resolved {
+export function resolveCommand(tool: ToolIndex, words: readonly string[]): Resolved {
   const names = tool.commands.map((c) => c.name);
   const [first, second] = words;
   if (first === undefined)
@@ -43,7 +43,7 @@ export function resolveCommand(tool: Tool, words: readonly string[]): Resolved {
   return unknown(tool, first, first, names, names);
 }
 
-function unknown(tool: Tool, got: string, verb: string, allowed: readonly string[], candidates: readonly string[]): never {
+function unknown(tool: ToolIndex, got: string, verb: string, allowed: readonly string[], candidates: readonly string[]): never {
   const canonical = canonicalVerbFor(verb);
   const meant = canonical ? candidates.filter((c) => c.split(" ").at(-1) === canonical) : [];
   let hint: string;

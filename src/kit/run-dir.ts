@@ -4,9 +4,9 @@
  * the stage, and a checksum of its inputs, so a later stage can be re-run on
  * an earlier stage's output and a replay can be compared with the original.
  */
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, statSync, writeFileSync, rmSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { KitError } from "./errors.ts";
+import { sha256 } from "./hash.ts";
 
 export interface ArtifactHeader {
   artifact: string;
@@ -38,8 +38,14 @@ export interface RunDirOptions {
 
 const ARTIFACT_NAME = /^[a-z][a-z0-9-]*$/;
 
-/** Bun's native hasher: node:crypto costs ~8 ms to import. */
-export const sha256 = (data: string | Uint8Array): string => `sha256:${new Bun.CryptoHasher("sha256").update(data).digest("hex")}`;
+// Reads map the file (Bun.mmap: no module to load); node:fs, whose import
+// costs milliseconds, is loaded only where a folder is made, written or removed.
+type NodeFs = typeof import("node:fs");
+let fsModule: NodeFs | undefined;
+const fs = (): NodeFs => (fsModule ??= require("node:fs") as NodeFs);
+
+const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
+
 
 /** `relPath` under `root`; a path that would resolve to the root itself or outside it is refused. */
 export function resolveWithin(root: string, relPath: string, what: string): string {
@@ -62,19 +68,28 @@ export class RunDir {
     private readonly opts: RunDirOptions,
   ) {
     this.#given = given !== undefined;
-    if (given !== undefined) {
-      const path = resolve(cwd, given);
-      const st = statSync(path, { throwIfNoEntry: false });
-      if (st && !st.isDirectory())
-        throw new KitError("INVALID_INPUT", `--run-dir ${given} is not a folder`, { got: given, hint: "give a folder path (it is created if absent)" });
-      this.#path = path;
-    }
+    if (given !== undefined) this.#path = resolve(cwd, given);
+  }
+
+  /** A given run dir that is a file: found when it is first read or written. */
+  #notAFolder(): KitError {
+    return new KitError("INVALID_INPUT", `--run-dir ${this.#path} is not a folder`, { got: this.#path, hint: "give a folder path (it is created if absent)" });
   }
 
   /** The run dir's absolute path; the default is created on first use. */
   get path(): string {
-    this.#path ??= mkdtempSync(join(this.tmpdir, `${this.opts.tool}-run-`));
+    this.#path ??= fs().mkdtempSync(join(this.tmpdir, `${this.opts.tool}-run-`));
     return this.#path;
+  }
+
+  /** Makes the folder now: a stage finds a bad --run-dir before its work, not after. */
+  create(): void {
+    try {
+      fs().mkdirSync(this.path, { recursive: true });
+    } catch (e) {
+      if (errnoOf(e) === "EEXIST" || errnoOf(e) === "ENOTDIR") throw this.#notAFolder();
+      throw e;
+    }
   }
 
   /** Whether the run dir was touched at all (meta.run_dir is reported only then). */
@@ -96,7 +111,7 @@ export class RunDir {
     const producer = this.opts.producers.get(name);
     const runDir = this.#given ? this.path : "DIR";
     const first = producer ? `run \`${this.opts.tool} ${producer} --run-dir ${runDir}\` first` : `produce ${name}.json first`;
-    if (!this.#given) rmSync(this.path, { recursive: true, force: true });
+    if (!this.#given) fs().rmSync(this.path, { recursive: true, force: true });
     return new KitError("MISSING_ARTIFACT", `${name}.json is not in the run dir${this.#given ? ` ${this.path}` : " (none was given, so a fresh empty one was used)"}`, {
       hint: this.#given ? first : `pass --run-dir with the folder of an earlier run, or ${first}`,
       detail: { artifact: name, ...(producer ? { stage: producer } : {}) },
@@ -105,17 +120,21 @@ export class RunDir {
 
   /** Reads a stage's artifact; its checksum becomes part of this stage's input checksum. */
   read<T>(name: string): Artifact<T> {
-    const path = this.#artifactPath(name);
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") throw this.#missing(name);
-      throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, { cause: e });
-    }
+    const bytes = this.#bytes(name);
+    if (bytes === null) throw this.#missing(name);
+    return this.#parse<T>(name, bytes);
+  }
+
+  /** Like read, but an artifact that was never written is null rather than an error. */
+  readIfPresent<T>(name: string): Artifact<T> | null {
+    const bytes = this.#path === undefined ? null : this.#bytes(name);
+    return bytes === null ? null : this.#parse<T>(name, bytes);
+  }
+
+  #parse<T>(name: string, bytes: Uint8Array): Artifact<T> {
     let parsed: Artifact<T>;
     try {
-      parsed = JSON.parse(bytes.toString("utf8")) as Artifact<T>;
+      parsed = JSON.parse(new TextDecoder().decode(bytes)) as Artifact<T>;
     } catch {
       throw new KitError("INVALID_ARTIFACT", `${name}.json is not valid JSON`, { hint: `re-run the stage that writes it` });
     }
@@ -127,10 +146,21 @@ export class RunDir {
     return parsed;
   }
 
-  /** Like read, but an artifact that was never written is null rather than an error. */
-  readIfPresent<T>(name: string): Artifact<T> | null {
-    if (!this.#path || !statSync(this.#artifactPath(name), { throwIfNoEntry: false })) return null;
-    return this.read<T>(name);
+  /**
+   * An artifact's bytes, or null when there is none. Artifacts are replaced
+   * by rename, never rewritten in place, so a mapped file does not change
+   * under the reader.
+   */
+  #bytes(name: string): Uint8Array | null {
+    const path = this.#artifactPath(name);
+    try {
+      return Bun.mmap(path);
+    } catch (e) {
+      if (errnoOf(e) === "ENOENT") return null;
+      if (errnoOf(e) === "EINVAL") return new Uint8Array(0); // an empty file cannot be mapped
+      if (errnoOf(e) === "ENOTDIR") throw this.#notAFolder();
+      throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, { cause: e });
+    }
   }
 
   /** Writes an artifact atomically; a reader never sees half of one. */
@@ -150,10 +180,10 @@ export class RunDir {
       data,
     };
     const text = this.opts.redact(`${JSON.stringify(artifact, null, 1)}\n`);
-    mkdirSync(this.path, { recursive: true });
+    this.create();
     const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
+    fs().writeFileSync(tmp, text);
+    fs().renameSync(tmp, path);
     return { path, checksum: sha256(text) };
   }
 }

@@ -6,19 +6,22 @@
  */
 import { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./argv.ts";
 import { createContext, RunState } from "./context.ts";
-import { envOf, holdsWriteCredentials, type Command, type Tool } from "./define.ts";
+import { envOf, holdsWriteCredentials, type Command } from "./define.ts";
+import { narrowDoc } from "./describe-doc.ts";
 import { failure, success, type Envelope, type Meta } from "./envelope.ts";
 import { asKitError, exitCodeOf, KitError, toErrorObject } from "./errors.ts";
 import { parseFields, project } from "./fields.ts";
-import { flagSpecsOf, UNIVERSAL_FLAGS } from "./flags.ts";
+import { UNIVERSAL_FLAGS } from "./flags.ts";
+import { sha256 } from "./hash.ts";
 import type { KitIO, Signal } from "./io.ts";
 import { createLogger } from "./log.ts";
 import { decodeCursor, queryFingerprint, type PageRequest } from "./paginate.ts";
 import { readParamsDocument, splitParams } from "./params.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { resolveCommand } from "./resolve.ts";
-import { RunDir, sha256 } from "./run-dir.ts";
-import { validateFlags } from "./validate.ts";
+import type { RunDir } from "./run-dir.ts";
+import type { CommandHead, ToolIndex, ToolSource } from "./tool-index.ts";
+import { convertFlags, validateFlags } from "./validate.ts";
 
 type Mode = "json" | "toon" | "text";
 
@@ -65,11 +68,12 @@ function parseLimit(text: string | undefined, bounds: { defaultLimit: number; ma
   return n;
 }
 
-const credentialNames = (tool: Tool): string[] =>
+const credentialNames = (tool: ToolIndex): string[] =>
   [...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])].filter((v) => v.scope !== "config").map((v) => v.name);
 
-export async function runTool(tool: Tool, io: KitIO): Promise<number> {
+export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
   const started = io.now();
+  const tool = source.index;
   const redact: Redactor = createRedactor(io.env, credentialNames(tool));
   const argv = io.argv;
   // Decided before parsing, so even a parse failure is reported in the mode asked for.
@@ -80,14 +84,14 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
 
   const { words, rest } = splitCommandWords(argv, 2);
   let commandName = words.join(" ");
-  let command: Command | undefined;
+  let head: CommandHead | undefined;
   let state = new RunState("count");
   let runDir: RunDir | undefined;
   let emitted = false;
   let delegated = false;
 
   const meta = (): Meta => ({
-    schema: command?.schema ?? null,
+    schema: head?.schema ?? null,
     duration_ms: Math.max(0, Math.round(io.now() - started)),
     cost_usd: round(state.costUsd),
     llm_tokens: state.llmTokens,
@@ -137,57 +141,61 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
   });
 
   try {
-    if (words.length === 0) return await toolLevel(tool, io, rest, redact);
+    if (words.length === 0) return await toolLevel(source, io, rest, redact);
     const resolved = resolveCommand(tool, words);
-    command = resolved.command;
-    commandName = command.name;
-    state = new RunState(command.outcome ?? "count");
+    head = resolved.command;
+    commandName = head.name;
+    state = new RunState(head.outcome ?? "count");
     const tokens = [...resolved.extra, ...rest];
 
-    if (tokens.includes("--describe")) return await printDescribe(tool, io, redact, command);
-    if (tokens.includes("--help") || tokens.includes("-h")) return await printHelp(tool, io, redact, command);
+    if (tokens.includes("--describe")) return await printDescribe(source, io, redact, head);
+    if (tokens.includes("--help") || tokens.includes("-h")) return await printHelp(source, io, redact, head);
 
     // contract §10 scope split: only `apply` (and a declared tier-2 write, such as a gate's
     // signing) holds write credentials, nor may anything it starts. Decided before stdin
     // is read, so the child can still read --params from it.
-    const withheld = holdsWriteCredentials(command) ? [] : envOf(tool, command).filter((v) => v.scope === "write" && io.env[v.name] !== undefined).map((v) => v.name);
+    const withheld = holdsWriteCredentials(head) ? [] : envOf(tool, head).filter((v) => v.scope === "write" && io.env[v.name] !== undefined).map((v) => v.name);
     if (withheld.length > 0) {
       delegated = true; // the child speaks for this invocation, signals included
       return await io.respawnWithout(withheld);
     }
 
-    const specs = flagSpecsOf(command.flags);
+    const specs = head.flags;
     const own = specs.map((s): ArgvFlag => ({ name: s.name, kind: s.kind === "boolean" ? "boolean" : s.kind === "array" ? "repeatable" : "value" }));
     const known: ArgvFlag[] = [...own, ...UNIVERSAL_ARGV];
-    const raw = parseFlags(tokens, known, `${tool.name} ${command.name}`);
+    const raw = parseFlags(tokens, known, `${tool.name} ${head.name}`);
 
     let flagInput: Record<string, unknown> = raw;
-    let source: "argv" | "params" = "argv";
+    let inputFrom: "argv" | "params" = "argv";
     let universalRaw: RawFlags = raw;
     if (typeof raw.params === "string") {
       const doc = await readParamsDocument(raw.params, io.cwd, io.readStdin);
       const split = splitParams(doc, specs.map((s) => s.name), raw);
       flagInput = split.flags;
-      source = "params";
+      inputFrom = "params";
       universalRaw = { ...raw, ...split.universal };
     }
     const u = universalOf(universalRaw);
-    const flags = await validateFlags(command.flags, flagInput, source);
+    const input = convertFlags(specs, flagInput, inputFrom);
+    // Only now is the command itself (its schemas, its code) loaded.
+    const [command, { RunDir }] = await Promise.all([source.load(head), import("./run-dir.ts")]);
+    const flags = await validateFlags(command.flags, specs, input);
     const fields = u.fields === undefined ? undefined : parseFields(u.fields, command.result);
 
     const pageRequest = pageRequestOf(command, u, flags);
 
-    const env = scopedEnv(tool, command, io);
-    runDir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
+    const env = scopedEnv(tool, head, io);
+    const dir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
       tool: tool.name,
       toolVersion: tool.version,
       stage: command.name,
       producers: new Map(tool.commands.filter((c) => c.stage).map((c) => [c.stage!.writes, c.name])),
       redact,
       now: io.now,
-      flagsChecksum: () => sha256(JSON.stringify([command!.name, flags])),
+      flagsChecksum: () => sha256(JSON.stringify([command.name, flags])),
     });
-    if (command.stage) void runDir.path; // a stage always reports its run dir
+    runDir = dir;
+    if (command.stage) dir.create(); // a stage always reports its run dir, and a bad one fails before the work
 
     const interactive = io.stdinIsTTY && io.stderrIsTTY && !u.noInput;
     const ctx = createContext({
@@ -200,7 +208,7 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
       wait: u.wait,
       signal: abort.signal,
       log,
-      runDir,
+      runDir: dir,
       prompts: { interactive, force: u.force, terminal: io.terminal },
       pageRequest,
       now: io.now,
@@ -226,7 +234,7 @@ export async function runTool(tool: Tool, io: KitIO): Promise<number> {
 /** Costs to 1e-8 USD: a cheap model call costs well under a thousandth of a cent. */
 const round = (usd: number): number => Math.round(usd * 1e8) / 1e8;
 
-function pageRequestOf(command: Command, u: Universal, flags: Record<string, unknown>): PageRequest | null {
+function pageRequestOf(command: Pick<Command, "name" | "pagination">, u: Universal, flags: Record<string, unknown>): PageRequest | null {
   const bounds = command.pagination ?? { defaultLimit: 50, maxLimit: 1000 };
   const limit = parseLimit(u.limit, bounds);
   if (!command.pagination) {
@@ -240,7 +248,7 @@ function pageRequestOf(command: Command, u: Universal, flags: Record<string, unk
 }
 
 /** The command's environment; a required variable that is absent is a precondition failure naming it. */
-function scopedEnv(tool: Tool, command: Command, io: KitIO): Record<string, string | undefined> {
+function scopedEnv(tool: ToolIndex, command: CommandHead, io: KitIO): Record<string, string | undefined> {
   const env = { ...io.env };
   const declared = envOf(tool, command);
   for (const v of declared) {
@@ -254,9 +262,10 @@ function scopedEnv(tool: Tool, command: Command, io: KitIO): Record<string, stri
   return env;
 }
 
-async function toolLevel(tool: Tool, io: KitIO, rest: readonly string[], redact: Redactor): Promise<number> {
-  if (rest.includes("--describe")) return printDescribe(tool, io, redact);
-  if (rest.includes("--help") || rest.includes("-h")) return printHelp(tool, io, redact);
+async function toolLevel(source: ToolSource, io: KitIO, rest: readonly string[], redact: Redactor): Promise<number> {
+  const tool = source.index;
+  if (rest.includes("--describe")) return printDescribe(source, io, redact);
+  if (rest.includes("--help") || rest.includes("-h")) return printHelp(source, io, redact);
   const stray = rest.find((t) => !t.startsWith("-"));
   const command = stray && tool.commands.find((c) => c.name.split(" ")[0] === stray);
   if (command)
@@ -267,17 +276,20 @@ async function toolLevel(tool: Tool, io: KitIO, rest: readonly string[], redact:
   return resolveCommand(tool, []) as never;
 }
 
+const docOf = async (source: ToolSource, command?: CommandHead) => {
+  const doc = await source.describe();
+  return command ? narrowDoc(doc, command.name) : doc;
+};
+
 /** contract §9: the bare document, not an envelope; exit 0. */
-async function printDescribe(tool: Tool, io: KitIO, redact: Redactor, command?: Command): Promise<number> {
-  const { describeTool } = await import("./describe.ts");
-  const doc = describeTool(tool, command);
+async function printDescribe(source: ToolSource, io: KitIO, redact: Redactor, command?: CommandHead): Promise<number> {
+  const doc = await docOf(source, command);
   await io.writeStdout(redact(`${JSON.stringify(doc, null, io.stdoutIsTTY ? 2 : undefined)}\n`));
   return 0;
 }
 
-async function printHelp(tool: Tool, io: KitIO, redact: Redactor, command?: Command): Promise<number> {
-  const [{ describeTool }, { toolHelp, commandHelp }] = await Promise.all([import("./describe.ts"), import("./help.ts")]);
-  const doc = describeTool(tool, command);
+async function printHelp(source: ToolSource, io: KitIO, redact: Redactor, command?: CommandHead): Promise<number> {
+  const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(source, command), import("./help.ts")]);
   await io.writeStdout(redact(command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc)));
   return 0;
 }

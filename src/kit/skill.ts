@@ -4,7 +4,7 @@
  * heading and every flag a table row starting with its `--name`, so the
  * verifier can hold it against --describe.
  */
-import type { DescribeDoc } from "./describe.ts";
+import type { DescribeDoc } from "./describe-doc.ts";
 import { flagNotes } from "./help.ts";
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");

@@ -1,12 +1,12 @@
 /**
  * From raw flag values to the typed object `run` receives: argv strings are
- * converted by the flag's declared kind, then the zod schema has the last
- * word. Every rejection is mapped to a teaching error (contract §4): enums
+ * converted by the flag's declared kind and checked against its spec, then
+ * the zod schema has the last word. Every rejection is mapped to a teaching error (contract §4): enums
  * list their values, ranges give their bounds, a missing flag names itself.
  */
 import type { FlagsSchema } from "./define.ts";
 import { KitError } from "./errors.ts";
-import { flagSpecsOf, unwrap, type FlagSpec } from "./flags.ts";
+import { unwrap, type FlagSpec } from "./flags.ts";
 
 type Source = "argv" | "params";
 
@@ -46,15 +46,38 @@ async function boundsOf(schema: FlagsSchema, key: string): Promise<{ min?: numbe
   return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
-export async function validateFlags(schema: FlagsSchema, raw: Record<string, unknown>, source: Source): Promise<Record<string, unknown>> {
-  const specs = flagSpecsOf(schema);
+const missing = (spec: FlagSpec): KitError =>
+  new KitError("MISSING_FLAG", `--${spec.name} is required`, {
+    hint: spec.enumValues ? `add --${spec.name}=${spec.enumValues[0]} (one of: ${spec.enumValues.join(", ")})` : `add --${spec.name}=VALUE`,
+  });
+
+const notInEnum = (spec: FlagSpec, got: unknown): KitError => {
+  const allowed = [...spec.enumValues!];
+  return new KitError("INVALID_ENUM", `--${spec.name} must be one of: ${allowed.join(", ")} (got: ${show(got)})`, { allowed, got });
+};
+
+/**
+ * Raw values to the input the schema parses, refusing what the flag specs
+ * alone can tell (a wrong number, a value outside an enum, a required flag
+ * absent) before any command is loaded.
+ */
+export function convertFlags(specs: readonly FlagSpec[], raw: Record<string, unknown>, source: Source): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const spec of specs) {
-    if (spec.name in raw) input[spec.key] = convert(spec, raw[spec.name], source);
+    if (spec.name in raw) {
+      const value = convert(spec, raw[spec.name], source);
+      if (spec.enumValues && !spec.enumValues.includes(value as string)) throw notInEnum(spec, value);
+      input[spec.key] = value;
+    }
     // An absent switch is false unless the schema gives its own default.
     else if (spec.kind === "boolean" && !spec.defaulted) input[spec.key] = false;
+    else if (spec.required) throw missing(spec);
   }
+  return input;
+}
 
+/** The schema has the last word (ranges, formats, refinements); its rejection becomes a teaching error. */
+export async function validateFlags(schema: FlagsSchema, specs: readonly FlagSpec[], input: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = schema.safeParse(input);
   if (result.success) return result.data as Record<string, unknown>;
 
@@ -64,14 +87,8 @@ export async function validateFlags(schema: FlagsSchema, raw: Record<string, unk
   const flag = spec ? `--${spec.name}` : "the flags";
   const got = key in input ? input[key] : undefined;
 
-  if (spec && got === undefined)
-    throw new KitError("MISSING_FLAG", `${flag} is required`, {
-      hint: spec.enumValues ? `add ${flag}=${spec.enumValues[0]} (one of: ${spec.enumValues.join(", ")})` : `add ${flag}=VALUE`,
-    });
-  if (issue.code === "invalid_value" && spec?.enumValues) {
-    const allowed = [...spec.enumValues];
-    throw new KitError("INVALID_ENUM", `${flag} must be one of: ${allowed.join(", ")} (got: ${show(got)})`, { allowed, got });
-  }
+  if (spec && got === undefined) throw missing(spec);
+  if (issue.code === "invalid_value" && spec?.enumValues) throw notInEnum(spec, got);
   if ((issue.code === "too_small" || issue.code === "too_big") && spec && (spec.kind === "integer" || spec.kind === "number")) {
     const allowed = await boundsOf(schema, key);
     const range = `${allowed.min ?? "-∞"}..${allowed.max ?? "∞"}`;

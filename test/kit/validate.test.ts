@@ -1,7 +1,8 @@
 import { describe as group, expect, test } from "bun:test";
 import * as z from "zod/mini";
 import { KitError } from "../../src/kit/errors.ts";
-import { validateFlags } from "../../src/kit/validate.ts";
+import { flagSpecsOf } from "../../src/kit/flags.ts";
+import { convertFlags, validateFlags } from "../../src/kit/validate.ts";
 
 const flags = z.object({
   severity: z._default(z.enum(["low", "medium", "high"]), "low"),
@@ -11,9 +12,13 @@ const flags = z.object({
   verbose: z.boolean(),
 });
 
+/** Both steps, as the runtime takes them: the specs' checks, then the schema's. */
+const check = async (raw: Record<string, unknown>, source: "argv" | "params") =>
+  validateFlags(flags, flagSpecsOf(flags), convertFlags(flagSpecsOf(flags), raw, source));
+
 async function rejection(raw: Record<string, unknown>, source: "argv" | "params" = "argv"): Promise<KitError> {
   try {
-    await validateFlags(flags, raw, source);
+    await check(raw, source);
   } catch (e) {
     if (e instanceof KitError) return e;
     throw e;
@@ -23,7 +28,7 @@ async function rejection(raw: Record<string, unknown>, source: "argv" | "params"
 
 group("flag validation", () => {
   test("converts argv strings by the declared kind and applies defaults", async () => {
-    expect(await validateFlags(flags, { url: "https://a.test", "max-pages": "7", tags: ["a", "b"] }, "argv")).toEqual({
+    expect(await check({ url: "https://a.test", "max-pages": "7", tags: ["a", "b"] }, "argv")).toEqual({
       severity: "low",
       maxPages: 7,
       url: "https://a.test",
@@ -64,6 +69,6 @@ group("flag validation", () => {
   test("params are JSON-typed: a string where a number belongs is refused, not coerced", async () => {
     const e = await rejection({ url: "https://a.test", "max-pages": "7" }, "params");
     expect(e.code).toBe("INVALID_VALUE");
-    expect(await validateFlags(flags, { url: "https://a.test", "max-pages": 7 }, "params")).toMatchObject({ maxPages: 7 });
+    expect(await check({ url: "https://a.test", "max-pages": 7 }, "params")).toMatchObject({ maxPages: 7 });
   });
 });

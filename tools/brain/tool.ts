@@ -1,12 +1,12 @@
 /** brain: a git repository of Markdown notes, read directly and changed only through plans. */
-import { defineTool, mutationCommands } from "../../src/kit/index.ts";
+import { defineTool } from "../../src/kit/index.ts";
 import noteCreate from "./commands/note-create.ts";
 import noteDelete from "./commands/note-delete.ts";
 import noteGet from "./commands/note-get.ts";
 import noteList from "./commands/note-list.ts";
 import noteUpdate from "./commands/note-update.ts";
 import search from "./commands/search.ts";
-import { noteChanges } from "./lib/changes.ts";
+import mutations from "./commands/mutations.ts";
 import spec from "./spec.yaml";
 
 export default defineTool({
@@ -14,5 +14,5 @@ export default defineTool({
   version: spec.version,
   contractVersion: spec.contract_version,
   purpose: spec.purpose,
-  commands: [noteList, noteGet, search, noteCreate, noteUpdate, noteDelete, ...mutationCommands(spec.name, noteChanges)],
+  commands: [noteList, noteGet, search, noteCreate, noteUpdate, noteDelete, ...mutations],
 });

@@ -1,5 +1,5 @@
 /** seo: a site auditor. A table of contents of its commands; the kit does the rest. */
-import { defineTool, mutationCommands } from "../../src/kit/index.ts";
+import { defineTool } from "../../src/kit/index.ts";
 import audit from "./commands/audit.ts";
 import crawl from "./commands/crawl.ts";
 import extract from "./commands/extract.ts";
@@ -9,8 +9,8 @@ import pageGet from "./commands/page-get.ts";
 import pageList from "./commands/page-list.ts";
 import plan from "./commands/plan.ts";
 import score from "./commands/score.ts";
-import { siteFiles } from "./lib/site-files.ts";
 import synthesize from "./commands/synthesize.ts";
+import mutations from "./commands/mutations.ts";
 import spec from "./spec.yaml";
 
 export default defineTool({
@@ -18,5 +18,5 @@ export default defineTool({
   version: spec.version,
   contractVersion: spec.contract_version,
   purpose: spec.purpose,
-  commands: [crawl, extract, audit, score, synthesize, plan, ...mutationCommands(spec.name, siteFiles), pageList, pageGet, findingList, findingGet],
+  commands: [crawl, extract, audit, score, synthesize, plan, ...mutations, pageList, pageGet, findingList, findingGet],
 });

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { defineCommand, describe, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
+import { defineCommand, describe } from "../../../src/kit/index.ts";
+import { planResult, ttlFlag, writePlan } from "../../../src/kit/writes.ts";
 import { REPO_VARS, repoFlag } from "../lib/flags.ts";
 import { checkId, requireNote } from "../lib/notes.ts";
 import { cleanRepo } from "../lib/plan-notes.ts";

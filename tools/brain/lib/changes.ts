@@ -5,7 +5,8 @@
  */
 import { rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { KitError, type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/index.ts";
+import { KitError } from "../../../src/kit/index.ts";
+import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
 import { checkId, notePath, readNoteFile, parseNote, renderNote } from "./notes.ts";
 import { assertClean, blobHash, openRepo, type Repo } from "./repo.ts";
 

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { defineCommand, describe, KitError, planResult, ttlFlag, writePlan } from "../../../src/kit/index.ts";
+import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
+import { planResult, ttlFlag, writePlan } from "../../../src/kit/writes.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { FIX_ACTIONS } from "../lib/fix-actions.ts";
 

@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
-import { chatCompletion, defineCommand, describe, KitError, sha256 } from "../../../src/kit/index.ts";
+import { defineCommand, describe, KitError, sha256 } from "../../../src/kit/index.ts";
+import { chatCompletion } from "../../../src/kit/llm.ts";
 import type { AuditData, ScoreData } from "../lib/artifacts.ts";
 import { PROMPT_VERSION, promptFor } from "../lib/prompt.ts";
 

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
-import type { ItemInput } from "../../../src/kit/index.ts";
+import type { ItemInput } from "../../../src/kit/writes.ts";
 import { editDistance, KitError, nearest, resolveWithin, sha256 } from "../../../src/kit/index.ts";
 import type { ExtractedPage, Finding } from "../schemas.ts";
 import { applyEdits, type Edit } from "./edits.ts";

@@ -4,7 +4,8 @@
  * the file, so a crash never leaves half a page.
  */
 import { readFileSync, realpathSync, renameSync, statSync, writeFileSync, chmodSync } from "node:fs";
-import { KitError, resolveWithin, sha256, type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/index.ts";
+import { KitError, resolveWithin, sha256 } from "../../../src/kit/index.ts";
+import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { FIX_ACTIONS } from "./fix-actions.ts";
 

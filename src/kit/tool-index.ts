@@ -1,0 +1,79 @@
+/**
+ * What the runtime must know of a tool before any command is loaded: the
+ * command words, each command's flags as plain specs, its environment, list
+ * bounds and stage. A compiled tool carries this index precomputed by the
+ * build, so resolving argv, refusing a bad flag and describing the tool cost
+ * no schema construction; only the one command that runs is loaded.
+ */
+import type { Command, CommandSpec, EnvVar, Tool } from "./define.ts";
+import type { DescribeDoc } from "./describe-doc.ts";
+import { flagSpecsOf, type FlagSpec } from "./flags.ts";
+
+export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "schema" | "env" | "pagination" | "stage" | "outcome"> & {
+  readonly flags: readonly FlagSpec[];
+};
+
+export interface ToolIndex {
+  readonly name: string;
+  readonly version: string;
+  readonly contractVersion: number;
+  readonly env?: readonly EnvVar[];
+  readonly commands: readonly CommandHead[];
+}
+
+/** A tool as the runtime uses it: the index now, the rest on demand. */
+export interface ToolSource {
+  readonly index: ToolIndex;
+  /** The whole command (schemas and run) that a head names. */
+  load(head: CommandHead): Promise<Command>;
+  /** The describe document of the whole tool (contract §9). */
+  describe(): Promise<DescribeDoc>;
+}
+
+/** JSON-safe: the build writes it into the compiled entry as it is. */
+export function indexOf(tool: Tool): ToolIndex {
+  return {
+    name: tool.name,
+    version: tool.version,
+    contractVersion: tool.contractVersion,
+    ...(tool.env ? { env: tool.env } : {}),
+    commands: tool.commands.map(
+      (c): CommandHead => ({
+        name: c.name,
+        ...(c.resource === undefined ? {} : { resource: c.resource }),
+        verb: c.verb,
+        tier: c.tier,
+        rw: c.rw,
+        schema: c.schema,
+        ...(c.env ? { env: c.env } : {}),
+        pagination: c.pagination,
+        ...(c.stage ? { stage: c.stage } : {}),
+        ...(c.outcome ? { outcome: c.outcome } : {}),
+        flags: flagSpecsOf(c.flags),
+      }) as CommandHead,
+    ),
+  };
+}
+
+/** An in-process tool: everything is already loaded. */
+export function sourceOf(tool: Tool): ToolSource {
+  return {
+    index: indexOf(tool),
+    load: async (head) => tool.commands.find((c) => c.name === head.name)!,
+    describe: async () => (await import("./describe.ts")).describeTool(tool),
+  };
+}
+
+const isTool = (x: unknown): x is Tool => typeof x === "object" && x !== null && Array.isArray((x as Tool).commands);
+
+/**
+ * The command a head names, out of what a module declares: one command, a
+ * list of them, or the whole tool. A bare declaration gets the name and
+ * bounds the index computed from the full tool (`defineTool`).
+ */
+export function commandIn(declared: unknown, head: CommandHead): Command {
+  const specs: readonly CommandSpec<any, any>[] = isTool(declared) ? declared.commands : Array.isArray(declared) ? declared : [declared as CommandSpec<any, any>];
+  const spec = specs.find((s) => s && s.verb === head.verb && (s.resource ?? undefined) === (head.resource ?? undefined));
+  if (!spec) throw new Error(`the module loaded for "${head.name}" does not declare it`);
+  return { ...spec, name: head.name, pagination: head.pagination };
+}

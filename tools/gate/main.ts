@@ -1,4 +1,0 @@
-import { runMain } from "../../src/kit/index.ts";
-import gate from "./tool.ts";
-
-await runMain(gate);
