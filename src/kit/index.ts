@@ -7,7 +7,8 @@
 export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Tool, type ToolSpec } from "./define.ts";
 export type { CommandContext } from "./context.ts";
 export { ERROR_CODES, KitError, type ErrorCode } from "./errors.ts";
-export { resolveWithin, type Artifact, type RunDir } from "./run-dir.ts";
+export type { Artifact, RunDir } from "./run-dir.ts";
+export { resolveWithin } from "./paths.ts";
 export { sha256 } from "./hash.ts";
 export { editDistance, nearest } from "./suggest.ts";
 export { runMain } from "./main.ts";

@@ -1,9 +1,10 @@
 /**
  * Diagnostics go to stderr, always (contract §5), through the redactor.
  * `consola/core` rather than consola's default entry: the default touches
- * process.stdout at import time, which costs start-up on every call.
+ * process.stdout at import time, which costs start-up on every call. And
+ * consola is loaded on the first diagnostic, not before: most runs log none.
  */
-import { createConsola, type ConsolaInstance, type LogObject } from "consola/core";
+import type { ConsolaInstance, LogObject } from "consola/core";
 
 const COLOURS: Partial<Record<string, string>> = { error: "31", fatal: "31", warn: "33", success: "32", info: "36", debug: "90", trace: "90" };
 
@@ -18,6 +19,18 @@ export interface LogSink {
 export type Logger = ConsolaInstance;
 
 export function createLogger(sink: LogSink): Logger {
+  let real: Logger | undefined;
+  const logger = (): Logger => (real ??= consolaFor(sink));
+  return new Proxy({} as Logger, {
+    get(_target, key) {
+      const value = Reflect.get(logger(), key);
+      return typeof value === "function" ? value.bind(real) : value;
+    },
+  });
+}
+
+function consolaFor(sink: LogSink): Logger {
+  const { createConsola } = require("consola/core") as typeof import("consola/core");
   return createConsola({
     level: sink.level,
     reporters: [

@@ -30,12 +30,14 @@ export function queryFingerprint(command: string, flags: Record<string, unknown>
   return Bun.hash(JSON.stringify([command, Object.entries(flags).sort(([a], [b]) => (a < b ? -1 : 1))])).toString(36);
 }
 
-const encode = (offset: number, fingerprint: string): string => Buffer.from(JSON.stringify({ o: offset, q: fingerprint })).toString("base64url");
+// The language's own base64 (not Buffer, which is set up on first use): unpadded base64url.
+const encode = (offset: number, fingerprint: string): string =>
+  new TextEncoder().encode(JSON.stringify({ o: offset, q: fingerprint })).toBase64({ alphabet: "base64url", omitPadding: true });
 
 export function decodeCursor(cursor: string, fingerprint: string): number {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    parsed = JSON.parse(new TextDecoder().decode(Uint8Array.fromBase64(cursor, { alphabet: "base64url" })));
   } catch {
     parsed = undefined;
   }

@@ -11,44 +11,58 @@
  * of a JSON document leaves it valid JSON.
  */
 
-/** Names whose values are secrets: `*_KEY`, `*_TOKEN`, `*_SECRET`, `*PASSWORD*`, … */
-const SECRET_ENV_NAME =
-  /(^|_)(KEY|TOKEN|SECRET|SECRETS|PASSWORD|PASSWD|PASS|PAT|CREDENTIAL|CREDENTIALS|AUTH|COOKIE|SIGNATURE|DSN)$|PASSWORD|PASSWD|SECRET|TOKEN|API_?KEY|PRIVATE_KEY|ACCESS_KEY/;
+/** Names whose values are secrets: a last word `KEY`, `TOKEN`, `SECRET`, …, or `PASSWORD`, `API_KEY`, … anywhere. */
+const SECRET_LAST_WORDS = new Set(["KEY", "TOKEN", "SECRET", "SECRETS", "PASSWORD", "PASSWD", "PASS", "PAT", "CREDENTIAL", "CREDENTIALS", "AUTH", "COOKIE", "SIGNATURE", "DSN"]);
+const SECRET_PARTS = ["PASSWORD", "PASSWD", "SECRET", "TOKEN", "APIKEY", "API_KEY", "PRIVATE_KEY", "ACCESS_KEY"];
 
 /** Shorter values collide with ordinary words; no real credential is this short. */
 const MIN_SECRET_LENGTH = 8;
 
 export const ENV_REPLACEMENT = "[REDACTED]";
 
-export const looksSecretEnvName = (name: string): boolean => SECRET_ENV_NAME.test(name.toUpperCase());
+// Set and substring tests, not one big regular expression: every tool runs this over the whole environment at start-up.
+export function looksSecretEnvName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return SECRET_LAST_WORDS.has(upper.slice(upper.lastIndexOf("_") + 1)) || SECRET_PARTS.some((part) => upper.includes(part));
+}
 
 /** Keeps up to eight characters, never more than half the secret. */
 const mask = (secret: string): string => `${secret.slice(0, Math.min(8, Math.floor(secret.length / 2)))}_REDACTED`;
 
 // The value classes exclude quotes, backslashes and whitespace: JSON stays valid.
 const V = `[^\\s"'\\\\&,;<>]`;
-const PATTERNS: readonly { re: RegExp; keep: (m: string, ...g: string[]) => string }[] = [
+const AWS_PREFIXES = ["AKIA", "ASIA", "AGPA", "AIDA", "AROA", "AIPA", "ANPA", "ANVA"];
+const KEY_WORDS = ["key", "secret", "token", "passw", "pwd"];
+
+/**
+ * Each pattern has a cheap test that every match must pass (on the text, and
+ * on the text lower-cased): output that cannot hold a match skips the
+ * expression, and an expression never run is never compiled.
+ */
+const PATTERNS: readonly { may: (text: string, lower: string) => boolean; re: RegExp; keep: (m: string, ...g: string[]) => string }[] = [
   // AWS access key ids.
-  { re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b/g, keep: (m) => mask(m) },
+  { may: (t) => AWS_PREFIXES.some((p) => t.includes(p)), re: /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA)[A-Z0-9]{16}\b/g, keep: (m) => mask(m) },
   // OpenAI/OpenRouter/Anthropic style keys.
-  { re: /\bsk-[A-Za-z0-9_-]{16,}/g, keep: (m) => mask(m) },
+  { may: (t) => t.includes("sk-"), re: /\bsk-[A-Za-z0-9_-]{16,}/g, keep: (m) => mask(m) },
   // GitHub tokens.
-  { re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, keep: (m) => mask(m) },
+  { may: (t) => t.includes("gh") || t.includes("github_pat_"), re: /\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,})/g, keep: (m) => mask(m) },
   // Slack tokens.
-  { re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, keep: (m) => mask(m) },
+  { may: (t) => t.includes("xox"), re: /\bxox[abposr]-[A-Za-z0-9-]{10,}/g, keep: (m) => mask(m) },
   // Host-agent keys.
-  { re: /\b(?:emk|evt)_[A-Za-z0-9]{16,}/g, keep: (m) => mask(m) },
+  { may: (t) => t.includes("emk_") || t.includes("evt_"), re: /\b(?:emk|evt)_[A-Za-z0-9]{16,}/g, keep: (m) => mask(m) },
   // Authorization headers.
-  { re: /\b(Bearer)(\s+)([A-Za-z0-9._~+/=-]{8,})/g, keep: (_m, scheme, sp, token) => `${scheme}${sp}${mask(token!)}` },
+  { may: (t) => t.includes("Bearer"), re: /\b(Bearer)(\s+)([A-Za-z0-9._~+/=-]{8,})/g, keep: (_m, scheme, sp, token) => `${scheme}${sp}${mask(token!)}` },
   // Presigned-URL signatures and similar query credentials.
   {
+    may: (t) => t.includes("=") && (t.includes("?") || t.includes("&")),
     re: new RegExp(`([?&](?:X-Amz-Signature|X-Amz-Credential|X-Amz-Security-Token|X-Goog-Signature|X-Goog-Credential|Signature|sig|token|access_token|api_key|apikey|key)=)(${V}+)`, "gi"),
     keep: (_m, name, value) => `${name}${mask(value!)}`,
   },
   // Passwords in URLs: scheme://user:password@host
-  { re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'\\]+:)([^\s@/"'\\]+)@/gi, keep: (_m, head, pw) => `${head}${mask(pw!)}@` },
+  { may: (t) => t.includes("://") && t.includes("@"), re: /\b([a-z][a-z0-9+.-]*:\/\/[^\s:/@"'\\]+:)([^\s@/"'\\]+)@/gi, keep: (_m, head, pw) => `${head}${mask(pw!)}@` },
   // key=value and "key": "value" pairs.
   {
+    may: (_t, lower) => KEY_WORDS.some((w) => lower.includes(w)),
     re: new RegExp(`\\b((?:api[_-]?key|apikey|secret|client[_-]?secret|token|access[_-]?token|refresh[_-]?token|auth[_-]?token|password|passwd|pwd)["']?\\s*[=:]\\s*["']?)(${V}{4,})`, "gi"),
     keep: (_m, head, value) => (value === "null" || value === "true" || value === "false" ? `${head}${value}` : `${head}${mask(value!)}`),
   },
@@ -82,7 +96,8 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
   const redact = ((text: string): string => {
     let out = text;
     for (const s of secrets) if (out.includes(s)) out = out.split(s).join(ENV_REPLACEMENT);
-    for (const { re, keep } of PATTERNS) out = out.replace(re, keep as (m: string, ...g: string[]) => string);
+    const lower = out.toLowerCase();
+    for (const { may, re, keep } of PATTERNS) if (may(out, lower)) out = out.replace(re, keep as (m: string, ...g: string[]) => string);
     return out;
   }) as Redactor;
   Object.defineProperty(redact, "secrets", { value: secrets });

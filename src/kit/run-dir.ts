@@ -4,9 +4,9 @@
  * the stage, and a checksum of its inputs, so a later stage can be re-run on
  * an earlier stage's output and a replay can be compared with the original.
  */
-import { isAbsolute, join, relative, resolve } from "node:path";
 import { KitError } from "./errors.ts";
 import { sha256 } from "./hash.ts";
+import { resolvePath, resolveWithin } from "./paths.ts";
 
 export interface ArtifactHeader {
   artifact: string;
@@ -47,14 +47,6 @@ const fs = (): NodeFs => (fsModule ??= require("node:fs") as NodeFs);
 const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 
 
-/** `relPath` under `root`; a path that would resolve to the root itself or outside it is refused. */
-export function resolveWithin(root: string, relPath: string, what: string): string {
-  const full = resolve(root, relPath);
-  const rel = relative(root, full);
-  if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) throw new KitError("INVALID_INPUT", `'${relPath}' is outside ${what}`, { got: relPath });
-  return full;
-}
-
 /** The folder a run reads and writes: given by --run-dir, or a fresh temporary one. */
 export class RunDir {
   #path: string | undefined;
@@ -68,7 +60,7 @@ export class RunDir {
     private readonly opts: RunDirOptions,
   ) {
     this.#given = given !== undefined;
-    if (given !== undefined) this.#path = resolve(cwd, given);
+    if (given !== undefined) this.#path = resolvePath(cwd, given);
   }
 
   /** A given run dir that is a file: found when it is first read or written. */
@@ -78,7 +70,7 @@ export class RunDir {
 
   /** The run dir's absolute path; the default is created on first use. */
   get path(): string {
-    this.#path ??= fs().mkdtempSync(join(this.tmpdir, `${this.opts.tool}-run-`));
+    this.#path ??= fs().mkdtempSync(resolvePath(this.tmpdir, `${this.opts.tool}-run-`));
     return this.#path;
   }
 
@@ -104,7 +96,7 @@ export class RunDir {
 
   #artifactPath(name: string): string {
     if (!ARTIFACT_NAME.test(name)) throw new KitError("INTERNAL", `artifact name '${name}' is not kebab-case`);
-    return join(this.path, `${name}.json`);
+    return `${this.path}/${name}.json`;
   }
 
   #missing(name: string): KitError {

@@ -16,7 +16,6 @@ import { sha256 } from "./hash.ts";
 import type { KitIO, Signal } from "./io.ts";
 import { createLogger } from "./log.ts";
 import { decodeCursor, queryFingerprint, type PageRequest } from "./paginate.ts";
-import { readParamsDocument, splitParams } from "./params.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { resolveCommand } from "./resolve.ts";
 import type { RunDir } from "./run-dir.ts";
@@ -169,6 +168,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
     let inputFrom: "argv" | "params" = "argv";
     let universalRaw: RawFlags = raw;
     if (typeof raw.params === "string") {
+      const { readParamsDocument, splitParams } = await import("./params.ts");
       const doc = await readParamsDocument(raw.params, io.cwd, io.readStdin);
       const split = splitParams(doc, specs.map((s) => s.name), raw);
       flagInput = split.flags;

@@ -1,4 +1,4 @@
-/** The shapes seo's results and artifacts share: one definition each. */
+/** The shapes seo's findings and scores share: one definition each. A page's shape is in page-schema.ts, built only by the commands that show pages. */
 import * as z from "zod/mini";
 import { describe } from "../../src/kit/index.ts";
 
@@ -19,43 +19,6 @@ export const finding = z.object({
   detail: z.record(z.string(), z.unknown()),
 });
 export type Finding = z.output<typeof finding>;
-
-export const link = z.object({
-  href: describe(z.nullable(z.string()), "Absolute URL, or null when the href is missing or not a navigable URL."),
-  raw: z.nullable(z.string()),
-  text: z.string(),
-  rel: z.nullable(z.string()),
-  internal: z.boolean(),
-  crawlable: z.boolean(),
-});
-
-export const extractedPage = z.object({
-  url: z.string(),
-  final_url: z.string(),
-  status: describe(z.number(), "HTTP status of the final response; 0 when the request failed."),
-  depth: z.number(),
-  file: describe(z.nullable(z.string()), "For a folder crawl: the file, relative to the folder."),
-  content_type: z.nullable(z.string()),
-  redirects: z.number(),
-  html: z.boolean(),
-  title: z.nullable(z.string()),
-  title_count: z.number(),
-  meta_description: z.nullable(z.string()),
-  description_count: z.number(),
-  headings: z.array(z.object({ level: z.number(), text: z.string() })),
-  h1_count: z.number(),
-  canonical: z.nullable(z.string()),
-  canonical_raw: z.array(z.string()),
-  lang: z.nullable(z.string()),
-  hreflang: z.array(z.object({ lang: z.string(), href: z.nullable(z.string()), raw: z.string() })),
-  robots_meta: z.nullable(z.string()),
-  x_robots_tag: z.nullable(z.string()),
-  viewport: z.nullable(z.string()),
-  links: z.array(link),
-  images: z.array(z.object({ src: z.nullable(z.string()), alt: z.nullable(z.string()) })),
-  word_count: z.number(),
-});
-export type ExtractedPage = z.output<typeof extractedPage>;
 
 export const categoryScore = z.object({
   category: z.enum(CATEGORIES),

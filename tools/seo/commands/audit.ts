@@ -1,9 +1,17 @@
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
-import { findingFilterFlags, summarySchema } from "../lib/filter-flags.ts";
+import { findingFilterFlags } from "../lib/filter-flags.ts";
 import { filterFindings, summarize } from "../lib/findings.ts";
 import { finding } from "../schemas.ts";
+
+const summarySchema = z.object({
+  pages: z.number(),
+  findings: describe(z.number(), "All findings, before filters."),
+  pages_with_findings: z.number(),
+  by_severity: z.object({ high: z.number(), medium: z.number(), low: z.number() }),
+  by_rule: z.record(z.string(), z.number()),
+});
 
 export default defineCommand({
   verb: "audit",

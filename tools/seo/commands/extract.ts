@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import type { CrawlData, ExtractData } from "../lib/artifacts.ts";
-import { type ExtractedPage } from "../schemas.ts";
+import { type ExtractedPage } from "../page-schema.ts";
 
 const result = z.object({
   pages: z.number(),

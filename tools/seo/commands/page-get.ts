@@ -1,7 +1,8 @@
 import * as z from "zod/mini";
 import { defineCommand, describe, KitError, nearest } from "../../../src/kit/index.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
-import { extractedPage, finding } from "../schemas.ts";
+import { finding } from "../schemas.ts";
+import { extractedPage } from "../page-schema.ts";
 
 export default defineCommand({
   resource: "page",

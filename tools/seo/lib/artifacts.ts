@@ -1,6 +1,7 @@
 /** The artifacts seo's stages hand each other through the run dir (contract §7). */
 import type { CrawlResult } from "./crawler.ts";
-import type { ExtractedPage, Finding } from "../schemas.ts";
+import type { Finding } from "../schemas.ts";
+import type { ExtractedPage } from "../page-schema.ts";
 
 export type Source = { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
 

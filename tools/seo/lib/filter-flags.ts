@@ -9,11 +9,3 @@ export const findingFilterFlags = {
   rule: z.optional(describe(z.enum(RULE_IDS), "Show only this rule's findings.")),
   url: z.optional(describe(z.string(), "Show only findings on this page URL.")),
 };
-
-export const summarySchema = z.object({
-  pages: z.number(),
-  findings: describe(z.number(), "All findings, before filters."),
-  pages_with_findings: z.number(),
-  by_severity: z.object({ high: z.number(), medium: z.number(), low: z.number() }),
-  by_rule: z.record(z.string(), z.number()),
-});

@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import type { ItemInput } from "../../../src/kit/writes.ts";
 import { editDistance, KitError, nearest, resolveWithin, sha256 } from "../../../src/kit/index.ts";
-import type { ExtractedPage, Finding } from "../schemas.ts";
+import type { Finding } from "../schemas.ts";
+import type { ExtractedPage } from "../page-schema.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { attrValueSpan, escapeAttr, indentAt, locate, type Located } from "./source.ts";
 

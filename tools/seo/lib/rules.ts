@@ -5,7 +5,8 @@
  */
 import type { ExtractData } from "./artifacts.ts";
 import { RULES, RULE_IDS, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
-import type { ExtractedPage, Finding } from "../schemas.ts";
+import type { Finding } from "../schemas.ts";
+import type { ExtractedPage } from "../page-schema.ts";
 import { sameOrigin } from "./url.ts";
 
 /** Lighthouse's list of link texts that say nothing about the target, in English. */

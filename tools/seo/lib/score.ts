@@ -5,7 +5,8 @@
  * no model: the same audit always gives the same number.
  */
 import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
-import { CATEGORIES, type Category, type ExtractedPage } from "../schemas.ts";
+import { CATEGORIES, type Category } from "../schemas.ts";
+import { type ExtractedPage } from "../page-schema.ts";
 import type { AuditData, ExtractData, ScoreData } from "./artifacts.ts";
 
 export const CATEGORY_WEIGHTS: Record<Category, number> = { indexability: 3, content: 3, links: 2, media: 1, international: 1, mobile: 1 };

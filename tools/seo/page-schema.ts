@@ -1,0 +1,40 @@
+/** A page as extract records it and `page get` shows it. */
+import * as z from "zod/mini";
+import { describe } from "../../src/kit/index.ts";
+
+export const link = z.object({
+  href: describe(z.nullable(z.string()), "Absolute URL, or null when the href is missing or not a navigable URL."),
+  raw: z.nullable(z.string()),
+  text: z.string(),
+  rel: z.nullable(z.string()),
+  internal: z.boolean(),
+  crawlable: z.boolean(),
+});
+
+export const extractedPage = z.object({
+  url: z.string(),
+  final_url: z.string(),
+  status: describe(z.number(), "HTTP status of the final response; 0 when the request failed."),
+  depth: z.number(),
+  file: describe(z.nullable(z.string()), "For a folder crawl: the file, relative to the folder."),
+  content_type: z.nullable(z.string()),
+  redirects: z.number(),
+  html: z.boolean(),
+  title: z.nullable(z.string()),
+  title_count: z.number(),
+  meta_description: z.nullable(z.string()),
+  description_count: z.number(),
+  headings: z.array(z.object({ level: z.number(), text: z.string() })),
+  h1_count: z.number(),
+  canonical: z.nullable(z.string()),
+  canonical_raw: z.array(z.string()),
+  lang: z.nullable(z.string()),
+  hreflang: z.array(z.object({ lang: z.string(), href: z.nullable(z.string()), raw: z.string() })),
+  robots_meta: z.nullable(z.string()),
+  x_robots_tag: z.nullable(z.string()),
+  viewport: z.nullable(z.string()),
+  links: z.array(link),
+  images: z.array(z.object({ src: z.nullable(z.string()), alt: z.nullable(z.string()) })),
+  word_count: z.number(),
+});
+export type ExtractedPage = z.output<typeof extractedPage>;
