@@ -67,8 +67,12 @@ function isTerminal(fd: number): boolean {
   }
 }
 
-/** os.tmpdir() on POSIX, without importing node:os. */
-const tmpdirOf = (env: NodeJS.ProcessEnv): string => (env.TMPDIR || env.TMP || env.TEMP || "/tmp").replace(/(.)\/+$/, "$1");
+/** os.tmpdir() on POSIX, without importing node:os (nor compiling a regular expression at start-up). */
+function tmpdirOf(env: NodeJS.ProcessEnv): string {
+  let dir = env.TMPDIR || env.TMP || env.TEMP || "/tmp";
+  while (dir.length > 1 && dir.endsWith("/")) dir = dir.slice(0, -1);
+  return dir;
+}
 
 export function processIO(): KitIO {
   return {

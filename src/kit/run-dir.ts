@@ -51,7 +51,8 @@ const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException 
 export class RunDir {
   #path: string | undefined;
   readonly #given: boolean;
-  readonly #reads: { artifact: string; checksum: string }[] = [];
+  /** What this stage read, hashed only if it writes an artifact of its own. */
+  readonly #reads: { artifact: string; bytes: Uint8Array }[] = [];
 
   constructor(
     given: string | undefined,
@@ -134,7 +135,7 @@ export class RunDir {
       throw new KitError("INVALID_ARTIFACT", `${name}.json is not a ${this.opts.tool} ${name} artifact`, {
         hint: `re-run \`${this.opts.tool} ${this.opts.producers.get(name) ?? name}\` into this run dir`,
       });
-    this.#reads.push({ artifact: name, checksum: sha256(bytes) });
+    this.#reads.push({ artifact: name, bytes });
     return parsed;
   }
 
@@ -158,7 +159,7 @@ export class RunDir {
   /** Writes an artifact atomically; a reader never sees half of one. */
   write<T>(name: string, data: T, extra: { model?: string; promptVersion?: string } = {}): { path: string; checksum: string } {
     const path = this.#artifactPath(name);
-    const inputs = [...this.#reads];
+    const inputs = this.#reads.map((r) => ({ artifact: r.artifact, checksum: sha256(r.bytes) }));
     const artifact: Artifact<T> = {
       artifact: name,
       tool: this.opts.tool,

@@ -18,7 +18,7 @@ import { createLogger } from "./log.ts";
 import { decodeCursor, queryFingerprint, type PageRequest } from "./paginate.ts";
 import { createRedactor, type Redactor } from "./redact.ts";
 import { resolveCommand } from "./resolve.ts";
-import type { RunDir } from "./run-dir.ts";
+import { RunDir } from "./run-dir.ts";
 import type { CommandHead, ToolIndex, ToolSource } from "./tool-index.ts";
 import { convertFlags, validateFlags } from "./validate.ts";
 
@@ -178,7 +178,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
     const u = universalOf(universalRaw);
     const input = convertFlags(specs, flagInput, inputFrom);
     // Only now is the command itself (its schemas, its code) loaded.
-    const [command, { RunDir }] = await Promise.all([source.load(head), import("./run-dir.ts")]);
+    const command = await source.load(head);
     const flags = await validateFlags(command.flags, specs, input);
     const fields = u.fields === undefined ? undefined : parseFields(u.fields, command.result);
 
