@@ -24,15 +24,24 @@ export const toolNames = (): string[] =>
     .map((d) => d.name)
     .sort();
 
-/** The binaries: every tool (through its generated entry), then the verifier. */
-const targets = (): { name: string; entry: () => Promise<string> }[] => [
-  ...toolNames().map((name) => ({ name, entry: () => writeEntry(name, join(dist, ".build")) })),
-  { name: "verify", entry: async () => join(root, "verify", "main.ts") },
+/** The binaries: every tool (through its generated entry, zod compiled out), then the verifier. */
+const targets = (): { name: string; entry: () => Promise<string>; zodStandIn: boolean }[] => [
+  ...toolNames().map((name) => ({ name, entry: () => writeEntry(name, join(dist, ".build", name)), zodStandIn: true })),
+  { name: "verify", entry: async () => join(root, "verify", "main.ts"), zodStandIn: false },
 ];
 
-export async function compile(entry: string, outfile: string): Promise<void> {
+/** In a built tool, `zod/mini` is the kit's stand-in: the binary checks with the validators generated from its schemas. */
+const zodStandIn: Bun.BunPlugin = {
+  name: "zod-stand-in",
+  setup(build) {
+    build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: join(root, "src", "kit", "zod-stand-in.ts") }));
+  },
+};
+
+export async function compile(entry: string, outfile: string, opts: { zodStandIn?: boolean } = {}): Promise<void> {
   const result = await Bun.build({
     entrypoints: [entry],
+    plugins: opts.zodStandIn ? [zodStandIn] : [],
     // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
     format: "esm",
     bytecode: true,
@@ -73,7 +82,7 @@ if (import.meta.main) {
     const wanted = args.filter((a) => !a.startsWith("-"));
     for (const t of targets().filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
       const started = performance.now();
-      await compile(await t.entry(), join(dist, t.name));
+      await compile(await t.entry(), join(dist, t.name), { zodStandIn: t.zodStandIn });
       console.error(`built dist/${t.name} in ${Math.round(performance.now() - started)} ms`);
     }
   }

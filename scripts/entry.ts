@@ -1,15 +1,16 @@
 /**
  * The compiled entry of a tool, generated from its declaration: the tool's
- * index and describe document computed here, once, and one loader per
- * command pointing at the module under `commands/` that declares it. At run
- * time the binary loads only the command it runs; a command declared
- * nowhere under `commands/` is loaded with the whole tool.
+ * index and describe document computed here, once, and for each command a
+ * module that re-exports its declaration (from the file under `commands/`
+ * that declares it) beside the validators generated from its schemas. At run
+ * time the binary loads only the command it runs, and no zod schema.
  */
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../src/kit/define.ts";
 import { describeTool } from "../src/kit/describe.ts";
 import { commandIn, indexOf } from "../src/kit/tool-index.ts";
+import { validatorModule } from "./validators.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -30,22 +31,28 @@ async function declaringModules(name: string, tool: Tool): Promise<Map<string, s
   return found;
 }
 
-/** Writes dist/.build/<name>.entry.ts (and its describe document) and returns the entry's path. */
+const slug = (commandName: string): string => commandName.replace(/ /g, "-");
+
+/** Writes <outDir>/entry.ts, its command modules and describe document; returns the entry's path. */
 export async function writeEntry(name: string, outDir: string): Promise<string> {
-  const toolModule = join(root, "tools", name, "tool.ts");
-  const tool = (await import(toolModule)).default as Tool;
+  const tool = (await import(join(root, "tools", name, "tool.ts"))).default as Tool;
   const index = indexOf(tool);
   const modules = await declaringModules(name, tool);
-  // Proven here, not at run time: each loader's module declares its command.
-  for (const head of index.commands) {
-    const path = modules.get(head.name) ?? toolModule;
-    commandIn((await import(path)).default, head);
-  }
+  rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
-  const describePath = join(outDir, `${name}.describe.json`);
-  writeFileSync(describePath, JSON.stringify(describeTool(tool)));
-  const loaders = index.commands.map((c) => `  ${JSON.stringify(c.name)}: () => import(${JSON.stringify(modules.get(c.name) ?? toolModule)}),`);
-  const entry = join(outDir, `${name}.entry.ts`);
+  for (const command of tool.commands) {
+    const path = modules.get(command.name);
+    if (!path) throw new Error(`${name} ${command.name}: declare it as (or in) the default export of a module under tools/${name}/commands/`);
+    // Proven here, not at run time: the module declares the command.
+    commandIn((await import(path)).default, index.commands.find((h) => h.name === command.name)!);
+    writeFileSync(join(outDir, `${slug(command.name)}.validate.js`), validatorModule(name, command));
+    writeFileSync(
+      join(outDir, `${slug(command.name)}.ts`),
+      `export { default as declared } from ${JSON.stringify(path)};\nexport { bounds, flags, result } from "./${slug(command.name)}.validate.js";\n`,
+    );
+  }
+  writeFileSync(join(outDir, "describe.json"), JSON.stringify(describeTool(tool)));
+  const entry = join(outDir, "entry.ts");
   writeFileSync(
     entry,
     [
@@ -53,8 +60,8 @@ export async function writeEntry(name: string, outDir: string): Promise<string> 
       `import { runIndexed } from ${JSON.stringify(join(root, "src", "kit", "main.ts"))};`,
       ``,
       `await runIndexed(${JSON.stringify(index)}, {`,
-      ...loaders,
-      `}, () => import(${JSON.stringify(describePath)}));`,
+      ...index.commands.map((c) => `  ${JSON.stringify(c.name)}: () => import("./${slug(c.name)}.ts"),`),
+      `}, () => import("./describe.json"));`,
       ``,
     ].join("\n"),
   );

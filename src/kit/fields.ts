@@ -1,7 +1,7 @@
 /**
  * `--fields a,b.c` (contract §3): projects `data` to the named paths and
  * never touches the envelope around it. Paths are checked against the
- * command's result schema before anything runs; arrays are projected
+ * command's result schema (as the tool's index lists them) before anything runs; arrays are projected
  * element by element, so `items.url` keeps the url of every item.
  */
 import type { ResultSchema } from "./define.ts";
@@ -36,15 +36,15 @@ export function fieldPaths(schema: ResultSchema): string[] {
   return out;
 }
 
-export function parseFields(spec: string, schema: ResultSchema): string[] {
+/** The paths `--fields` names, each checked against `valid` (the result's `fieldPaths`). */
+export function parseFields(spec: string, valid: readonly string[]): string[] {
   const wanted = spec.split(",").map((s) => s.trim()).filter(Boolean);
   if (wanted.length === 0) throw new KitError("INVALID_FIELDS", "--fields is empty; name at least one path", { got: spec });
-  const valid = fieldPaths(schema);
   for (const path of wanted) {
     if (!valid.includes(path)) {
       const guess = nearest(path, valid);
       throw new KitError("INVALID_FIELDS", `--fields: '${path}' is not in the result; valid paths: ${valid.join(", ")}`, {
-        allowed: valid,
+        allowed: [...valid],
         got: path,
         ...(guess ? { hint: `did you mean ${guess}?` } : {}),
       });

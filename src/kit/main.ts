@@ -3,6 +3,7 @@ import type { Tool } from "./define.ts";
 import type { DescribeDoc } from "./describe-doc.ts";
 import { processIO } from "./io.ts";
 import { runTool } from "./runtime.ts";
+import { compiledChecks, type CompiledValidators } from "./checks.ts";
 import { commandIn, sourceOf, type ToolIndex } from "./tool-index.ts";
 
 /** A tool whose every command is already loaded. */
@@ -10,18 +11,22 @@ export async function runMain(tool: Tool): Promise<void> {
   process.exitCode = await runTool(sourceOf(tool), processIO());
 }
 
-type Loader = () => Promise<{ default: unknown }>;
+/** A command's module as the build generates it: the declaration, and its validators. */
+type Loader = () => Promise<CompiledValidators & { declared: unknown }>;
 
 /**
  * The entry the build generates for each tool: its index, one loader per
- * command (a module that declares it), and the describe document, all made
- * from the same declaration at build time.
+ * command (its declaration and the validators generated from its schemas),
+ * and the describe document, all made from the same declaration at build time.
  */
 export async function runIndexed(index: ToolIndex, loaders: Readonly<Record<string, Loader>>, describe: () => Promise<{ default: unknown }>): Promise<void> {
   process.exitCode = await runTool(
     {
       index,
-      load: async (head) => commandIn((await loaders[head.name]!()).default, head),
+      load: async (head) => {
+        const loaded = await loaders[head.name]!();
+        return { command: commandIn(loaded.declared, head), checks: compiledChecks(loaded, head.flags) };
+      },
       describe: async () => (await describe()).default as DescribeDoc,
     },
     processIO(),

@@ -20,7 +20,7 @@ import { createRedactor, type Redactor } from "./redact.ts";
 import { resolveCommand } from "./resolve.ts";
 import { RunDir } from "./run-dir.ts";
 import type { CommandHead, ToolIndex, ToolSource } from "./tool-index.ts";
-import { convertFlags, validateFlags } from "./validate.ts";
+import { convertFlags } from "./validate.ts";
 
 type Mode = "json" | "toon" | "text";
 
@@ -177,10 +177,10 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
     }
     const u = universalOf(universalRaw);
     const input = convertFlags(specs, flagInput, inputFrom);
-    // Only now is the command itself (its schemas, its code) loaded.
-    const command = await source.load(head);
-    const flags = await validateFlags(command.flags, specs, input);
-    const fields = u.fields === undefined ? undefined : parseFields(u.fields, command.result);
+    const fields = u.fields === undefined ? undefined : parseFields(u.fields, head.fields);
+    // Only now is the command itself (its code, its checks) loaded.
+    const { command, checks } = await source.load(head);
+    const flags = await checks.flags(input);
 
     const pageRequest = pageRequestOf(command, u, flags);
 
@@ -218,11 +218,8 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
 
     const returned = await command.run(ctx);
     if (abort.signal.aborted) return 130;
-    const checked = command.result.safeParse(returned);
-    if (!checked.success) {
-      const issue = checked.error.issues[0];
-      throw new KitError("INTERNAL", `${command.name} returned data that does not match ${command.schema} at '${issue?.path.join(".")}': ${issue?.message}`);
-    }
+    const checked = checks.result(returned);
+    if (!checked.ok) throw new KitError("INTERNAL", `${command.name} returned data that does not match ${command.schema} at '${checked.path}': ${checked.message}`);
     const data = fields ? project(checked.data, fields) : checked.data;
     return await emit(success({ tool: tool.name, contractVersion: tool.contractVersion, command: commandName, meta: meta() }, data));
   } catch (e) {

@@ -5,12 +5,16 @@
  * build, so resolving argv, refusing a bad flag and describing the tool cost
  * no schema construction; only the one command that runs is loaded.
  */
+import { zodChecks, type Checks } from "./checks.ts";
 import type { Command, CommandSpec, EnvVar, Tool } from "./define.ts";
 import type { DescribeDoc } from "./describe-doc.ts";
+import { fieldPaths } from "./fields.ts";
 import { flagSpecsOf, type FlagSpec } from "./flags.ts";
 
 export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "schema" | "env" | "pagination" | "stage" | "outcome"> & {
   readonly flags: readonly FlagSpec[];
+  /** The paths `--fields` may name in the result. */
+  readonly fields: readonly string[];
 };
 
 export interface ToolIndex {
@@ -24,8 +28,8 @@ export interface ToolIndex {
 /** A tool as the runtime uses it: the index now, the rest on demand. */
 export interface ToolSource {
   readonly index: ToolIndex;
-  /** The whole command (schemas and run) that a head names. */
-  load(head: CommandHead): Promise<Command>;
+  /** The whole command that a head names, and how its flags and result are checked. */
+  load(head: CommandHead): Promise<{ command: Command; checks: Checks }>;
   /** The describe document of the whole tool (contract §9). */
   describe(): Promise<DescribeDoc>;
 }
@@ -50,6 +54,7 @@ export function indexOf(tool: Tool): ToolIndex {
         ...(c.stage ? { stage: c.stage } : {}),
         ...(c.outcome ? { outcome: c.outcome } : {}),
         flags: flagSpecsOf(c.flags),
+        fields: fieldPaths(c.result),
       }) as CommandHead,
     ),
   };
@@ -59,7 +64,10 @@ export function indexOf(tool: Tool): ToolIndex {
 export function sourceOf(tool: Tool): ToolSource {
   return {
     index: indexOf(tool),
-    load: async (head) => tool.commands.find((c) => c.name === head.name)!,
+    load: async (head) => {
+      const command = tool.commands.find((c) => c.name === head.name)!;
+      return { command, checks: zodChecks(command, head.flags) };
+    },
     describe: async () => (await import("./describe.ts")).describeTool(tool),
   };
 }

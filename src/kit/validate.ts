@@ -76,26 +76,67 @@ export function convertFlags(specs: readonly FlagSpec[], raw: Record<string, unk
   return input;
 }
 
+/**
+ * One rejected flag, as either validator reports it: zod in-process, or the
+ * validator a compiled tool carries (generated at build time from the same
+ * schema). One mapping turns it into the teaching error.
+ */
+export type FlagIssue = { readonly key: string; readonly got: unknown } & (
+  | { readonly kind: "missing" | "enum" | "type" }
+  | { readonly kind: "range"; readonly bounds: { min?: number; max?: number } }
+  | { readonly kind: "length"; readonly min?: number; readonly max?: number; readonly unit: "characters" | "items" }
+  | { readonly kind: "format"; readonly format: string }
+  | { readonly kind: "pattern"; readonly pattern: string }
+  | { readonly kind: "other"; readonly message?: string }
+);
+
+export function flagError(issue: FlagIssue, specs: readonly FlagSpec[]): KitError {
+  const spec = specs.find((s) => s.key === issue.key);
+  const flag = spec ? `--${spec.name}` : "the flags";
+  const { got } = issue;
+  if (spec && (issue.kind === "missing" || got === undefined)) return missing(spec);
+  if (spec?.enumValues && issue.kind === "enum") return notInEnum(spec, got);
+  if (issue.kind === "range") {
+    const allowed = issue.bounds;
+    return new KitError("OUT_OF_RANGE", `${flag} must be within ${allowed.min ?? "-∞"}..${allowed.max ?? "∞"} (got: ${show(got)})`, { allowed, got });
+  }
+  if (issue.kind === "type" && spec) return new KitError("INVALID_VALUE", `${flag} must be ${describeKind(spec)} (got: ${show(got)})`, { got });
+  const why =
+    issue.kind === "length"
+      ? issue.min !== undefined
+        ? `must have at least ${issue.min} ${issue.unit}`
+        : `must have at most ${issue.max} ${issue.unit}`
+      : issue.kind === "format"
+        ? `must be a valid ${issue.format === "uri" ? "url" : issue.format}`
+        : issue.kind === "pattern"
+          ? `must match /${issue.pattern}/`
+          : issue.kind === "other" && issue.message && issue.message !== "Invalid input"
+            ? issue.message
+            : "is not valid";
+  return new KitError("INVALID_VALUE", `${flag} ${why} (got: ${show(got)})`, { got });
+}
+
 /** The schema has the last word (ranges, formats, refinements); its rejection becomes a teaching error. */
 export async function validateFlags(schema: FlagsSchema, specs: readonly FlagSpec[], input: Record<string, unknown>): Promise<Record<string, unknown>> {
   const result = schema.safeParse(input);
   if (result.success) return result.data as Record<string, unknown>;
+  throw flagError(await zodIssue(schema, specs, input, result.error.issues[0]!), specs);
+}
 
-  const issue = result.error.issues[0]!;
+type ZodIssue = { code: string; path: PropertyKey[]; message?: string; format?: string; pattern?: string; origin?: string; minimum?: number | bigint; maximum?: number | bigint };
+
+async function zodIssue(schema: FlagsSchema, specs: readonly FlagSpec[], input: Record<string, unknown>, issue: ZodIssue): Promise<FlagIssue> {
   const key = String(issue.path[0] ?? "");
   const spec = specs.find((s) => s.key === key);
-  const flag = spec ? `--${spec.name}` : "the flags";
   const got = key in input ? input[key] : undefined;
-
-  if (spec && got === undefined) throw missing(spec);
-  if (issue.code === "invalid_value" && spec?.enumValues) throw notInEnum(spec, got);
-  if ((issue.code === "too_small" || issue.code === "too_big") && spec && (spec.kind === "integer" || spec.kind === "number")) {
-    const allowed = await boundsOf(schema, key);
-    const range = `${allowed.min ?? "-∞"}..${allowed.max ?? "∞"}`;
-    throw new KitError("OUT_OF_RANGE", `${flag} must be within ${range} (got: ${show(got)})`, { allowed, got });
+  if (issue.code === "invalid_value" && spec?.enumValues) return { key, got, kind: "enum" };
+  if (issue.code === "too_small" || issue.code === "too_big") {
+    if (spec?.kind === "integer" || spec?.kind === "number") return { key, got, kind: "range", bounds: await boundsOf(schema, key) };
+    const unit = issue.origin === "array" ? "items" : "characters";
+    return issue.code === "too_small" ? { key, got, kind: "length", min: Number(issue.minimum), unit } : { key, got, kind: "length", max: Number(issue.maximum), unit };
   }
-  if (issue.code === "invalid_type" && spec)
-    throw new KitError("INVALID_VALUE", `${flag} must be ${describeKind(spec)} (got: ${show(got)})`, { got });
-  const why = issue.code === "invalid_format" ? `must be a valid ${(issue as { format?: string }).format ?? "value"}` : issue.message && issue.message !== "Invalid input" ? issue.message : "is not valid";
-  throw new KitError("INVALID_VALUE", `${flag} ${why} (got: ${show(got)})`, { got });
+  if (issue.code === "invalid_type") return { key, got, kind: "type" };
+  if (issue.code === "invalid_format" && issue.format === "regex" && issue.pattern) return { key, got, kind: "pattern", pattern: issue.pattern.replace(/^\/|\/[a-z]*$/g, "") };
+  if (issue.code === "invalid_format") return { key, got, kind: "format", format: issue.format ?? "value" };
+  return { key, got, kind: "other", message: issue.message };
 }

@@ -16,9 +16,9 @@ describe("--fields", () => {
   });
 
   test("an unknown path is refused with the valid ones and a suggestion", () => {
-    expect(() => parseFields("items.ulr", result)).toThrow("--fields: 'items.ulr' is not in the result");
+    expect(() => parseFields("items.ulr", fieldPaths(result))).toThrow("--fields: 'items.ulr' is not in the result");
     try {
-      parseFields("items.ulr", result);
+      parseFields("items.ulr", fieldPaths(result));
     } catch (e: any) {
       expect([e.code, e.hint]).toEqual(["INVALID_FIELDS", "did you mean items.url?"]);
     }
