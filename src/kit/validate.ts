@@ -90,6 +90,8 @@ export type FlagIssue = { readonly key: string; readonly got: unknown } & (
   | { readonly kind: "other"; readonly message?: string }
 );
 
+const count = (n: number, unit: string): string => `${n} ${n === 1 ? unit.slice(0, -1) : unit}`;
+
 export function flagError(issue: FlagIssue, specs: readonly FlagSpec[]): KitError {
   const spec = specs.find((s) => s.key === issue.key);
   const flag = spec ? `--${spec.name}` : "the flags";
@@ -104,8 +106,8 @@ export function flagError(issue: FlagIssue, specs: readonly FlagSpec[]): KitErro
   const why =
     issue.kind === "length"
       ? issue.min !== undefined
-        ? `must have at least ${issue.min} ${issue.unit}`
-        : `must have at most ${issue.max} ${issue.unit}`
+        ? `must have at least ${count(issue.min, issue.unit)}`
+        : `must have at most ${count(issue.max!, issue.unit)}`
       : issue.kind === "format"
         ? `must be a valid ${issue.format === "uri" ? "url" : issue.format}`
         : issue.kind === "pattern"
