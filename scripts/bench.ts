@@ -1,26 +1,30 @@
 /**
  * The benchmarks: figures measured side by side in one run, never timed
- * tests. `bun run bench [startup|…] [--rounds N]`; builds dist/ first if needed.
+ * tests. `bun run bench [startup|verify|ledger|brain] [--rounds N]`.
+ *
+ * Each section runs in a process of its own that loads only what it
+ * measures with: a spawned child is charged for its parent's size, so a
+ * parent carrying every section's imports would slow every binary it times.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { benchStartup } from "./bench/startup.ts";
-import { benchVerify } from "./bench/verify.ts";
-import { benchLedger } from "./bench/ledger.ts";
-import { benchBrain } from "./bench/brain.ts";
 
+const SECTIONS = ["startup", "verify", "ledger", "brain"] as const;
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
 const rounds = roundsAt === -1 ? 40 : Number(args[roundsAt + 1]);
 const only = args.filter((a, i) => !a.startsWith("--") && args[i - 1] !== "--rounds");
-const wants = (name: string) => only.length === 0 || only.includes(name);
-
+const unknown = only.filter((s) => !(SECTIONS as readonly string[]).includes(s));
+if (unknown.length > 0 || !Number.isInteger(rounds) || rounds < 1) {
+  console.error(`usage: bun scripts/bench.ts [${SECTIONS.join("|")}]... [--rounds N]`);
+  process.exit(2);
+}
 if (!existsSync(join(import.meta.dir, "..", "dist", "seo"))) {
   console.error("dist/ is not built: run `bun run build` first");
   process.exit(2);
 }
 console.log(`# agent-cli-kit benchmarks (${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, bun ${Bun.version})`);
-if (wants("startup")) await benchStartup(rounds);
-if (wants("verify")) await benchVerify(Math.max(1, Math.min(5, Math.round(rounds / 10))));
-if (wants("ledger")) await benchLedger();
-if (wants("brain")) await benchBrain(Math.max(3, Math.min(10, Math.round(rounds / 4))));
+for (const section of SECTIONS.filter((s) => only.length === 0 || only.includes(s))) {
+  const child = Bun.spawn([process.execPath, join(import.meta.dir, "bench", `${section}.ts`), "--rounds", String(rounds)], { stdio: ["inherit", "inherit", "inherit"] });
+  if ((await child.exited) !== 0) process.exit(1);
+}

@@ -13,6 +13,7 @@ import { describeTool } from "../src/kit/describe.ts";
 import type { DescribeDoc } from "../src/kit/describe-doc.ts";
 import type { Tool } from "../src/kit/define.ts";
 import { fleetSkill, toolSkill } from "../src/kit/skill.ts";
+import { compile } from "./compile.ts";
 import { writeEntry } from "./entry.ts";
 
 const root = join(import.meta.dir, "..");
@@ -29,31 +30,6 @@ const targets = (): { name: string; entry: () => Promise<string>; zodStandIn: bo
   ...toolNames().map((name) => ({ name, entry: () => writeEntry(name, join(dist, ".build", name)), zodStandIn: true })),
   { name: "verify", entry: async () => join(root, "verify", "main.ts"), zodStandIn: false },
 ];
-
-/** In a built tool, `zod/mini` is the kit's stand-in: the binary checks with the validators generated from its schemas. */
-const zodStandIn: Bun.BunPlugin = {
-  name: "zod-stand-in",
-  setup(build) {
-    build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: join(root, "src", "kit", "zod-stand-in.ts") }));
-  },
-};
-
-export async function compile(entry: string, outfile: string, opts: { zodStandIn?: boolean } = {}): Promise<void> {
-  const result = await Bun.build({
-    entrypoints: [entry],
-    plugins: opts.zodStandIn ? [zodStandIn] : [],
-    // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
-    format: "esm",
-    bytecode: true,
-    minify: true,
-    target: "bun",
-    splitting: true,
-    // A tool must not pick up a .env or bunfig.toml from whatever folder it is run in.
-    // A CLI's start-up is run-once code: compiling it with the JIT costs more than it saves.
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, jitPolicy: 10 },
-  });
-  if (!result.success) throw new AggregateError(result.logs, `build of ${entry} failed`);
-}
 
 export async function writeSkills(): Promise<DescribeDoc[]> {
   const docs: DescribeDoc[] = [];

@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { median, runOnce } from "./measure.ts";
+import { median, roundsArg, runOnce } from "./measure.ts";
 
 const NOTES = 10_000;
 const WORDS = "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(" ");
@@ -43,3 +43,5 @@ export async function benchBrain(rounds: number): Promise<void> {
   console.log(`\n## brain over ${NOTES.toLocaleString("en")} notes (median of ${rounds}, whole process: read and parse every note, then answer)`);
   for (const c of cases) console.log(`  ${c.name.padEnd(44)} ${median(samples.get(c.name)!).toFixed(0).padStart(6)} ms`);
 }
+
+if (import.meta.main) await benchBrain(Math.max(3, Math.min(10, Math.round(roundsArg() / 4))));

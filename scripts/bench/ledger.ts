@@ -53,3 +53,5 @@ export async function benchLedger(): Promise<void> {
   }
   if (!pgUrl) console.log("  postgres ledger: skipped (scripts/postgres.sh could not start a server)");
 }
+
+if (import.meta.main) await benchLedger();

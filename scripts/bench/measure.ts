@@ -62,3 +62,10 @@ export function table(headers: readonly string[], rows: readonly (readonly (stri
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i]).length)));
   return cells.map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join("  ")).join("\n");
 }
+
+/** `--rounds N` of a section run on its own (the bench driver passes its own). */
+export function roundsArg(fallback = 40): number {
+  const at = process.argv.indexOf("--rounds");
+  const n = at === -1 ? fallback : Number(process.argv[at + 1]);
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}

@@ -6,8 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compile } from "../build.ts";
-import { interleave, median, peakRssMb, percentile, sizeMb, table, type Case } from "./measure.ts";
+import { compile } from "../compile.ts";
+import { interleave, median, peakRssMb, percentile, roundsArg, sizeMb, table, type Case } from "./measure.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const dist = join(root, "dist");
@@ -43,3 +43,5 @@ export async function benchStartup(rounds: number): Promise<void> {
   rmSync(runDir, { recursive: true, force: true });
   console.log(`\nbinary size: bare ${sizeMb(bare).toFixed(1)} MB, seo ${sizeMb(seo).toFixed(1)} MB (${(sizeMb(seo) - sizeMb(bare)).toFixed(2)} MB over bare)`);
 }
+
+if (import.meta.main) await benchStartup(roundsArg());

@@ -1,7 +1,7 @@
 /** Wall time of `dist/verify` over the whole fleet and over each tool alone (no --fuzz), medians. */
 import { join } from "node:path";
 import { toolNames } from "../build.ts";
-import { median, runOnce } from "./measure.ts";
+import { median, roundsArg, runOnce } from "./measure.ts";
 
 export async function benchVerify(rounds: number): Promise<void> {
   const root = join(import.meta.dir, "..", "..");
@@ -25,3 +25,5 @@ export async function benchVerify(rounds: number): Promise<void> {
     console.log(`  ${c.name.padEnd(40)} ${(ms / 1000).toFixed(2)} s${c === cases[0] ? (ms < 15000 ? "  within budget" : "  OVER BUDGET") : ""}`);
   }
 }
+
+if (import.meta.main) await benchVerify(Math.max(1, Math.min(5, Math.round(roundsArg() / 10))));

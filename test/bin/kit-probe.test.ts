@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { compile } from "../../scripts/build.ts";
+import { compile } from "../../scripts/compile.ts";
 import { root, run } from "../helpers/bin.ts";
 
 let probe: string;

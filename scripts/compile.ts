@@ -1,0 +1,33 @@
+/**
+ * One binary from one entry: `bun build --compile`, with the options that
+ * make a command-line tool start fast. Apart from the build script so that
+ * the benchmarks can compile their floor without loading the whole build.
+ */
+import { join } from "node:path";
+
+const root = join(import.meta.dir, "..");
+
+/** In a built tool, `zod/mini` is the kit's stand-in: the binary checks with the validators generated from its schemas. */
+const zodStandIn: Bun.BunPlugin = {
+  name: "zod-stand-in",
+  setup(build) {
+    build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: join(root, "src", "kit", "zod-stand-in.ts") }));
+  },
+};
+
+export async function compile(entry: string, outfile: string, opts: { zodStandIn?: boolean } = {}): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: [entry],
+    plugins: opts.zodStandIn ? [zodStandIn] : [],
+    // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
+    format: "esm",
+    bytecode: true,
+    minify: true,
+    target: "bun",
+    splitting: true,
+    // A tool must not pick up a .env or bunfig.toml from whatever folder it is run in.
+    // A CLI's start-up is run-once code: compiling it with the JIT costs more than it saves.
+    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, jitPolicy: 10 },
+  });
+  if (!result.success) throw new AggregateError(result.logs, `build of ${entry} failed`);
+}
