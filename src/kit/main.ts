@@ -1,4 +1,8 @@
-/** The entry point of a compiled tool: the real process, run once. */
+/**
+ * Entry points, for the real process, run once: `runIndexed` is what the build
+ * generates for each tool; `runMain` runs a tool whose commands are all
+ * loaded, on zod itself (the kit's own test probe).
+ */
 import type { Tool } from "./define.ts";
 import type { DescribeDoc } from "./describe-doc.ts";
 import { processIO } from "./io.ts";
