@@ -65,6 +65,7 @@ describe("seo: errors and exit codes agree", () => {
     ["missing required flag", ["page", "get"], "MISSING_FLAG", 2],
     ["wrong type", ["crawl", "--dir", ".", "--max-pages", "many"], "INVALID_VALUE", 2],
     ["out of range", ["crawl", "--dir", ".", "--max-pages", "0"], "OUT_OF_RANGE", 2],
+    ["not a URL", ["crawl", "--url", "not a url"], "INVALID_VALUE", 2],
     ["--limit 0 is not unbounded", ["finding", "list", "--limit", "0"], "OUT_OF_RANGE", 2],
     ["two sources", ["crawl", "--url", "http://127.0.0.1:9", "--dir", "."], "CONFLICTING_FLAGS", 2],
     ["neither source", ["crawl"], "MISSING_FLAG", 2],
