@@ -81,25 +81,29 @@ export interface Redactor {
  */
 export function createRedactor(env: Readonly<Record<string, string | undefined>>, credentialNames: readonly string[]): Redactor {
   const declared = new Set(credentialNames);
-  const values = new Set<string>();
-  for (const [name, value] of Object.entries(env)) {
+  // Every value long enough to be a secret, in both forms it can be printed in: as it is, and
+  // inside a JSON string. Whose name marks it a secret is asked only of a value the text holds:
+  // most output holds none, and the question costs more than finding the value.
+  const candidates: { name: string; form: string }[] = [];
+  for (const name in env) {
+    const value = env[name];
     if (!value || value.length < MIN_SECRET_LENGTH) continue;
-    if (!declared.has(name) && !looksSecretEnvName(name)) continue;
-    values.add(value);
-    // The same secret as it appears inside a JSON string.
+    candidates.push({ name, form: value });
     const escaped = JSON.stringify(value).slice(1, -1);
-    if (escaped !== value) values.add(escaped);
+    if (escaped !== value) candidates.push({ name, form: escaped });
   }
+  const isSecret = (name: string): boolean => declared.has(name) || looksSecretEnvName(name);
   // Longest first, so a secret that contains another is replaced whole.
-  const secrets = [...values].sort((a, b) => b.length - a.length);
+  const longestFirst = (forms: string[]): string[] => [...new Set(forms)].sort((a, b) => b.length - a.length);
 
   const redact = ((text: string): string => {
     let out = text;
-    for (const s of secrets) if (out.includes(s)) out = out.split(s).join(ENV_REPLACEMENT);
+    const present = candidates.filter((c) => text.includes(c.form) && isSecret(c.name)).map((c) => c.form);
+    for (const s of longestFirst(present)) if (out.includes(s)) out = out.split(s).join(ENV_REPLACEMENT);
     const lower = out.toLowerCase();
     for (const { may, re, keep } of PATTERNS) if (may(out, lower)) out = out.replace(re, keep as (m: string, ...g: string[]) => string);
     return out;
   }) as Redactor;
-  Object.defineProperty(redact, "secrets", { value: secrets });
+  Object.defineProperty(redact, "secrets", { get: () => longestFirst(candidates.filter((c) => isSecret(c.name)).map((c) => c.form)) });
   return redact;
 }
