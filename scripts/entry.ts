@@ -61,7 +61,7 @@ export async function writeEntry(name: string, outDir: string): Promise<string> 
       ``,
       `await runIndexed(${JSON.stringify(index)}, {`,
       ...index.commands.map((c) => `  ${JSON.stringify(c.name)}: () => import("./${slug(c.name)}.ts"),`),
-      `}, () => import("./describe.json"));`,
+      `}, () => import("./describe.json", { with: { type: "text" } }));`,
       ``,
     ].join("\n"),
   );

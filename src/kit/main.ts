@@ -4,7 +4,6 @@
  * loaded, on zod itself (the kit's own test probe).
  */
 import type { Tool } from "./define.ts";
-import type { DescribeDoc } from "./describe-doc.ts";
 import { processIO } from "./io.ts";
 import { runTool } from "./runtime.ts";
 import { compiledChecks, type CompiledValidators } from "./checks.ts";
@@ -23,7 +22,7 @@ type Loader = () => Promise<CompiledValidators & { declared: unknown }>;
  * command (its declaration and the validators generated from its schemas),
  * and the describe document, all made from the same declaration at build time.
  */
-export async function runIndexed(index: ToolIndex, loaders: Readonly<Record<string, Loader>>, describe: () => Promise<{ default: unknown }>): Promise<void> {
+export async function runIndexed(index: ToolIndex, loaders: Readonly<Record<string, Loader>>, describe: () => Promise<{ default: string }>): Promise<void> {
   process.exitCode = await runTool(
     {
       index,
@@ -31,7 +30,7 @@ export async function runIndexed(index: ToolIndex, loaders: Readonly<Record<stri
         const loaded = await loaders[head.name]!();
         return { command: commandIn(loaded.declared, head), checks: compiledChecks(loaded, head.flags) };
       },
-      describe: async () => (await describe()).default as DescribeDoc,
+      describe: async () => (await describe()).default,
     },
     processIO(),
   );

@@ -7,7 +7,7 @@
 import { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./argv.ts";
 import { createContext, RunState } from "./context.ts";
 import { envOf, holdsWriteCredentials, type Command } from "./define.ts";
-import { narrowDoc } from "./describe-doc.ts";
+import { narrowDoc, type DescribeDoc } from "./describe-doc.ts";
 import { failure, success, type Envelope, type Meta } from "./envelope.ts";
 import { asKitError, exitCodeOf, KitError, toErrorObject } from "./errors.ts";
 import { parseFields, project } from "./fields.ts";
@@ -273,15 +273,15 @@ async function toolLevel(source: ToolSource, io: KitIO, rest: readonly string[],
   return resolveCommand(tool, []) as never;
 }
 
-const docOf = async (source: ToolSource, command?: CommandHead) => {
-  const doc = await source.describe();
+const docOf = async (source: ToolSource, command?: CommandHead): Promise<DescribeDoc> => {
+  const doc = JSON.parse(await source.describe()) as DescribeDoc;
   return command ? narrowDoc(doc, command.name) : doc;
 };
 
-/** contract §9: the bare document, not an envelope; exit 0. */
+/** contract §9: the bare document, not an envelope; exit 0. The whole tool's, off a terminal, is printed as it was built. */
 async function printDescribe(source: ToolSource, io: KitIO, redact: Redactor, command?: CommandHead): Promise<number> {
-  const doc = await docOf(source, command);
-  await io.writeStdout(redact(`${JSON.stringify(doc, null, io.stdoutIsTTY ? 2 : undefined)}\n`));
+  const text = command || io.stdoutIsTTY ? JSON.stringify(await docOf(source, command), null, io.stdoutIsTTY ? 2 : undefined) : await source.describe();
+  await io.writeStdout(redact(`${text}\n`));
   return 0;
 }
 

@@ -7,7 +7,6 @@
  */
 import { zodChecks, type Checks } from "./checks.ts";
 import type { Command, CommandSpec, EnvVar, Tool } from "./define.ts";
-import type { DescribeDoc } from "./describe-doc.ts";
 import { fieldPaths } from "./fields.ts";
 import { flagSpecsOf, type FlagSpec } from "./flags.ts";
 
@@ -30,8 +29,8 @@ export interface ToolSource {
   readonly index: ToolIndex;
   /** The whole command that a head names, and how its flags and result are checked. */
   load(head: CommandHead): Promise<{ command: Command; checks: Checks }>;
-  /** The describe document of the whole tool (contract §9). */
-  describe(): Promise<DescribeDoc>;
+  /** The describe document of the whole tool (contract §9), as compact JSON. */
+  describe(): Promise<string>;
 }
 
 /** JSON-safe: the build writes it into the compiled entry as it is. */
@@ -68,7 +67,7 @@ export function sourceOf(tool: Tool): ToolSource {
       const command = tool.commands.find((c) => c.name === head.name)!;
       return { command, checks: zodChecks(command, head.flags) };
     },
-    describe: async () => (await import("./describe.ts")).describeTool(tool),
+    describe: async () => JSON.stringify((await import("./describe.ts")).describeTool(tool)),
   };
 }
 
