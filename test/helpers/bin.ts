@@ -1,5 +1,5 @@
 /** Runs a compiled binary from dist/ as a subprocess: stdout, stderr and exit together. */
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -36,8 +36,9 @@ export function baseEnv(extra: Record<string, string | undefined> = {}): Record<
 }
 
 export async function run(bin: string, args: readonly string[], opts: RunOptions = {}): Promise<RunResult> {
+  const env = baseEnv(opts.env);
   const proc = Bun.spawn([bin, ...args], {
-    env: baseEnv(opts.env),
+    env,
     cwd: opts.cwd ?? root,
     stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
     stdout: "pipe",
@@ -46,6 +47,7 @@ export async function run(bin: string, args: readonly string[], opts: RunOptions
     killSignal: "SIGKILL",
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  if (env.HOME !== opts.env?.HOME) rmSync(env.HOME!, { recursive: true, force: true });
   return {
     code,
     stdout,
