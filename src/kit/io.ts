@@ -3,11 +3,7 @@
  * reads `process`: the runtime takes a KitIO, so tests can run a tool
  * in-process with their own argv, environment and streams.
  */
-// node:fs and node:os are loaded only when needed: importing either costs
-// milliseconds of every start-up, and most invocations need neither.
-type NodeFs = typeof import("node:fs");
-let fsModule: NodeFs | undefined;
-const fs = (): NodeFs => (fsModule ??= require("node:fs") as NodeFs);
+import { fs } from "./node-fs.ts";
 
 export type Signal = "SIGINT" | "SIGTERM";
 

@@ -6,6 +6,7 @@
  */
 import { KitError } from "./errors.ts";
 import { sha256 } from "./hash.ts";
+import { fs } from "./node-fs.ts";
 import { resolvePath, resolveWithin } from "./paths.ts";
 
 export interface ArtifactHeader {
@@ -38,11 +39,8 @@ export interface RunDirOptions {
 
 const ARTIFACT_NAME = /^[a-z][a-z0-9-]*$/;
 
-// Reads map the file (Bun.mmap: no module to load); node:fs, whose import
-// costs milliseconds, is loaded only where a folder is made, written or removed.
-type NodeFs = typeof import("node:fs");
-let fsModule: NodeFs | undefined;
-const fs = (): NodeFs => (fsModule ??= require("node:fs") as NodeFs);
+// Reads map the file (Bun.mmap: no module to load); node:fs is loaded only
+// where a folder is made, written or removed.
 
 const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 

@@ -1,8 +1,10 @@
 /**
  * From raw flag values to the typed object `run` receives: argv strings are
  * converted by the flag's declared kind and checked against its spec, then
- * the zod schema has the last word. Every rejection is mapped to a teaching error (contract §4): enums
- * list their values, ranges give their bounds, a missing flag names itself.
+ * the schema has the last word (zod in-process, or the validator a compiled
+ * tool carries: checks.ts). Every rejection is mapped to a teaching error
+ * (contract §4): enums list their values, ranges give their bounds, a
+ * missing flag names itself.
  */
 import type { FlagsSchema } from "./define.ts";
 import { KitError } from "./errors.ts";
