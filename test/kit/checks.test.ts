@@ -89,6 +89,16 @@ group("compiled validators agree with the zod schemas they come from", () => {
   });
 });
 
+group("what cannot be compiled fails the build", () => {
+  const withFlags = (flags: z.ZodMiniObject) => ({ ...command, flags });
+  test("a refinement", () => {
+    expect(() => validatorModule("t", withFlags(z.object({ n: z.number().check(z.refine((n) => n % 2 === 0)) })))).toThrow("a refinement cannot be compiled");
+  });
+  test("a transform", () => {
+    expect(() => validatorModule("t", withFlags(z.object({ s: z.pipe(z.string(), z.transform((s) => s.trim())) })))).toThrow("cannot be compiled");
+  });
+});
+
 group("the zod stand-in of a built tool", () => {
   test("declares anything and parses nothing", () => {
     const schema = standIn.object({ a: standIn.string().check(standIn.minLength(1)) });
