@@ -5,7 +5,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { workspace, type Workspace } from "../../test/helpers/mutation.ts";
+import { removeWorkspaces, workspace, type Workspace } from "../../test/helpers/mutation.ts";
 import { applyEdits, type Edit } from "../../tools/seo/lib/edits.ts";
 
 const PAGES = 500; // two items each (lang, viewport): 1,000 items
@@ -52,6 +52,7 @@ export async function benchLedger(): Promise<void> {
     console.log(`  ${name.padEnd(36)} ${r.ms.toFixed(0).padStart(6)} ms  ${(r.items / (r.ms / 1000)).toFixed(0).padStart(6)} items/s${overhead}`);
   }
   if (!pgUrl) console.log("  postgres ledger: skipped (scripts/postgres.sh could not start a server)");
+  removeWorkspaces();
 }
 
 if (import.meta.main) await benchLedger();

@@ -1,9 +1,11 @@
 /** Every way apply refuses a plan, each with its own code and exit class; and the gate's decisions. */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planChecksum } from "../../src/kit/plan.ts";
-import { gateKeys, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
+import { gateKeys, removeWorkspaces, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
+
+afterAll(removeWorkspaces);
 
 const planPath = (ws: Workspace) => join(ws.run, "plan.json");
 const readPlan = (ws: Workspace) => JSON.parse(readFileSync(planPath(ws), "utf8"));

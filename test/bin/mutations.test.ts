@@ -3,12 +3,14 @@
  * exactly-once across a crash between execute and confirm, and across two
  * racing applies; resumption; the action log.
  */
-import { describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { binary, baseEnv } from "../helpers/bin.ts";
-import { workspace, type Workspace } from "../helpers/mutation.ts";
+import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
 import { postgresUrl } from "../helpers/postgres.ts";
+
+afterAll(removeWorkspaces);
 
 const ENGINES = { sqlite: () => undefined, postgres: () => postgresUrl() } as const;
 

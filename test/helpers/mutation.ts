@@ -1,6 +1,6 @@
 /** What the plan → gate → apply tests share: keys, a policy, a copy of a site with its audit done. */
 import { generateKeyPairSync } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run, type RunResult } from "./bin.ts";
@@ -39,8 +39,16 @@ export function generateSite(dir: string, pages: number): void {
     );
 }
 
+const made: string[] = [];
+
+/** Removes every workspace made so far: call it from the test file's afterAll. */
+export function removeWorkspaces(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxPages?: number } = {}): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), "mut-"));
+  made.push(dir);
   const site = join(dir, "site");
   if (opts.pages) generateSite(site, opts.pages);
   else cpSync(join(root, "examples", "site"), site, { recursive: true });
