@@ -123,7 +123,11 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
       const results = await Promise.all(racers.map(async (p) => ({ code: await p.exited, out: JSON.parse(await new Response(p.stdout).text()) })));
       expect(results[0]!.code).toBe(0);
       expect([0, 4]).toContain(results[1]!.code);
-      const executedBy = results.map((r) => (r.out.data ?? r.out.error.detail).executed as number);
+      const executedBy = results.map((r) => {
+        const report = r.out.data ?? r.out.error?.detail;
+        if (!report) throw new Error(`an apply exited ${r.code} without its per-item report: ${JSON.stringify(r.out.error)}`);
+        return report.executed as number;
+      });
       expect(executedBy[0]! + executedBy[1]!).toBe(plan.items.length);
       const settled = await ws.seo(["apply", "--plan", ws.run]);
       expect(settled.json.data.executed).toBe(0);
