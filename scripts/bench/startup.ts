@@ -12,6 +12,8 @@ import { interleave, median, peakRssMb, percentile, roundsArg, sizeMb, table, ty
 const root = join(import.meta.dir, "..", "..");
 const dist = join(root, "dist");
 
+const BUDGET = 2.0;
+
 export async function benchStartup(rounds: number): Promise<void> {
   const bare = join(dist, "bench", "bare");
   await compile(join(import.meta.dir, "bare.ts"), bare);
@@ -41,7 +43,9 @@ export async function benchStartup(rounds: number): Promise<void> {
     ),
   );
   rmSync(runDir, { recursive: true, force: true });
-  console.log(`\nbinary size: bare ${sizeMb(bare).toFixed(1)} MB, seo ${sizeMb(seo).toFixed(1)} MB (${(sizeMb(seo) - sizeMb(bare)).toFixed(2)} MB over bare)`);
+  const worst = Math.max(...cases.slice(1).map((c) => median(results.get(c.name)!.map((x) => x.wallMs)) / bareMedian));
+  console.log(`\nbudget: every case at most ${BUDGET.toFixed(1)}× bare; the slowest is ${worst.toFixed(2)}×: ${worst <= BUDGET ? "within budget" : "OVER BUDGET"}`);
+  console.log(`binary size: bare ${sizeMb(bare).toFixed(1)} MB, seo ${sizeMb(seo).toFixed(1)} MB (${(sizeMb(seo) - sizeMb(bare)).toFixed(2)} MB over bare)`);
 }
 
 if (import.meta.main) await benchStartup(roundsArg());
