@@ -15,6 +15,7 @@ import * as z from "zod/mini";
 import { join } from "node:path";
 import type { Command } from "../src/kit/define.ts";
 import * as formats from "../src/kit/formats.ts";
+import { boundsIn, type Bounds } from "../src/kit/validate.ts";
 
 type JsonSchema = Record<string, unknown>;
 type Def = { type: string; checks?: { _zod: { def: { check: string } } }[]; [key: string]: unknown };
@@ -47,15 +48,10 @@ function jsonSchemaOf(schema: z.ZodMiniType, io: "input" | "output", where: stri
   return z.toJSONSchema(schema, { target: DRAFT, io, unrepresentable: "throw" }) as JsonSchema;
 }
 
-/** Lower and upper bounds of each number flag: what OUT_OF_RANGE reports as `allowed`. */
-function boundsOf(flags: JsonSchema): Record<string, { min?: number; max?: number }> {
-  const out: Record<string, { min?: number; max?: number }> = {};
-  for (const [key, p] of Object.entries((flags.properties ?? {}) as Record<string, JsonSchema>)) {
-    const min = typeof p.minimum === "number" ? p.minimum : typeof p.exclusiveMinimum === "number" ? p.exclusiveMinimum + 1 : undefined;
-    const max = typeof p.maximum === "number" ? p.maximum : typeof p.exclusiveMaximum === "number" ? p.exclusiveMaximum - 1 : undefined;
-    if (min !== undefined || max !== undefined) out[key] = { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
-  }
-  return out;
+/** Each bounded number flag's bounds, as the in-process path reads them too. */
+function boundsOf(flags: JsonSchema): Record<string, Bounds> {
+  const all = Object.entries((flags.properties ?? {}) as Record<string, JsonSchema>).map(([key, p]) => [key, boundsIn(p)] as const);
+  return Object.fromEntries(all.filter(([, b]) => b.min !== undefined || b.max !== undefined));
 }
 
 /** An ES module exporting `flags` and `result` validators and the flags' `bounds`. */

@@ -6,7 +6,7 @@
  */
 import type { Command } from "./define.ts";
 import type { FlagSpec } from "./flags.ts";
-import { flagError, validateFlags, type FlagIssue } from "./validate.ts";
+import { flagError, validateFlags, type Bounds, type FlagIssue } from "./validate.ts";
 
 export type ResultCheck = { ok: true; data: unknown } | { ok: false; path: string; message: string };
 
@@ -41,7 +41,7 @@ type Validate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 export interface CompiledValidators {
   readonly flags: Validate;
   readonly result: Validate;
-  readonly bounds: Readonly<Record<string, { min?: number; max?: number }>>;
+  readonly bounds: Readonly<Record<string, Bounds>>;
 }
 
 const pathOf = (instancePath: string): string[] => instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));

@@ -185,7 +185,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
     const pageRequest = pageRequestOf(command, u, flags);
 
     const env = scopedEnv(tool, head, io);
-    const dir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
+    runDir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
       tool: tool.name,
       toolVersion: tool.version,
       stage: command.name,
@@ -194,8 +194,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
       now: io.now,
       flagsChecksum: () => sha256(JSON.stringify([command.name, flags])),
     });
-    runDir = dir;
-    if (command.stage) dir.create(); // a stage always reports its run dir, and a bad one fails before the work
+    if (command.stage) runDir.create(); // a stage always reports its run dir, and a bad one fails before the work
 
     const interactive = io.stdinIsTTY && io.stderrIsTTY && !u.noInput;
     const ctx = createContext({
@@ -208,7 +207,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
       wait: u.wait,
       signal: abort.signal,
       log,
-      runDir: dir,
+      runDir,
       prompts: { interactive, force: u.force, terminal: io.terminal },
       pageRequest,
       now: io.now,

@@ -71,15 +71,13 @@ export function sourceOf(tool: Tool): ToolSource {
   };
 }
 
-const isTool = (x: unknown): x is Tool => typeof x === "object" && x !== null && Array.isArray((x as Tool).commands);
-
 /**
- * The command a head names, out of what a module declares: one command, a
- * list of them, or the whole tool. A bare declaration gets the name and
+ * The command a head names, out of what a module under `commands/` declares:
+ * one command or a list of them. The bare declaration gets the name and
  * bounds the index computed from the full tool (`defineTool`).
  */
 export function commandIn(declared: unknown, head: CommandHead): Command {
-  const specs: readonly CommandSpec<any, any>[] = isTool(declared) ? declared.commands : Array.isArray(declared) ? declared : [declared as CommandSpec<any, any>];
+  const specs: readonly CommandSpec<any, any>[] = Array.isArray(declared) ? declared : [declared as CommandSpec<any, any>];
   const spec = specs.find((s) => s && s.verb === head.verb && (s.resource ?? undefined) === (head.resource ?? undefined));
   if (!spec) throw new Error(`the module loaded for "${head.name}" does not declare it`);
   return { ...spec, name: head.name, pagination: head.pagination };

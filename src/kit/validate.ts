@@ -37,15 +37,21 @@ const describeKind = (spec: FlagSpec): string =>
 
 const show = (v: unknown): string => (typeof v === "string" ? `'${v}'` : JSON.stringify(v) ?? String(v));
 
+export type Bounds = { min?: number; max?: number };
+
+/** The integer bounds a number's JSON Schema sets: what OUT_OF_RANGE reports as `allowed`. */
+export function boundsIn(js: Record<string, unknown>): Bounds {
+  const min = typeof js.minimum === "number" ? js.minimum : typeof js.exclusiveMinimum === "number" ? js.exclusiveMinimum + 1 : undefined;
+  const max = typeof js.maximum === "number" ? js.maximum : typeof js.exclusiveMaximum === "number" ? js.exclusiveMaximum - 1 : undefined;
+  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+}
+
 /** Bounds of a number flag, read from its JSON Schema only when a range is violated (the generator is loaded only then). */
-async function boundsOf(schema: FlagsSchema, key: string): Promise<{ min?: number; max?: number }> {
+async function boundsOf(schema: FlagsSchema, key: string): Promise<Bounds> {
   const field = (schema.shape as Record<string, unknown>)[key];
   if (!field) return {};
   const { toJSONSchema } = await import("zod/v4/core");
-  const js = toJSONSchema(unwrap(field as never).core as never, { unrepresentable: "any" }) as Record<string, unknown>;
-  const min = (js.minimum ?? (typeof js.exclusiveMinimum === "number" ? js.exclusiveMinimum + 1 : undefined)) as number | undefined;
-  const max = (js.maximum ?? (typeof js.exclusiveMaximum === "number" ? js.exclusiveMaximum - 1 : undefined)) as number | undefined;
-  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
+  return boundsIn(toJSONSchema(unwrap(field as never).core as never, { unrepresentable: "any" }) as Record<string, unknown>);
 }
 
 const missing = (spec: FlagSpec): KitError =>
@@ -85,7 +91,7 @@ export function convertFlags(specs: readonly FlagSpec[], raw: Record<string, unk
  */
 export type FlagIssue = { readonly key: string; readonly got: unknown } & (
   | { readonly kind: "missing" | "enum" | "type" }
-  | { readonly kind: "range"; readonly bounds: { min?: number; max?: number } }
+  | { readonly kind: "range"; readonly bounds: Bounds }
   | { readonly kind: "length"; readonly min?: number; readonly max?: number; readonly unit: "characters" | "items" }
   | { readonly kind: "format"; readonly format: string }
   | { readonly kind: "pattern"; readonly pattern: string }
