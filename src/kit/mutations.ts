@@ -1,72 +1,24 @@
 /**
- * contract §8 on the tool's side. A tool that changes anything declares its
- * `Mutations` (how to read a target's live version, and per action how to
- * execute an item and how to tell from external truth whether it has already
- * landed); the kit writes plans and gives it `apply`, `target list` and
- * `action list`, which run every item through the ledger:
- *
- *   claim(key) → re-check preconditions → execute → settle → action-log row
- *
- * Items touching one target run in plan order, each expecting the version
- * the previous one leaves, so the plan's own confirmed items never make it
- * stale, while anybody else's change to a target fails that item's
- * precondition.
+ * contract §8 on the tool's side: the kit writes plans, admits approved ones,
+ * and gives a mutating tool `apply`, `target list` (the gate's read-back) and
+ * `action list`. The item protocol itself is in apply.ts.
  */
-import { hostname, userInfo } from "node:os";
 import { dirname, join } from "node:path";
 import { existsSync, mkdirSync } from "node:fs";
 import * as z from "zod/mini";
 import { LEDGER_ENV, openLedger } from "../ledger/open.ts";
+import type { Mutations } from "./actions.ts";
 import { describe } from "./annotate.ts";
+import { applyItems, IN_PLACE, ITEM_OUTCOMES, LEASE_ENV } from "./apply.ts";
 import type { CommandContext } from "./context.ts";
 import { defineCommand, type CommandSpec, type EnvVar } from "./define.ts";
 import { KitError, type ErrorCode } from "./errors.ts";
-import { assertIntact, assertUnexpired, buildPlan, canonicalJson, PLAN_FILE, readPlanFile, resolvePlanPath, writePlanFile, type ItemInput, type Plan, type PlanItem } from "./plan.ts";
+import { assertIntact, assertUnexpired, buildPlan, PLAN_FILE, readPlanFile, resolvePlanPath, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
 import { POLICY_ENV, readPolicy } from "./policy.ts";
 import { sha256 } from "./hash.ts";
 
+export type { ActionSpec, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
 export const GATE_PUBLIC_KEY_ENV = "AGENT_GATE_PUBLIC_KEY";
-/**
- * Fault injection for crash and race tests, comma-separated: `after-execute:N`
- * kills the process (SIGKILL) after its Nth execution, before confirming it;
- * `delay-execute:MS` makes each execution take MS longer, as a slow API would.
- */
-export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
-
-export interface TargetState {
-  /** A content hash: what preconditions compare. */
-  readonly version: string;
-  readonly bytes: number;
-}
-
-export interface ExecContext {
-  readonly plan: Plan;
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly signal: AbortSignal;
-  /** Passed to the external system where it accepts one. */
-  readonly idempotencyKey: string;
-}
-
-export interface ActionSpec {
-  /**
-   * Performs the item's side effect; returns what to record as its result. Throws
-   * PRECONDITION_FAILED only before doing anything (the item stays retryable); any
-   * other failure is stored as the item's outcome.
-   */
-  execute(item: PlanItem, x: ExecContext): Promise<Record<string, unknown>>;
-  /** Reads external truth: is this item's effect already in place? Used to reconcile after a crash. */
-  landed(item: PlanItem, x: ExecContext): Promise<boolean>;
-}
-
-export interface Mutations {
-  /** A target's live state, or null when it does not exist. */
-  readTarget(target: string, x: Omit<ExecContext, "idempotencyKey">): Promise<TargetState | null>;
-  readonly actions: Readonly<Record<string, ActionSpec>>;
-  /** Environment the executors read (e.g. a repository path), declared on apply and target list. */
-  readonly env?: readonly EnvVar[];
-  /** Codes the executors raise. */
-  readonly errors?: readonly ErrorCode[];
-}
 
 // ————————————————————————————————————————— writing plans
 
@@ -139,20 +91,6 @@ export const approvalIdOf = (signature: string): string => `apr-${sha256(signatu
 
 // ————————————————————————————————————————— applying plans
 
-const ITEM_OUTCOMES = ["applied", "already-applied", "reconciled", "would-apply", "failed", "skipped", "in-progress"] as const;
-type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
-/** Outcomes that leave the item's change in place. */
-const IN_PLACE: ReadonlySet<ItemOutcome> = new Set(["applied", "already-applied", "reconciled"]);
-
-interface ItemReport {
-  id: string;
-  action: string;
-  executed: boolean;
-  outcome: ItemOutcome;
-  result: unknown;
-  error: { code: string; message: string } | null;
-}
-
 const itemReport = z.object({
   id: z.string(),
   action: z.string(),
@@ -169,18 +107,6 @@ const applyResult = z.object({
   items: z.array(itemReport),
 });
 
-const LEASE_MS = 60_000;
-const POLL_MS = 50;
-
-const actor = (env: Readonly<Record<string, string | undefined>>): string => env.AGENT_ACTOR || `${safeUser()}@${hostname()}`;
-const safeUser = (): string => {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
-  }
-};
-
 /** Without AGENT_LEDGER_URL, a plan's ledger is a SQLite file beside it. */
 const ledgerBeside = (planPath: string): string => join(dirname(planPath), "ledger.sqlite");
 
@@ -191,129 +117,16 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   for (const it of plan.items)
     if (!m.actions[it.action]) throw new KitError("PLAN_INVALID", `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`, { allowed: Object.keys(m.actions) });
 
-  const base = { plan, env: ctx.env, signal: ctx.signal };
-  const owner = `${hostname()}/${process.pid}/${crypto.randomUUID().slice(0, 8)}`;
-  const failpoints = new Map((ctx.env[FAILPOINT_ENV] ?? "").split(",").map((f) => f.split(":") as [string, string]));
-  const killAfter = Number(failpoints.get("after-execute") ?? 0);
-  const delay = Number(failpoints.get("delay-execute") ?? 0);
-  let executions = 0;
-  const blocked = new Map<string, string>(); // target → the item whose failure blocks later items on it
-  const reports: ItemReport[] = [];
-  const dryChecked = new Set<string>();
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
-
-  const preconditionsHold = async (it: PlanItem): Promise<string | null> => {
-    for (const c of it.preconditions) {
-      const live = await m.readTarget(c.target, base);
-      const version = live?.version ?? null;
-      if (version !== c.version) return `${c.target} is ${version === null ? "gone" : `at ${version.slice(0, 19)}…`}, not ${c.version === null ? "absent" : `${c.version.slice(0, 19)}…`} as planned`;
-    }
-    return null;
-  };
-
+  let run;
   try {
-    for (const it of plan.items) {
-      ctx.signal.throwIfAborted();
-      const x: ExecContext = { ...base, idempotencyKey: it.idempotency_key };
-      const action = m.actions[it.action]!;
-      const report = (outcome: ItemOutcome, executed: boolean, result: unknown = null, error: ItemReport["error"] = null) => {
-        reports.push({ id: it.id, action: it.action, executed, outcome, result, error });
-        if (!IN_PLACE.has(outcome) && outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
-      };
-      const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
-      if (blocker) {
-        report("skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
-        continue;
-      }
-      if (!ledger) {
-        // A dry run changes nothing, so only the first item on a target can be checked against it;
-        // later ones expect what the earlier leave, a chain the plan's checksum vouches for.
-        if (it.target_resource_ids.every((t) => dryChecked.has(t))) {
-          report("would-apply", false);
-          continue;
-        }
-        for (const t of it.target_resource_ids) dryChecked.add(t);
-        const stale = await preconditionsHold(it);
-        if (stale === null) report("would-apply", false);
-        else if (await action.landed(it, x)) report("already-applied", false);
-        else report("failed", false, null, { code: "PRECONDITION_FAILED", message: stale });
-        continue;
-      }
-
-      const fingerprint = sha256(canonicalJson(it.params));
-      const claimItem = () => ledger.claim({ key: it.idempotency_key, fingerprint, tool: ctx.tool.name, action: it.action, plan: plan.checksum, item: it.id, owner, leaseMs: LEASE_MS, now: ctx.now() });
-      let claim = await claimItem();
-      while (claim.kind === "busy" && ctx.wait && claim.leaseUntil > ctx.now()) {
-        await Bun.sleep(POLL_MS);
-        claim = await claimItem();
-      }
-      if (claim.kind === "conflict") {
-        report("failed", false, null, { code: "CONFLICT", message: `the ledger holds key ${it.idempotency_key.slice(0, 19)}… with different params: a conflict, never a replay` });
-        continue;
-      }
-      if (claim.kind === "busy") {
-        report("in-progress", false, null, { code: "IN_PROGRESS", message: `another apply (${claim.owner}) holds this item until ${new Date(claim.leaseUntil).toISOString()}` });
-        continue;
-      }
-      if (claim.kind === "settled") {
-        const stored = claim.result as { error?: ItemReport["error"] } | null;
-        if (claim.outcome === "applied") report("already-applied", false, claim.result);
-        else report("failed", false, claim.result, stored?.error ?? { code: "UPSTREAM_ERROR", message: "this item failed in an earlier run" });
-        continue;
-      }
-
-      const started = ctx.now();
-      const settle = async (outcome: "applied" | "failed", executed: boolean, logOutcome: string, result: unknown) => {
-        const finished = ctx.now();
-        const kept = await ledger.settle(it.idempotency_key, owner, outcome, result, finished);
-        if (!kept) throw new KitError("IN_PROGRESS", `lost the ledger lease on item ${it.id} while applying it`, { hint: "re-run the same apply to reconcile" });
-        await ledger.log({ at: finished, actor: actor(ctx.env), tool: ctx.tool.name, action: it.action, plan: plan.checksum, item: it.id, key: it.idempotency_key, outcome: logOutcome, executed, startedAt: started, finishedAt: finished, detail: result });
-      };
-
-      // A takeover means a previous owner may have executed and died before confirming: read external truth first.
-      if (claim.takeover && (await action.landed(it, x))) {
-        await settle("applied", false, "reconciled", { reconciled_from: claim.previousOwner });
-        report("reconciled", false);
-        continue;
-      }
-      const stale = await preconditionsHold(it);
-      if (stale !== null) {
-        if (await action.landed(it, x)) {
-          await settle("applied", false, "reconciled", { reconciled: "the change was already in place" });
-          report("reconciled", false);
-        } else {
-          await ledger.release(it.idempotency_key, owner);
-          report("failed", false, null, { code: "PRECONDITION_FAILED", message: stale });
-        }
-        continue;
-      }
-      let result: Record<string, unknown>;
-      try {
-        if (delay > 0) await Bun.sleep(delay);
-        result = await action.execute(it, x);
-      } catch (e) {
-        const err = e instanceof KitError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR", message: (e as Error).message };
-        // An executor raises PRECONDITION_FAILED only before any side effect: nothing happened, so
-        // nothing is stored, and a re-run after the world is put right may still apply the item.
-        if (err.code === "PRECONDITION_FAILED") {
-          await ledger.release(it.idempotency_key, owner);
-          report("failed", false, null, err);
-          continue;
-        }
-        await settle("failed", true, "failed", { error: err });
-        report("failed", true, null, err);
-        continue;
-      }
-      executions++;
-      if (executions === killAfter) process.kill(process.pid, "SIGKILL");
-      await settle("applied", true, "applied", result);
-      report("applied", true, result);
-    }
+    run = await applyItems({ plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger });
   } finally {
     await ledger?.close();
   }
+  const { reports, stoppedBy } = run;
 
-  const executed = reports.filter((r) => r.executed && r.outcome === "applied").length;
+  const executed = reports.filter((r) => r.executed && (r.outcome === "applied" || r.outcome === "unconfirmed")).length;
   ctx.setOutcome({ projected: plan.items.length, realized: ctx.dryRun ? null : reports.filter((r) => IN_PLACE.has(r.outcome)).length, confidence: 1 });
   const failed = reports.filter((r) => r.error);
   if (failed.length === 0) return { plan: plan.checksum, status: ctx.dryRun ? "dry-run" : "applied", executed, items: reports };
@@ -322,13 +135,18 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const done = reports.length - failed.length;
   const status = done > 0 ? "partial" : "failed";
   const busy = failed.some((r) => r.outcome === "in-progress");
+  const again = `\`${ctx.tool.name} apply --plan ${ctx.flags.plan}\``;
+  const detail = { status, plan: plan.checksum, executed, items: reports };
+  // A ledger that failed outranks the items' own failures: retrying is the next step.
+  if (stoppedBy)
+    throw new KitError(stoppedBy.code, `the ledger failed after ${done} of ${reports.length} item(s) were in place: ${stoppedBy.message}`, { detail, hint: `once the ledger is reachable, re-run ${again}: it resumes, reconciling what was left unconfirmed` });
   throw new KitError(first.code as ErrorCode, `${failed.length} of ${reports.length} item(s) did not apply${ctx.dryRun ? " (dry run)" : ""}; first: ${failed[0]!.id}: ${first.message}`, {
-    detail: { status, plan: plan.checksum, executed, items: reports },
+    detail,
     hint: busy
-      ? `another apply is running this plan: re-run \`${ctx.tool.name} apply --plan ${ctx.flags.plan}\` later, or add --wait`
+      ? `another apply is running this plan: re-run ${again} later, or add --wait`
       : first.code === "PRECONDITION_FAILED"
         ? "the targets changed since planning: the applied items stay applied; plan the rest again and have it approved"
-        : `re-running \`${ctx.tool.name} apply --plan ${ctx.flags.plan}\` keeps what applied and reports the stored outcome of the rest`,
+        : `re-running ${again} keeps what applied, tries again what failed for a passing reason, and reports the stored outcome of the rest`,
   });
 }
 
@@ -339,6 +157,7 @@ const APPLY_ENV: EnvVar[] = [
   { name: POLICY_ENV, scope: "config", required: true, description: "The standing policy file; a plan approved under another version is refused." },
   { name: LEDGER_ENV, scope: "config", description: "The ledger: a postgres:// URL shared by many machines, or a SQLite file (default: ledger.sqlite beside the plan)." },
   { name: "AGENT_ACTOR", scope: "config", description: "Who applies, for the action log (default: user@host)." },
+  { name: LEASE_ENV, scope: "config", description: "How long an item's ledger lease lasts without renewal, in ms (default 60000); a heartbeat renews it while the item executes." },
 ];
 
 const planFlag = describe(z.string().check(z.minLength(1)), "The plan: a plan.json path, or the run dir that holds it.");

@@ -12,7 +12,17 @@
  * - the same key once settled returns the stored outcome, failure included;
  * - an intent whose lease expired, or whose owner process is gone, is taken
  *   over, and the caller must reconcile against external truth before
- *   executing anything.
+ *   executing anything;
+ * - exactly once means fenced: every claim carries a generation (the row's
+ *   `attempts`, raised by each takeover). Renewing the lease, settling and
+ *   releasing all present (owner, generation), so an owner whose lease was
+ *   taken over can never settle, and an executor asks `renew` right before
+ *   its irreversible step;
+ * - settle and its action-log row are one transaction: an item is never
+ *   settled without its log row;
+ * - only a final outcome is stored and replayed; a retryable failure
+ *   releases the key for reconciliation (Stripe: a request that did not
+ *   reach a final outcome is not replayed).
  */
 
 export interface ClaimRequest {
@@ -31,7 +41,7 @@ export type Outcome = "applied" | "failed";
 
 export type Claim =
   /** Ours to execute; `takeover` means a previous owner may have executed it already: reconcile first. */
-  | { readonly kind: "acquired"; readonly takeover: boolean; readonly previousOwner: string | null }
+  | { readonly kind: "acquired"; readonly takeover: boolean; readonly previousOwner: string | null; readonly generation: number }
   | { readonly kind: "settled"; readonly outcome: Outcome; readonly result: unknown; readonly settledAt: number }
   | { readonly kind: "busy"; readonly owner: string; readonly leaseUntil: number }
   | { readonly kind: "conflict"; readonly fingerprint: string };
@@ -62,15 +72,39 @@ export interface LedgerItemRow {
   readonly item: string;
 }
 
+/** Who holds an intent: the fencing token every later step presents. */
+export interface Fence {
+  readonly key: string;
+  readonly owner: string;
+  readonly generation: number;
+}
+
+export interface Settlement {
+  readonly outcome: Outcome;
+  readonly result: unknown;
+  readonly now: number;
+  /** Written in the same transaction as the settlement, or not at all. */
+  readonly log: ActionLogRow;
+}
+
+/**
+ * `forget`: nothing was executed (a precondition failed first): the row goes,
+ * and a later run starts afresh. `reconcile`: the execution may have begun
+ * (a retryable failure): the intent stays, ownerless, so the next claim is a
+ * takeover that reads external truth before executing again.
+ */
+export type Release = "forget" | "reconcile";
+
 export interface Ledger {
   readonly engine: "sqlite" | "postgres";
   /** Takes the key, or says who has it or how it ended. Atomic across processes. */
   claim(req: ClaimRequest): Promise<Claim>;
-  /** Records the outcome; false if the caller no longer owns the intent (its lease was taken over). */
-  settle(key: string, owner: string, outcome: Outcome, result: unknown, now: number): Promise<boolean>;
-  /** Drops an intent nothing was executed for (a precondition failed first), so a later run may try again. */
-  release(key: string, owner: string): Promise<void>;
-  log(row: ActionLogRow): Promise<void>;
+  /** Extends the lease to `leaseUntil`; false once the fence no longer holds (the intent was taken over or settled). */
+  renew(fence: Fence, leaseUntil: number, now: number): Promise<boolean>;
+  /** Records the final outcome and its action-log row atomically; false if the fence no longer holds. */
+  settle(fence: Fence, s: Settlement): Promise<boolean>;
+  /** Gives the key up without a final outcome (see Release). */
+  release(fence: Fence, how: Release): Promise<void>;
   actions(filter: { plan?: string; tool?: string }): Promise<ActionLogRow[]>;
   item(key: string): Promise<LedgerItemRow | null>;
   close(): Promise<void>;

@@ -5,7 +5,7 @@
  */
 import { SQL } from "bun";
 import { hostname } from "node:os";
-import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger } from "./ledger.ts";
+import { decide, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Release, type Settlement } from "./ledger.ts";
 
 export async function openPostgres(url: string): Promise<Ledger> {
   const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });
@@ -20,27 +20,38 @@ export async function openPostgres(url: string): Promise<Ledger> {
           VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
           ON CONFLICT (idempotency_key) DO NOTHING
           RETURNING idempotency_key`;
-        if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null } as const;
+        if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } as const;
         const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
         const d = decide(row, req, host);
         if (d !== "takeover") return d;
-        await tx`UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now} WHERE idempotency_key = ${req.key}`;
-        return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null } as const;
+        const [taken] = await tx`
+          UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now}
+          WHERE idempotency_key = ${req.key} RETURNING attempts`;
+        return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null, generation: Number(taken.attempts) } as const;
       });
     },
-    async settle(key, owner, outcome, result, now) {
+    async renew(f: Fence, leaseUntil, now) {
       const r = await sql`
-        UPDATE action_items SET state = 'settled', outcome = ${outcome}, result = ${JSON.stringify(result ?? null)}, owner = NULL, lease_until = NULL, updated_at = ${now}
-        WHERE idempotency_key = ${key} AND owner = ${owner} AND state = 'intent' RETURNING idempotency_key`;
+        UPDATE action_items SET lease_until = ${leaseUntil}, updated_at = ${now}
+        WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent' RETURNING idempotency_key`;
       return r.length === 1;
     },
-    async release(key, owner) {
-      await sql`DELETE FROM action_items WHERE idempotency_key = ${key} AND owner = ${owner} AND state = 'intent'`;
-    },
-    async log(row: ActionLogRow) {
-      await sql`
+    async settle(f: Fence, s: Settlement) {
+      // One statement: the settlement and its action-log row land together or not at all.
+      const row = s.log;
+      const r = await sql`
+        WITH settled AS (
+          UPDATE action_items SET state = 'settled', outcome = ${s.outcome}, result = ${JSON.stringify(s.result ?? null)}, owner = NULL, lease_until = NULL, updated_at = ${s.now}
+          WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'
+          RETURNING idempotency_key)
         INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
-        VALUES (${row.at}, ${row.actor}, ${row.tool}, ${row.action}, ${row.plan}, ${row.item}, ${row.key}, ${row.outcome}, ${row.executed}, ${row.startedAt}, ${row.finishedAt}, ${JSON.stringify(row.detail ?? null)})`;
+        SELECT ${row.at}, ${row.actor}, ${row.tool}, ${row.action}, ${row.plan}, ${row.item}, ${row.key}, ${row.outcome}, ${row.executed}, ${row.startedAt}, ${row.finishedAt}, ${JSON.stringify(row.detail ?? null)}
+        FROM settled RETURNING id`;
+      return r.length === 1;
+    },
+    async release(f: Fence, how: Release) {
+      if (how === "forget") await sql`DELETE FROM action_items WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
+      else await sql`UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
     },
     async actions(filter) {
       const rows = await sql`

@@ -1,47 +1,72 @@
 /** The embedded ledger engine: one SQLite file, WAL, writers serialised by BEGIN IMMEDIATE. */
 import { Database } from "bun:sqlite";
 import { hostname } from "node:os";
-import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Ledger, type Outcome } from "./ledger.ts";
+import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Fence, type Ledger } from "./ledger.ts";
+
+const BUSY_TIMEOUT_MS = 10_000;
 
 export function openSqlite(path: string): Ledger {
-  const db = new Database(path, { create: true, strict: true });
-  db.run("PRAGMA busy_timeout = 10000");
-  db.run("PRAGMA journal_mode = WAL");
-  db.run("PRAGMA synchronous = NORMAL");
-  migrate(db);
+  const db = withBusyRetry(() => {
+    const d = new Database(path, { create: true, strict: true });
+    try {
+      d.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      // Switching to WAL upgrades a read lock to a write lock, and SQLite answers SQLITE_BUSY at once
+      // without calling the busy handler: two applies opening a new ledger together would fail. Hence the retry.
+      d.run("PRAGMA journal_mode = WAL");
+      d.run("PRAGMA synchronous = NORMAL");
+      migrate(d);
+      return d;
+    } catch (e) {
+      d.close();
+      throw e;
+    }
+  });
   const host = hostname();
+  const q = {
+    get: db.query("SELECT * FROM action_items WHERE idempotency_key = ?"),
+    insert: db.query(
+      `INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?)`,
+    ),
+    takeover: db.query("UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ? RETURNING attempts"),
+    renew: db.query("UPDATE action_items SET lease_until = ?, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+    settle: db.query(
+      "UPDATE action_items SET state = 'settled', outcome = ?, result = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
+    ),
+    log: db.query(
+      `INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    forget: db.query("DELETE FROM action_items WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+    reconcile: db.query("UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+  };
 
   // IMMEDIATE takes the write lock at BEGIN: two processes never both read "no row".
   const claim = db.transaction((req: ClaimRequest): Claim => {
-    const row = db.query("SELECT * FROM action_items WHERE idempotency_key = ?").get(req.key) as Parameters<typeof decide>[0] | null;
+    const row = q.get.get(req.key) as Parameters<typeof decide>[0] | null;
     if (!row) {
-      db.query(
-        `INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?)`,
-      ).run(req.key, req.fingerprint, req.tool, req.action, req.plan, req.item, req.owner, req.now + req.leaseMs, req.now, req.now);
-      return { kind: "acquired", takeover: false, previousOwner: null };
+      q.insert.run(req.key, req.fingerprint, req.tool, req.action, req.plan, req.item, req.owner, req.now + req.leaseMs, req.now, req.now);
+      return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
     }
     const d = decide(row, req, host);
     if (d !== "takeover") return d;
-    db.query("UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ?").run(req.owner, req.now + req.leaseMs, req.now, req.key);
-    return { kind: "acquired", takeover: true, previousOwner: row.owner };
+    const { attempts } = q.takeover.get(req.owner, req.now + req.leaseMs, req.now, req.key) as { attempts: number };
+    return { kind: "acquired", takeover: true, previousOwner: row.owner, generation: attempts };
+  });
+
+  const settle = db.transaction((f: Fence, outcome: string, result: string, now: number, row: ActionLogRow): boolean => {
+    if (q.settle.run(outcome, result, now, f.key, f.owner, f.generation).changes !== 1) return false;
+    q.log.run(row.at, row.actor, row.tool, row.action, row.plan, row.item, row.key, row.outcome, row.executed ? 1 : 0, row.startedAt, row.finishedAt, JSON.stringify(row.detail ?? null));
+    return true;
   });
 
   return {
     engine: "sqlite",
     claim: async (req) => claim.immediate(req),
-    async settle(key, owner, outcome: Outcome, result, now) {
-      const r = db.query("UPDATE action_items SET state = 'settled', outcome = ?, result = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND state = 'intent'").run(outcome, JSON.stringify(result ?? null), now, key, owner);
-      return r.changes === 1;
-    },
-    async release(key, owner) {
-      db.query("DELETE FROM action_items WHERE idempotency_key = ? AND owner = ? AND state = 'intent'").run(key, owner);
-    },
-    async log(row: ActionLogRow) {
-      db.query(
-        `INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(row.at, row.actor, row.tool, row.action, row.plan, row.item, row.key, row.outcome, row.executed ? 1 : 0, row.startedAt, row.finishedAt, JSON.stringify(row.detail ?? null));
+    renew: async (f, leaseUntil, now) => q.renew.run(leaseUntil, now, f.key, f.owner, f.generation).changes === 1,
+    settle: async (f, s) => settle.immediate(f, s.outcome, JSON.stringify(s.result ?? null), s.now, s.log),
+    async release(f, how) {
+      (how === "forget" ? q.forget : q.reconcile).run(f.key, f.owner, f.generation);
     },
     async actions(filter) {
       const rows = db
@@ -50,13 +75,28 @@ export function openSqlite(path: string): Ledger {
       return rows.map(logRow);
     },
     async item(key) {
-      const r = db.query("SELECT * FROM action_items WHERE idempotency_key = ?").get(key) as Record<string, unknown> | null;
+      const r = q.get.get(key) as Record<string, unknown> | null;
       return r ? itemRow(r) : null;
     },
     async close() {
       db.close();
     },
   };
+}
+
+const isBusy = (e: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
+
+/** Runs `open` again while SQLite reports the file busy, for as long as the busy timeout would have waited. */
+function withBusyRetry<T>(open: () => T): T {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return open();
+    } catch (e) {
+      if (!isBusy(e) || Date.now() > deadline) throw e;
+      Bun.sleepSync(Math.min(100, 5 * 2 ** attempt) * (0.5 + Math.random()));
+    }
+  }
 }
 
 function migrate(db: Database): void {

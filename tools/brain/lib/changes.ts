@@ -1,17 +1,17 @@
 /**
  * brain's mutations: one commit per plan item, carrying the item's
  * idempotency key as a commit trailer, so "read external truth" on
- * reconcile is a lookup in git log.
+ * reconcile is a lookup in git log. Each commit is made crash-safe by
+ * commit.ts: a kill at any instant leaves no change or the whole commit.
  */
-import { rmSync, writeFileSync, mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
 import { KitError } from "../../../src/kit/index.ts";
 import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
+import { commitChange, finishOwnCommit, TRAILER } from "./commit.ts";
 import { checkId, notePath, readNoteFile, parseNote, renderNote } from "./notes.ts";
 import { assertClean, blobHash, openRepo, type Repo } from "./repo.ts";
 
+export { TRAILER } from "./commit.ts";
 export const NOTE_ACTIONS = ["create-note", "update-note", "delete-note"] as const;
-export const TRAILER = "Idempotency-Key";
 
 /** Opened (and proven a repository) once per plan, not once per item and step. */
 const opened = new WeakMap<object, Repo>();
@@ -33,44 +33,62 @@ interface NoteParams {
   body: string;
 }
 
-function commit(repo: Repo, item: PlanItem, x: ExecContext, subject: string): string {
-  const identity = repo.git(["config", "user.email"], { allowFail: true }).code === 0 ? [] : ["-c", "user.name=brain", "-c", "user.email=brain@localhost"];
-  repo.git([...identity, "commit", "--quiet", "--no-verify", "-m", subject, "-m", item.reason, "-m", `${TRAILER}: ${x.idempotencyKey}\nBrain-Plan: ${x.plan.checksum}`]);
-  return repo.git(["rev-parse", "HEAD"]).stdout.trim();
+/** The blob the item's plan expects its note at (null: absent). */
+const expected = (item: PlanItem, id: string): string | null => item.preconditions.find((c) => c.target === id)?.version ?? null;
+
+/** A clean tree to commit onto, after finishing a commit of ours a crash left half-synced. */
+function ready(x: ExecContext): Repo {
+  const repo = repoOf(x);
+  finishOwnCommit(repo);
+  assertClean(repo);
+  return repo;
 }
 
-function write(repo: Repo, item: PlanItem, x: ExecContext, kind: "create" | "update"): Record<string, unknown> {
-  assertClean(repo);
+async function change(repo: Repo, item: PlanItem, x: ExecContext, id: string, content: string | null, subject: string): Promise<Record<string, unknown>> {
+  const commit = await commitChange(
+    repo,
+    {
+      path: notePath(id),
+      content: content === null ? null : new TextEncoder().encode(content),
+      expect: expected(item, id),
+      subject,
+      body: item.reason,
+      trailers: { [TRAILER]: x.idempotencyKey, "Brain-Plan": x.plan.checksum },
+    },
+    x.fence,
+  );
+  return { id, commit };
+}
+
+async function write(item: PlanItem, x: ExecContext, kind: "create" | "update"): Promise<Record<string, unknown>> {
+  const repo = ready(x);
   const p = item.params as unknown as NoteParams;
-  const path = notePath(checkId(p.id));
-  const existing = readNoteFile(repo.root, p.id);
-  if (kind === "create" && existing) throw new KitError("PRECONDITION_FAILED", `note ${p.id} already exists`);
-  if (kind === "update" && !existing) throw new KitError("PRECONDITION_FAILED", `note ${p.id} is gone`);
+  const id = checkId(p.id);
+  const existing = readNoteFile(repo.root, id);
+  if (kind === "create" && existing) throw new KitError("PRECONDITION_FAILED", `note ${id} already exists`);
+  if (kind === "update" && !existing) throw new KitError("PRECONDITION_FAILED", `note ${id} is gone`);
   const now = new Date().toISOString();
-  const created = existing ? parseNote(p.id, existing).created : now;
-  mkdirSync(dirname(join(repo.root, path)), { recursive: true });
-  writeFileSync(join(repo.root, path), renderNote({ ...p, created, updated: now }));
-  repo.git(["add", "--", path]);
-  return { id: p.id, commit: commit(repo, item, x, `brain: ${kind} note ${p.id}`) };
+  const created = existing ? parseNote(id, existing).created : now;
+  return change(repo, item, x, id, renderNote({ ...p, created, updated: now }), `brain: ${kind} note ${id}`);
 }
 
 const landed = async (item: PlanItem, x: ExecContext): Promise<boolean> =>
   repoOf(x).git(["log", "--all", "-F", `--grep=${TRAILER}: ${x.idempotencyKey}`, "--format=%H", "-n", "1"]).stdout.trim() !== "";
 
+const recover = async (_item: PlanItem, x: ExecContext): Promise<void> => void finishOwnCommit(repoOf(x));
+
 const actions: Record<(typeof NOTE_ACTIONS)[number], ActionSpec> = {
-  "create-note": { execute: async (item, x) => write(repoOf(x), item, x, "create"), landed },
-  "update-note": { execute: async (item, x) => write(repoOf(x), item, x, "update"), landed },
+  "create-note": { execute: (item, x) => write(item, x, "create"), landed, recover },
+  "update-note": { execute: (item, x) => write(item, x, "update"), landed, recover },
   "delete-note": {
     async execute(item, x) {
-      const repo = repoOf(x);
-      assertClean(repo);
+      const repo = ready(x);
       const id = checkId(String(item.params.id));
       if (!readNoteFile(repo.root, id)) throw new KitError("PRECONDITION_FAILED", `note ${id} is already gone`);
-      repo.git(["rm", "--quiet", "--", notePath(id)]);
-      rmSync(join(repo.root, notePath(id)), { force: true });
-      return { id, commit: commit(repo, item, x, `brain: delete note ${id}`) };
+      return change(repo, item, x, id, null, `brain: delete note ${id}`);
     },
     landed,
+    recover,
   },
 };
 

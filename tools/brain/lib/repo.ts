@@ -9,9 +9,17 @@ import { KitError } from "../../../src/kit/index.ts";
 
 export const REPO_ENV = "AGENT_BRAIN_REPO";
 
+export interface GitOptions {
+  readonly allowFail?: boolean;
+  /** Written to git's stdin. */
+  readonly input?: string | Uint8Array;
+  /** Extra environment for this call (e.g. GIT_INDEX_FILE for a private index). */
+  readonly env?: Readonly<Record<string, string>>;
+}
+
 export interface Repo {
   readonly root: string;
-  git(args: readonly string[], opts?: { allowFail?: boolean }): { code: number; stdout: string; stderr: string };
+  git(args: readonly string[], opts?: GitOptions): { code: number; stdout: string; stderr: string };
 }
 
 export function openRepo(given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): Repo {
@@ -25,7 +33,12 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
   const repo: Repo = {
     root,
     git(args, opts = {}) {
-      const p = Bun.spawnSync(["git", "-C", root, ...args], { env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawnSync(["git", "-C", root, ...args], {
+        env: opts.env ? { ...childEnv, ...opts.env } : childEnv,
+        stdin: opts.input === undefined ? "ignore" : typeof opts.input === "string" ? Buffer.from(opts.input) : opts.input,
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const out = { code: p.exitCode ?? 1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
       if (out.code !== 0 && !opts.allowFail) throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, { detail: { args, stderr: out.stderr.slice(0, 500) } });
       return out;

@@ -1,10 +1,13 @@
 /**
  * seo's mutations: edits to the files of a static-site folder. A file's
- * version is the sha256 of its bytes; a write goes aside and is renamed over
- * the file, so a crash never leaves half a page.
+ * version is the sha256 of its bytes; a write goes to a temp file beside it
+ * (named after the item, so a crashed run's leftover is found and removed by
+ * the next) and is renamed over the file, so a crash never leaves half a
+ * page. Nothing outside the site folder is read or written, links included.
  */
-import { readFileSync, realpathSync, renameSync, statSync, writeFileSync, chmodSync } from "node:fs";
-import { KitError, resolveWithin, sha256 } from "../../../src/kit/index.ts";
+import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { confinedPath } from "../../../src/kit/confine.ts";
+import { KitError, sha256 } from "../../../src/kit/index.ts";
 import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { FIX_ACTIONS } from "./fix-actions.ts";
@@ -15,8 +18,14 @@ const rootOf = (x: Pick<ExecContext, "plan">): string => {
   return root;
 };
 
-/** A file of the site the plan edits, never outside it. */
-const fileOf = (x: Pick<ExecContext, "plan">, file: string): string => resolveWithin(rootOf(x), file, "the site folder");
+/** A file of the site the plan edits (its real path), never outside the site, through a link or otherwise. */
+const fileOf = (x: Pick<ExecContext, "plan">, file: string): string => confinedPath(rootOf(x), file, "the site folder");
+
+/** The item's own temp file beside its target: one name per item, so a re-run finds what a crash left. */
+const tempOf = (real: string, key: string): string => {
+  const slash = real.lastIndexOf("/");
+  return `${real.slice(0, slash)}/.${real.slice(slash + 1)}.${key.replace(/^sha256:/, "").slice(0, 16)}.apply-tmp`;
+};
 
 const read = (path: string): Buffer | null => {
   try {
@@ -35,12 +44,21 @@ const fileEdit: ActionSpec = {
     const next = applyEdits(bytes.toString("utf8"), item.params.edits as Edit[]);
     if (typeof next !== "string") throw new KitError("PRECONDITION_FAILED", `${item.params.file} changed under the edit (edit ${next.misfit + 1} no longer fits)`);
     if (sha256(next) !== item.params.sha256_after) throw new KitError("PRECONDITION_FAILED", `${item.params.file} would not end as planned`);
-    const real = realpathSync(path);
-    const tmp = `${real}.${process.pid}.tmp`;
-    writeFileSync(tmp, next);
-    chmodSync(tmp, statSync(real).mode);
-    renameSync(tmp, real);
+    const tmp = tempOf(path, x.idempotencyKey);
+    try {
+      writeFileSync(tmp, next);
+      chmodSync(tmp, statSync(path).mode);
+      await x.fence();
+      // Checked again at the last moment: a link swapped in since is refused, never written through.
+      renameSync(tmp, fileOf(x, String(item.params.file)));
+    } catch (e) {
+      rmSync(tmp, { force: true });
+      throw e;
+    }
     return { file: item.params.file, sha256: item.params.sha256_after };
+  },
+  async recover(item, x) {
+    rmSync(tempOf(fileOf(x, String(item.params.file)), x.idempotencyKey), { force: true });
   },
   async landed(item, x) {
     const bytes = read(fileOf(x, String(item.params.file)));

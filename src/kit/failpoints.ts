@@ -1,0 +1,33 @@
+/**
+ * Fault injection for the crash, race and lease tests, read from one
+ * variable, comma-separated:
+ *   after-execute:N        SIGKILL right after the Nth execution, before it is confirmed
+ *   delay-execute:MS       every execution takes MS longer, as a slow API would
+ *   delay-first-execute:MS only the first execution of this run takes MS longer
+ *   no-heartbeat           the lease is not renewed while an item executes
+ */
+export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
+
+export interface Failpoints {
+  readonly killAfterExecute: number;
+  readonly delayMs: (execution: number) => number;
+  readonly heartbeat: boolean;
+}
+
+export function failpointsOf(env: Readonly<Record<string, string | undefined>>): Failpoints {
+  const set = new Map((env[FAILPOINT_ENV] ?? "").split(",").map((f) => f.split(":") as [string, string | undefined]));
+  const num = (name: string) => Number(set.get(name) ?? 0) || 0;
+  const every = num("delay-execute");
+  const first = num("delay-first-execute");
+  return {
+    killAfterExecute: num("after-execute"),
+    delayMs: (n) => every + (n === 1 ? first : 0),
+    heartbeat: !set.has("no-heartbeat"),
+  };
+}
+
+/** The crash a failpoint asks for: no cleanup, no envelope, exactly as a power cut or OOM kill would leave things. */
+export const crashNow = (): never => {
+  process.kill(process.pid, "SIGKILL");
+  throw new Error("unreachable");
+};
