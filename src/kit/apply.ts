@@ -205,6 +205,8 @@ class ItemStep {
       result = await action.execute(it, x);
     } catch (e) {
       if (isLedgerFailure(e)) throw e;
+      // A stale owner finds the change made by the apply that took the item over: say so, not "precondition failed".
+      if (e instanceof KitError && e.code === "PRECONDITION_FAILED" && !(await lease.holds())) return lost(false);
       return this.failed(it, e, executing, fence, ledger, settle, lost);
     }
     progress.executed = true;
@@ -267,6 +269,11 @@ class Lease {
     this.lost = true;
     this.controller.abort(new KitError("IN_PROGRESS", "the item's ledger lease was taken over"));
     return false;
+  }
+
+  /** Whether this run still holds the item (renewing it if so). */
+  async holds(): Promise<boolean> {
+    return this.renew();
   }
 
   async fence(): Promise<void> {

@@ -82,8 +82,10 @@ function syncToHead(repo: Repo, paths: readonly string[]): void {
 /**
  * Finishes a commit of ours whose branch move landed but whose work-tree
  * sync a crash cut short: HEAD carries our trailer, and every uncommitted
- * difference is a path that commit touched, still exactly as it was before
- * it (in the index and the work tree). Anything else is left for a person.
+ * difference is a path that commit touched, holding in the index and in the
+ * work tree either the version before the commit or the one after it (the
+ * sync runs index first, then file). Anything else is a person's change,
+ * left alone.
  */
 export function finishOwnCommit(repo: Repo): boolean {
   const status = repo.git(["status", "--porcelain", "-z", "--untracked-files=all"]).stdout;
@@ -94,9 +96,9 @@ export function finishOwnCommit(repo: Repo): boolean {
   const parent = repo.git(["rev-parse", "--verify", "-q", `${head}^`], { allowFail: true }).stdout.trim() || null;
   const touched = new Set(repo.git(["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", "-z", head]).stdout.split("\0").filter(Boolean));
   for (const path of dirty) {
-    const before = blobAt(repo, parent, path);
+    const ours = [blobAt(repo, parent, path), blobAt(repo, head, path)];
     const staged = repo.git(["ls-files", "-s", "-z", "--", path]).stdout.split(" ")[1] ?? null;
-    if (!touched.has(path) || staged !== before || workTreeBlob(repo, path) !== before) return false;
+    if (!touched.has(path) || !ours.includes(staged) || !ours.includes(workTreeBlob(repo, path))) return false;
   }
   syncToHead(repo, dirty);
   return true;
