@@ -13,7 +13,7 @@ import { hostname, userInfo } from "node:os";
 import type { Fence, Ledger } from "../ledger/ledger.ts";
 import { isLedgerFailure } from "../ledger/open.ts";
 import type { ActionSpec, ExecContext, Mutations } from "./actions.ts";
-import { KitError, type ErrorCode } from "./errors.ts";
+import { fromSystemError, KitError, type ErrorCode } from "./errors.ts";
 import { crashNow, failpointsOf, type Failpoints } from "./failpoints.ts";
 import { sha256 } from "./hash.ts";
 import { canonicalJson, type Plan, type PlanItem } from "./plan.ts";
@@ -105,6 +105,7 @@ class ItemStep {
   private readonly leaseMs: number;
   private readonly actor: string;
   private executions = 0;
+  private fences = 0;
 
   constructor(private readonly run: ApplyRun) {
     this.faults = failpointsOf(run.env);
@@ -174,7 +175,10 @@ class ItemStep {
 
   private async execute(it: PlanItem, ledger: Ledger, fence: Fence, lease: Lease, takenFrom: string | null, progress: { executed: boolean }): Promise<ItemReport> {
     const action = this.action(it);
-    const x = this.context(it, lease.signal, () => lease.fence());
+    const x = this.context(it, lease.signal, async () => {
+      await lease.fence();
+      if (++this.fences === this.faults.killAtCommit) crashNow();
+    });
     const started = this.run.now();
     const settle = async (outcome: "applied" | "failed", executed: boolean, logOutcome: string, result: unknown): Promise<boolean> => {
       const now = this.run.now();
@@ -234,7 +238,9 @@ class ItemStep {
       const error = { code: e.code, message: e.message };
       return (await settle("failed", true, "failed", { error })) ? reportOf(it, "failed", true, null, error) : lost(false);
     }
-    const error = e instanceof KitError ? { code: e.code, message: e.message } : { code: "UPSTREAM_ERROR" as ErrorCode, message: (e as Error).message };
+    // Anything else (a system error, a passing failure) is not a decision about the item: never stored.
+    const known = e instanceof KitError ? e : fromSystemError(e);
+    const error = known ? { code: known.code, message: known.message } : { code: "UPSTREAM_ERROR" as ErrorCode, message: (e as Error).message };
     await ledger.release(fence, "reconcile");
     return reportOf(it, "failed", false, null, { code: error.code, message: `${error.message} (not stored: a re-run tries the item again)` });
   }

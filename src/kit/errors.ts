@@ -143,20 +143,72 @@ export interface ErrorObject {
 }
 
 export function toErrorObject(e: KitError): ErrorObject {
-  const out: ErrorObject = { code: e.code, message: oneLine(e.message), retryable: e.retryable };
-  if (e.hint !== undefined) out.hint = oneLine(e.hint);
+  const out: ErrorObject = { code: e.code, message: bounded(oneLine(e.message), MAX_MESSAGE), retryable: e.retryable };
+  if (e.hint !== undefined) out.hint = bounded(oneLine(e.hint), MAX_MESSAGE);
   if (e.allowed !== undefined) out.allowed = e.allowed;
-  if (e.got !== undefined) out.got = e.got;
+  if (e.got !== undefined) out.got = echo(e.got);
   if (e.detail !== undefined) out.detail = e.detail;
   return out;
+}
+
+/** An error echoes what it was given, but never a whole megabyte of it back into the caller's context. */
+const MAX_MESSAGE = 1000;
+const MAX_ECHO = 200;
+
+const bounded = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
+
+/** `got` as given when it is small; otherwise its start, as a string, marked as cut. */
+function echo(got: unknown): unknown {
+  if (typeof got === "string") return bounded(got, MAX_ECHO);
+  if (got === null || typeof got !== "object") return got;
+  let text: string;
+  try {
+    text = JSON.stringify(got);
+  } catch {
+    return "(a value too deep to show)";
+  }
+  return text.length <= MAX_ECHO ? got : bounded(text, MAX_ECHO);
 }
 
 /** contract §4: `message` is one line. */
 const oneLine = (s: string): string => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
 
-/** Anything thrown becomes a KitError; what was not one is INTERNAL. */
+/**
+ * What the operating system said, as the contract's classes: a file system
+ * that refuses a write, a link loop or a path that is not what it should be is
+ * the input's fault (exit 3); running out of space or descriptors may pass (exit 4).
+ */
+const SYSTEM_ERRORS: Readonly<Record<string, { code: ErrorCode; says: string; hint: string }>> = {
+  EROFS: { code: "INVALID_INPUT", says: "the file system is read-only", hint: "give a writable folder (--run-dir, TMPDIR, or the target's folder)" },
+  EACCES: { code: "INVALID_INPUT", says: "permission denied", hint: "give a folder this user may read and write" },
+  EPERM: { code: "INVALID_INPUT", says: "operation not permitted", hint: "give a folder this user may read and write" },
+  ELOOP: { code: "INVALID_INPUT", says: "a symbolic link loop", hint: "remove the link loop, or point at the files themselves" },
+  ENAMETOOLONG: { code: "INVALID_INPUT", says: "a path too long", hint: "use a shorter path" },
+  ENOTDIR: { code: "INVALID_INPUT", says: "a path goes through something that is not a folder", hint: "check the path" },
+  EISDIR: { code: "INVALID_INPUT", says: "a folder where a file was expected", hint: "check the path" },
+  ENOENT: { code: "NOT_FOUND", says: "no such file or folder", hint: "check the path" },
+  ENOSPC: { code: "UPSTREAM_ERROR", says: "no space left on the device", hint: "free some space, then re-run" },
+  EDQUOT: { code: "UPSTREAM_ERROR", says: "the disk quota is exceeded", hint: "free some space, then re-run" },
+  EMFILE: { code: "UPSTREAM_ERROR", says: "too many open files", hint: "re-run when fewer files are open" },
+  ENFILE: { code: "UPSTREAM_ERROR", says: "too many open files on the system", hint: "re-run later" },
+  EIO: { code: "UPSTREAM_ERROR", says: "an input/output error", hint: "check the device, then re-run" },
+  EBUSY: { code: "UPSTREAM_ERROR", says: "the resource is busy", hint: "re-run later" },
+};
+
+/** A system error as a teaching error, or undefined when it is not one the table knows. */
+export function fromSystemError(e: unknown): KitError | undefined {
+  const sys = e as NodeJS.ErrnoException | undefined;
+  const known = typeof sys?.code === "string" ? SYSTEM_ERRORS[sys.code] : undefined;
+  if (!known) return undefined;
+  const where = sys!.path ? ` (${sys!.syscall ? `${sys!.syscall} ` : ""}${sys!.path})` : "";
+  return new KitError(known.code, `${known.says}${where}`, { hint: known.hint, detail: { errno: sys!.code }, cause: e });
+}
+
+/** Anything thrown becomes a KitError; a system error its class; what was neither is INTERNAL. */
 export function asKitError(e: unknown): KitError {
   if (isKitError(e)) return e;
+  const system = fromSystemError(e);
+  if (system) return system;
   const message = e instanceof Error ? e.message : String(e);
   return new KitError("INTERNAL", `unexpected error: ${message || "unknown"}`, {
     hint: "this is a bug in the tool; report it with the invocation that caused it",

@@ -5,6 +5,8 @@
  *   delay-execute:MS       every execution takes MS longer, as a slow API would
  *   delay-first-execute:MS only the first execution of this run takes MS longer
  *   no-heartbeat           the lease is not renewed while an item executes
+ *   kill-at-commit:N       SIGKILL when the Nth execution passes its fence, right before its
+ *                          irreversible step (a temp file written, a commit object made)
  */
 export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
 
@@ -12,6 +14,7 @@ export interface Failpoints {
   readonly killAfterExecute: number;
   readonly delayMs: (execution: number) => number;
   readonly heartbeat: boolean;
+  readonly killAtCommit: number;
 }
 
 export function failpointsOf(env: Readonly<Record<string, string | undefined>>): Failpoints {
@@ -23,6 +26,7 @@ export function failpointsOf(env: Readonly<Record<string, string | undefined>>):
     killAfterExecute: num("after-execute"),
     delayMs: (n) => every + (n === 1 ? first : 0),
     heartbeat: !set.has("no-heartbeat"),
+    killAtCommit: num("kill-at-commit"),
   };
 }
 

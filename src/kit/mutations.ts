@@ -4,7 +4,7 @@
  * `action list`. The item protocol itself is in apply.ts.
  */
 import { dirname, join } from "node:path";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync } from "node:fs";
 import * as z from "zod/mini";
 import { LEDGER_ENV, openLedger } from "../ledger/open.ts";
 import type { Mutations } from "./actions.ts";
@@ -12,7 +12,7 @@ import { describe } from "./annotate.ts";
 import { applyItems, IN_PLACE, ITEM_OUTCOMES, LEASE_ENV } from "./apply.ts";
 import type { CommandContext } from "./context.ts";
 import { defineCommand, type CommandSpec, type EnvVar } from "./define.ts";
-import { KitError, type ErrorCode } from "./errors.ts";
+import { asKitError, KitError, type ErrorCode } from "./errors.ts";
 import { assertIntact, assertUnexpired, buildPlan, PLAN_FILE, readPlanFile, resolvePlanPath, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
 import { POLICY_ENV, readPolicy } from "./policy.ts";
 import { sha256 } from "./hash.ts";
@@ -41,7 +41,7 @@ export async function writePlan(
   make: () => Promise<{ context: Record<string, unknown>; items: ItemInput[] }>,
   ttlSeconds = 86400,
 ): Promise<z.output<typeof planResult>> {
-  mkdirSync(ctx.runDir.path, { recursive: true });
+  ctx.runDir.create();
   const path = join(ctx.runDir.path, PLAN_FILE);
   const base = { tool: ctx.tool.name, toolVersion: ctx.tool.version, now: ctx.now(), ttlSeconds };
   let plan: Plan;
@@ -49,8 +49,9 @@ export async function writePlan(
     const made = await make();
     plan = buildPlan({ ...base, ...made });
   } catch (e) {
-    const err = e instanceof KitError ? e : new KitError("INTERNAL", (e as Error).message);
-    writePlanFile(path, buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }));
+    const err = asKitError(e);
+    // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against.
+    if (existsSync(ctx.runDir.path)) writePlanFile(path, buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }));
     throw err;
   }
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");

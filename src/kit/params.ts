@@ -13,6 +13,23 @@ import { nearest } from "./suggest.ts";
 /** The universal flags a params document may carry: values, not output switches. */
 const PARAM_UNIVERSALS = new Map(UNIVERSAL_FLAGS.filter((f) => f.inParams).map((f) => [f.name, f]));
 
+/** Deeper than any flag value needs; a deeper document would only exhaust the stack of whatever walks it. */
+const MAX_DEPTH = 32;
+
+/** How deep a JSON value nests, walked without recursion; stops counting past ten times the limit. */
+function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, d] = stack.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    deepest = Math.max(deepest, d + 1);
+    if (deepest > 10 * MAX_DEPTH) break;
+    for (const child of Object.values(v)) stack.push([child, d + 1]);
+  }
+  return deepest;
+}
+
 export async function readParamsDocument(source: string, cwd: string, readStdin: () => Promise<string>): Promise<Record<string, unknown>> {
   let text: string;
   try {
@@ -30,6 +47,13 @@ export async function readParamsDocument(source: string, cwd: string, readStdin:
       hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',
     });
   }
+  const depth = depthOf(doc);
+  if (depth > MAX_DEPTH)
+    throw new KitError("INVALID_PARAMS", `--params is nested ${depth > 10 * MAX_DEPTH ? `more than ${10 * MAX_DEPTH}` : depth} levels deep; at most ${MAX_DEPTH} are accepted`, {
+      got: depth,
+      allowed: { max: MAX_DEPTH },
+      hint: "flag values are strings, numbers, booleans or short lists: flatten the document",
+    });
   if (doc === null || typeof doc !== "object" || Array.isArray(doc))
     throw new KitError("INVALID_PARAMS", `--params must hold a JSON object, not ${Array.isArray(doc) ? "an array" : doc === null ? "null" : typeof doc}`, {
       hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',

@@ -75,8 +75,10 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
   const tool = source.index;
   const redact: Redactor = createRedactor(io.env, credentialNames(tool));
   const argv = io.argv;
-  // Decided before parsing, so even a parse failure is reported in the mode asked for.
-  const mode: Mode = argv.includes("--toon") ? "toon" : argv.includes("--json") || !io.stdoutIsTTY ? "json" : "text";
+  // Decided before parsing, so even a parse failure is reported in the mode asked for. Asked for
+  // both JSON and TOON, the answer is JSON (the one an agent can always parse) saying they conflict.
+  const asked = { json: argv.includes("--json"), toon: argv.includes("--toon") };
+  const mode: Mode = asked.json || (!asked.toon && !io.stdoutIsTTY) ? "json" : asked.toon ? "toon" : "text";
   const colour = !io.env.NO_COLOR && io.env.TERM !== "dumb";
   const log = createLogger({ write: (s) => io.writeStderr(redact(s)), colour: colour && io.stderrIsTTY, level: 3 });
   const abort = new AbortController();
@@ -139,8 +141,21 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
     );
   });
 
+  // `--help --json`: the help text inside an envelope, for a caller that parses every answer.
+  const help = async (command?: CommandHead): Promise<number> => {
+    const text = await helpText(source, command);
+    if (!asked.json) {
+      await io.writeStdout(redact(text));
+      return 0;
+    }
+    const usage = `${tool.name} ${command ? `${command.name} ` : "<command> "}[flags]`;
+    return emit(success({ tool: tool.name, contractVersion: tool.contractVersion, command: commandName, meta: { ...meta(), schema: `${tool.name}.help@1` } }, { help: text, usage }));
+  };
+
   try {
-    if (words.length === 0) return await toolLevel(source, io, rest, redact);
+    if (asked.json && asked.toon)
+      throw new KitError("CONFLICTING_FLAGS", "--json and --toon ask for two encodings of one envelope; give one", { got: ["--json", "--toon"], hint: "drop --toon to read JSON, or --json to read TOON" });
+    if (words.length === 0) return await toolLevel(source, io, rest, redact, help);
     const resolved = resolveCommand(tool, words);
     head = resolved.command;
     commandName = head.name;
@@ -148,7 +163,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
     const tokens = [...resolved.extra, ...rest];
 
     if (tokens.includes("--describe")) return await printDescribe(source, io, redact, head);
-    if (tokens.includes("--help") || tokens.includes("-h")) return await printHelp(source, io, redact, head);
+    if (tokens.includes("--help") || tokens.includes("-h")) return await help(head);
 
     // contract §10 scope split: only `apply` (and a declared tier-2 write, such as a gate's
     // signing) holds write credentials, nor may anything it starts. Decided before stdin
@@ -258,10 +273,10 @@ function scopedEnv(tool: ToolIndex, command: CommandHead, io: KitIO): Record<str
   return env;
 }
 
-async function toolLevel(source: ToolSource, io: KitIO, rest: readonly string[], redact: Redactor): Promise<number> {
+async function toolLevel(source: ToolSource, io: KitIO, rest: readonly string[], redact: Redactor, help: () => Promise<number>): Promise<number> {
   const tool = source.index;
   if (rest.includes("--describe")) return printDescribe(source, io, redact);
-  if (rest.includes("--help") || rest.includes("-h")) return printHelp(source, io, redact);
+  if (rest.includes("--help") || rest.includes("-h")) return help();
   const stray = rest.find((t) => !t.startsWith("-"));
   const command = stray && tool.commands.find((c) => c.name.split(" ")[0] === stray);
   if (command)
@@ -284,8 +299,7 @@ async function printDescribe(source: ToolSource, io: KitIO, redact: Redactor, co
   return 0;
 }
 
-async function printHelp(source: ToolSource, io: KitIO, redact: Redactor, command?: CommandHead): Promise<number> {
+async function helpText(source: ToolSource, command?: CommandHead): Promise<string> {
   const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(source, command), import("./help.ts")]);
-  await io.writeStdout(redact(command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc)));
-  return 0;
+  return command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc);
 }

@@ -1,5 +1,6 @@
 /** Notes: Markdown with YAML front matter, one file per note under notes/<id>.md. */
-import { readdirSync, readFileSync } from "node:fs";
+import { lstatSync, readdirSync, readFileSync } from "node:fs";
+import { confinedPath } from "../../../src/kit/confine.ts";
 import { join } from "node:path";
 import { parse, stringify } from "yaml";
 import { KitError, nearest } from "../../../src/kit/index.ts";
@@ -52,8 +53,16 @@ export function splitFrontMatter(text: string, where: string): { meta: Record<st
 
 const str = (x: unknown): string | null => (typeof x === "string" ? x : x instanceof Date ? x.toISOString() : x === undefined || x === null ? null : String(x));
 
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
 export function parseNote(id: string, bytes: Uint8Array): Note {
-  const text = new TextDecoder().decode(bytes);
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    // Decoding loosely would turn every invalid byte into U+FFFD, and an update would write that back.
+    throw new KitError("INVALID_INPUT", `${notePath(id)} is not valid UTF-8`, { hint: "convert the file to UTF-8 (e.g. iconv -f latin1 -t utf-8), commit it, then retry" });
+  }
   const { meta, body } = splitFrontMatter(text, notePath(id));
   const tags = Array.isArray(meta.tags) ? meta.tags.map(String) : typeof meta.tags === "string" ? meta.tags.split(",").map((t) => t.trim()).filter(Boolean) : [];
   // renderNote puts one blank line after the front matter; it is layout, not body.
@@ -69,13 +78,19 @@ export function renderNote(n: { id: string; title: string; tags: readonly string
   return `---\n${stringify(meta).trimEnd()}\n---\n\n${body.replace(/^\n+/, "")}`;
 }
 
+/**
+ * A note's bytes, or null when there is none. A note is a regular file in the
+ * repository's notes folder: a symbolic link (to /etc/passwd, say), a folder
+ * or a device is refused, never read, and so is a notes folder that leads
+ * out of the repository.
+ */
 export function readNoteFile(root: string, id: string): Uint8Array | null {
-  try {
-    return readFileSync(join(root, notePath(id)));
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw e;
-  }
+  const path = join(root, notePath(id));
+  const st = lstatSync(path, { throwIfNoEntry: false });
+  if (!st) return null;
+  if (!st.isFile()) throw new KitError("INVALID_INPUT", `${notePath(id)} is ${st.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a note is a regular file in the repository`, { got: notePath(id), hint: "replace it with the note's own file, or remove it" });
+  confinedPath(root, notePath(id), "the repository");
+  return readFileSync(path);
 }
 
 export function getNote(root: string, id: string): Note | null {
@@ -93,19 +108,19 @@ export function requireNote(root: string, id: string): Note {
 
 /** Every note, by id; notes that cannot be read are listed apart rather than failing the whole read. */
 export function allNotes(root: string): { notes: Note[]; unreadable: { id: string; reason: string }[] } {
-  let files: string[];
-  try {
-    files = readdirSync(join(root, NOTES_DIR));
-  } catch {
-    return { notes: [], unreadable: [] };
-  }
+  const dir = lstatSync(join(root, NOTES_DIR), { throwIfNoEntry: false });
+  if (!dir) return { notes: [], unreadable: [] };
+  if (!dir.isDirectory())
+    throw new KitError("INVALID_INPUT", `${NOTES_DIR}/ in ${root} is ${dir.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, { hint: `make ${NOTES_DIR}/ a real folder` });
+  const files = readdirSync(join(root, NOTES_DIR));
   const notes: Note[] = [];
   const unreadable: { id: string; reason: string }[] = [];
   for (const f of files.filter((f) => f.endsWith(".md")).sort()) {
     const id = f.slice(0, -3);
     if (!NOTE_ID.test(id)) continue;
     try {
-      notes.push(parseNote(id, readFileSync(join(root, NOTES_DIR, f))));
+      const bytes = readNoteFile(root, id);
+      if (bytes) notes.push(parseNote(id, bytes));
     } catch (e) {
       unreadable.push({ id, reason: (e as Error).message });
     }

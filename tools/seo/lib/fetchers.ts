@@ -111,9 +111,14 @@ export class DirFetcher implements Fetcher {
     const candidates = decoded.endsWith("/") ? [`${decoded}index.html`] : [decoded, `${decoded}.html`, `${decoded}/index.html`];
     for (const candidate of candidates) {
       const full = join(this.root, candidate);
-      const st = statSync(full, { throwIfNoEntry: false });
-      if (!st?.isFile()) continue;
-      const real = realpathSync(full);
+      let real: string;
+      try {
+        // A link loop or a path through a file is not a page: the host would answer 404 too.
+        if (!statSync(full, { throwIfNoEntry: false })?.isFile()) continue;
+        real = realpathSync(full);
+      } catch {
+        continue;
+      }
       if (real !== this.root && !real.startsWith(this.root + sep)) return null;
       return real;
     }

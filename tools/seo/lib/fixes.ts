@@ -30,15 +30,44 @@ export function describeFromText(paragraphs: readonly string[]): string | null {
   const text = paragraphs.join(" ").trim();
   if (text.split(/\s+/).length < 8) return null;
   if (text.length <= 155) return text;
-  const sentences = text.match(/[^.!?]+[.!?]+(\s|$)/g) ?? [];
   let out = "";
-  for (const s of sentences) {
+  for (const s of sentencesOf(text)) {
     if ((out + s).trim().length > 155) break;
     out += s;
   }
   if (out.trim().length >= 50) return out.trim();
   const cut = text.slice(0, 152);
   return `${cut.slice(0, cut.lastIndexOf(" "))}…`;
+}
+
+const isStop = (c: string): boolean => c === "." || c === "!" || c === "?";
+
+/**
+ * The matches of /[^.!?]+[.!?]+(\s|$)/g, found in linear time: the regex
+ * backtracks quadratically over a long run without sentence punctuation
+ * (80 KB took seconds, 20 MB never finished).
+ */
+export function* sentencesOf(text: string): Generator<string> {
+  let p = 0;
+  while (p < text.length) {
+    if (isStop(text[p]!)) {
+      p++;
+      continue;
+    }
+    let q = p;
+    while (q < text.length && !isStop(text[q]!)) q++;
+    if (q === text.length) return;
+    let r = q;
+    while (r < text.length && isStop(text[r]!)) r++;
+    if (r === text.length) {
+      yield text.slice(p);
+      return;
+    }
+    if (/\s/.test(text[r]!)) {
+      yield text.slice(p, r + 1);
+      p = r + 1;
+    } else p = r; // every start in [p, r) fails the same way
+  }
 }
 
 /** Inserts a line after a tag, indented like that tag's line. */
@@ -144,8 +173,10 @@ export function planFixes(root: string, pages: readonly ExtractedPage[], finding
   const common = [...new Set(langs)].sort((a, b) => langs.filter((x) => x === b).length - langs.filter((x) => x === a).length)[0];
   const site = { lang: langFlag ?? common ?? "en", okPaths: pages.filter((p) => p.status === 200 && p.file?.endsWith(".html")).map((p) => new URL(p.final_url).pathname) };
   const items: ItemInput[] = [];
+  const planned = new Set<string>(); // one file reached by two URLs is planned once
   for (const page of [...pages].sort((a, b) => (a.file ?? "").localeCompare(b.file ?? ""))) {
-    if (!page.file || page.status !== 200) continue;
+    if (!page.file || page.status !== 200 || planned.has(page.file)) continue;
+    planned.add(page.file);
     const mine = findings.filter((f) => f.url === page.url);
     const fixes = fixesFor(page, mine, site).filter((f) => !only || only.includes(f.action));
     if (fixes.length === 0) continue;

@@ -1,6 +1,10 @@
 /** URL handling shared by the stages: one normal form, so a page has one key. */
 
-/** Absolute, fragment-free form of `href` against `base`; null when it is not an http(s) URL. */
+/**
+ * Absolute, fragment-free form of `href` against `base`; null when it is not
+ * an http(s) URL. `dir/index.html` is `dir/`: static hosts serve one file for
+ * both, so they are one page.
+ */
 export function normalizeUrl(href: string, base: string): string | null {
   let u: URL;
   try {
@@ -10,6 +14,7 @@ export function normalizeUrl(href: string, base: string): string | null {
   }
   if (u.protocol !== "http:" && u.protocol !== "https:") return null;
   u.hash = "";
+  if (u.pathname.endsWith("/index.html")) u.pathname = u.pathname.slice(0, -"index.html".length);
   return u.href;
 }
 
