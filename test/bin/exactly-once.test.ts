@@ -1,0 +1,207 @@
+/**
+ * Exactly once under the failures a real apply meets, through the compiled
+ * binaries: a lease outlived by a slow execution, a crash at the commit
+ * point, a ledger server that goes away, a target that refuses writes.
+ * (The long loops of the same are `npm run soak`.)
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { baseEnv, binary, root, run } from "../helpers/bin.ts";
+import { gateKeys, removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+
+afterAll(removeWorkspaces);
+
+async function planned(ws: Workspace): Promise<number> {
+  const p = await ws.seo(["plan", "--run-dir", ws.run]);
+  expect(p.code).toBe(0);
+  expect((await ws.gate(["review", "--plan", ws.run])).code).toBe(0);
+  return p.json.data.items.length;
+}
+
+const spawnApply = (bin: string, plan: string, env: Record<string, string>) =>
+  Bun.spawn([bin, "apply", "--plan", plan, "--json"], { env: baseEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+const finish = async (p: ReturnType<typeof spawnApply>) => {
+  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  return { code, json: out ? JSON.parse(out) : null };
+};
+
+const executedPerKey = (rows: any[]) => [...Map.groupBy(rows.filter((r) => r.executed), (r: any) => r.idempotency_key).values()].map((r) => r.length);
+
+interface Kb {
+  dir: string;
+  repo: string;
+  run: string;
+  env: Record<string, string>;
+  git(...a: string[]): string;
+  brain(args: string[], extra?: Record<string, string>): ReturnType<typeof run>;
+}
+
+function kb(): Kb {
+  const dir = mkdtempSync(join(tmpdir(), "kb-once-"));
+  const repo = join(dir, "repo");
+  cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
+  const git = (...a: string[]) => {
+    const p = Bun.spawnSync(["git", "-C", repo, ...a], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x.invalid" }, stdout: "pipe", stderr: "pipe" });
+    if (p.exitCode !== 0) throw new Error(p.stderr.toString());
+    return p.stdout.toString();
+  };
+  git("init", "-q", "-b", "main");
+  git("add", "-A");
+  git("commit", "-qm", "notes");
+  const keys = gateKeys();
+  const policy = join(dir, "policy.json");
+  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 10, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])) }));
+  const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+  return { dir, repo, run: join(dir, "run"), env, git, brain: (args, extra = {}) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra } }) };
+}
+
+async function brainPlanned(k: Kb, args: string[]): Promise<string[]> {
+  const p = await k.brain([...args, "--run-dir", k.run]);
+  expect(p.code).toBe(0);
+  expect((await run(binary("gate"), ["review", "--plan", k.run, "--json"], { env: k.env })).code).toBe(0);
+  return JSON.parse(readFileSync(join(k.run, "plan.json"), "utf8")).items.map((i: any) => i.idempotency_key);
+}
+
+const commitsPerKey = (k: Kb, keys: string[]) => {
+  const trailers = k.git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)").split("\n").map((l) => l.trim());
+  return keys.map((key) => trailers.filter((t) => t === key).length);
+};
+
+describe("a lease outlived by a slow execution", () => {
+  // A's first execution takes 2.5 s under a 400 ms lease; B starts 1 s in, long after the lease would have run out.
+  const LEASE = { AGENT_LEDGER_LEASE_MS: "400" };
+
+  for (const heartbeat of [true, false]) {
+    test(`seo: ${heartbeat ? "the heartbeat keeps the item A's" : "with the heartbeat off, the fence stops A, the stale owner"}; nothing executes twice`, async () => {
+      const ws = await workspace({ pages: 2, maxPages: 2 });
+      const items = await planned(ws);
+      const a = spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
+      await Bun.sleep(1000);
+      const b = await finish(spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE }));
+      const ra = await finish(a);
+      const log = (await ws.seo(["action", "list", "--plan", ws.run])).json.data.items;
+      expect(executedPerKey(log).every((n) => n === 1)).toBe(true);
+      expect(new Set(log.map((r: any) => r.idempotency_key)).size).toBe(items);
+      if (heartbeat) {
+        expect(ra.code).toBe(0);
+        expect(b.json.error.code).toBe("IN_PROGRESS"); // B skipped the item A held, and applied the rest
+      } else {
+        expect(ra.json.error.code).toBe("IN_PROGRESS"); // A lost its lease and says so, committing nothing
+        expect(ra.json.error.detail.items[0]).toMatchObject({ outcome: "in-progress", executed: false });
+        expect(b.code).toBe(0);
+      }
+    }, 30_000);
+
+    test(`brain: ${heartbeat ? "heartbeat" : "fence only"}: one commit for the key, never two`, async () => {
+      const k = kb();
+      const keys = await brainPlanned(k, ["note", "update", "--id", "harbour-history", "--title", "Harbour history, revised"]);
+      const a = spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
+      await Bun.sleep(1000);
+      await finish(spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE }));
+      await finish(a);
+      expect(commitsPerKey(k, keys)).toEqual([1]);
+      expect(k.git("status", "--porcelain")).toBe("");
+    }, 30_000);
+  }
+});
+
+describe("a crash at the commit point", () => {
+  test("seo: the temp file a killed apply left is gone after the re-apply, and the site is what one clean apply makes", async () => {
+    const twin = await workspace({});
+    await planned(twin);
+    expect((await twin.seo(["apply", "--plan", twin.run])).code).toBe(0);
+    const ws = await workspace({});
+    await planned(ws);
+    const crashed = await ws.seo(["apply", "--plan", ws.run], { AGENT_KIT_FAILPOINT: "kill-at-commit:2" });
+    expect(crashed.code).toBe(137);
+    const leftovers = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(".apply-tmp"));
+    expect(leftovers(ws.site).length).toBe(1); // what a crash leaves: one item's temp file
+    const resumed = await ws.seo(["apply", "--plan", ws.run]);
+    expect(resumed.code).toBe(0);
+    expect(leftovers(ws.site)).toEqual([]);
+    const files = (dir: string) => Object.fromEntries(readdirSync(dir, { recursive: true }).map(String).sort().map((f) => [f, (() => { try { return readFileSync(join(dir, f), "latin1"); } catch { return "(folder)"; } })()]));
+    expect(files(ws.site)).toEqual(files(twin.site));
+  }, 60_000);
+
+  test("brain: killed before the ref moves, the re-apply commits once and the tree is clean", async () => {
+    const k = kb();
+    const keys = await brainPlanned(k, ["note", "delete", "--id", "harbour-history", "--id", "winter-care"]);
+    const crashed = await k.brain(["apply", "--plan", k.run], { AGENT_KIT_FAILPOINT: "kill-at-commit:2" });
+    expect(crashed.code).toBe(137);
+    expect(k.git("status", "--porcelain")).toBe(""); // nothing half-made in the work tree or index
+    expect((await k.brain(["apply", "--plan", k.run])).code).toBe(0);
+    expect(commitsPerKey(k, keys)).toEqual([1, 1]);
+    expect(k.git("status", "--porcelain")).toBe("");
+  }, 30_000);
+
+  test("brain: a commit whose branch moved but whose work tree was not yet synced is finished, not left dirty forever", async () => {
+    const k = kb();
+    const keys = await brainPlanned(k, ["note", "delete", "--id", "harbour-history", "--id", "winter-care"]);
+    expect((await k.brain(["apply", "--plan", k.run], { AGENT_KIT_FAILPOINT: "after-execute:1" })).code).toBe(137);
+    // Put the work tree and index back to before the first commit, as a kill between the ref move and the sync leaves them.
+    k.git("reset", "-q", "HEAD~1", "--", "notes/harbour-history.md");
+    k.git("checkout", "--", "notes/harbour-history.md");
+    expect(k.git("status", "--porcelain")).not.toBe("");
+    const resumed = await k.brain(["apply", "--plan", k.run]);
+    expect(resumed.json.error).toBeNull();
+    expect(commitsPerKey(k, keys)).toEqual([1, 1]);
+    expect(k.git("status", "--porcelain")).toBe("");
+  }, 30_000);
+
+  test("brain: a person's own uncommitted change is never taken for ours", async () => {
+    const k = kb();
+    await brainPlanned(k, ["note", "delete", "--id", "harbour-history", "--id", "winter-care"]);
+    expect((await k.brain(["apply", "--plan", k.run], { AGENT_KIT_FAILPOINT: "after-execute:1" })).code).toBe(137);
+    writeFileSync(join(k.repo, "notes", "winter-care.md"), "a person's edit\n");
+    const r = await k.brain(["apply", "--plan", k.run]);
+    expect(r.json.error.code).toBe("PRECONDITION_FAILED");
+    expect(readFileSync(join(k.repo, "notes", "winter-care.md"), "utf8")).toBe("a person's edit\n");
+  }, 30_000);
+});
+
+describe("a ledger server that goes away mid-apply", () => {
+  test("is a retryable UPSTREAM_ERROR (exit 4) with the per-item report; after a restart the apply finishes, once each", async () => {
+    const port = "55439";
+    const pg = (...a: string[]) => Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh"), port, ...a], { stdout: "pipe", stderr: "pipe" });
+    const started = pg();
+    expect(started.exitCode).toBe(0);
+    const url = started.stdout.toString().trim();
+    const ws = await workspace({ pages: 30, maxPages: 30, ledgerUrl: url });
+    const items = await planned(ws);
+    const p = spawnApply(binary("seo"), ws.run, { ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:40" });
+    await Bun.sleep(900);
+    expect(pg("stop").exitCode).toBe(0);
+    const r = await finish(p);
+    expect(r.code).toBe(4);
+    expect(r.json.error).toMatchObject({ code: "UPSTREAM_ERROR", retryable: true });
+    expect(r.json.error.detail.items.length).toBe(items);
+    expect(r.json.error.detail.items.filter((i: any) => i.outcome === "applied").length).toBeGreaterThan(0);
+    expect(pg().exitCode).toBe(0);
+    const resumed = await ws.seo(["apply", "--plan", ws.run]);
+    expect(resumed.code).toBe(0);
+    const log = (await ws.seo(["action", "list", "--plan", ws.run, "--limit", "1000"])).json.data.items;
+    expect(new Set(log.map((r: any) => r.idempotency_key)).size).toBe(items);
+    expect(executedPerKey(log).every((n) => n === 1)).toBe(true);
+    pg("stop");
+  }, 90_000);
+});
+
+describe("a failure that may pass is not stored", () => {
+  test("a site on a read-only mount: nothing executed, nothing stored; once writable, the same plan applies", async () => {
+    const probe = Bun.spawnSync(["unshare", "-rm", "true"]);
+    if (probe.exitCode !== 0) throw new Error("this test needs unshare(1) with user namespaces to mount a read-only folder");
+    const ws = await workspace({});
+    const items = await planned(ws);
+    const ro = Bun.spawnSync(["unshare", "-rm", "sh", "-c", `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"`, "sh", ws.site, binary("seo"), "apply", "--plan", ws.run, "--json"], { env: baseEnv(ws.env), stdout: "pipe", stderr: "pipe" });
+    const out = JSON.parse(ro.stdout.toString());
+    expect(ro.exitCode).toBe(3);
+    expect(out.error.code).toBe("INVALID_INPUT");
+    expect(out.error.message).toContain("read-only");
+    expect(out.error.detail.items.every((i: any) => i.executed === false)).toBe(true);
+    const again = await ws.seo(["apply", "--plan", ws.run]);
+    expect(again.code).toBe(0);
+    expect(again.json.data.executed).toBe(items);
+  }, 60_000);
+});
