@@ -165,7 +165,7 @@ async function seoCrash(engine: Engine, s: SeoSetup): Promise<void> {
     restore(s);
     const env = { ...s.ws.env, AGENT_LEDGER_URL: await freshLedger(engine, s.ws.dir, `crash-${engine}-${i}`) };
     const p = spawnApply(binary("seo"), s.ws.run, env);
-    await Bun.sleep(random() * s.applyMs * 1.2);
+    await Bun.sleep((0.05 + 0.85 * random()) * s.applyMs);
     p.kill("SIGKILL");
     const first = await finish(p);
     if (first.code === 137 || first.code === -1 || first.out === null) killedMidway++;
@@ -261,15 +261,15 @@ async function brainCrash(engine: Engine): Promise<void> {
     const keys = JSON.parse(readFileSync(join(kb.run, "plan.json"), "utf8")).items.map((it: any) => it.idempotency_key) as string[];
     const env = { ...kb.env, AGENT_LEDGER_URL: await freshLedger(engine, kb.dir, `brain-${engine}-${i}`) };
     if (i === 0) {
-      // Measure one clean apply on a twin to aim the kills.
+      // Measure one clean apply on a twin, through this engine, to aim the kills.
       const twin = await brainPlanned(NOTES, () => ["note", "delete", ...Array.from({ length: NOTES }, (_, k) => ["--id", `n${k}`]).flat()]);
       const t = performance.now();
-      await finish(spawnApply(binary("brain"), twin.run, { ...twin.env, AGENT_LEDGER_URL: join(twin.dir, "l.sqlite") }));
+      await finish(spawnApply(binary("brain"), twin.run, { ...twin.env, AGENT_LEDGER_URL: await freshLedger(engine, twin.dir, `brain-twin-${engine}`) }));
       applyMs = performance.now() - t;
       rmSync(twin.dir, { recursive: true, force: true });
     }
     const p = spawnApply(binary("brain"), kb.run, env);
-    await Bun.sleep(random() * applyMs * 1.2);
+    await Bun.sleep((0.05 + 0.85 * random()) * applyMs);
     p.kill("SIGKILL");
     const first = await finish(p);
     if (first.code === 137 || first.out === null) killedMidway++;
