@@ -231,7 +231,7 @@ async function brainPlanned(notes: number, plan: (kb: Kb) => string[]): Promise<
   git("commit", "-qm", "notes");
   const keys = gateKeys();
   const policy = join(dir, "policy.json");
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 1000, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])) }));
+  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 1000, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])), roots: { brain: [dir] } }));
   const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
   const kb: Kb = { dir, repo, run: join(dir, "run"), env, git };
   for (const [bin, a] of [["brain", [...plan(kb), "--run-dir", kb.run]], ["gate", ["review", "--plan", kb.run]]] as const) {

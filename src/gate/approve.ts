@@ -4,6 +4,7 @@ import { approvalIdOf } from "../kit/mutations.ts";
 import { assertIntact, assertUnexpired, readPlanFile, resolvePlanPath, writePlanFile, type Plan } from "../kit/plan.ts";
 import { POLICY_ENV, readPolicy, type Policy } from "../kit/policy.ts";
 import type { ItemBound } from "./judge.ts";
+import { assertInScope, toolBinary } from "./scope.ts";
 
 export const GATE_PRIVATE_KEY_ENV = "AGENT_GATE_PRIVATE_KEY";
 
@@ -11,16 +12,25 @@ export interface Candidate {
   readonly path: string;
   readonly plan: Plan;
   readonly policy: Policy;
+  /** The fleet tool that reads the plan's targets back, as the gate resolved it. */
+  readonly tool: string;
 }
 
-/** The plan `--plan` names and the standing policy; refuses what the gate never approves, whoever asks. */
+/**
+ * The plan `--plan` names and the standing policy; refuses what the gate never
+ * approves, whoever asks (review or a person): a failed, tampered or expired
+ * plan, a tool the gate does not know, a root outside the policy's roots.
+ */
 export function candidate(ref: string, cwd: string, env: Readonly<Record<string, string | undefined>>, now: number): Candidate {
   const path = resolvePlanPath(ref, cwd);
-  const policy = readPolicy(env[POLICY_ENV]!);
+  const policyPath = env[POLICY_ENV]!;
+  const policy = readPolicy(policyPath);
   const plan = readPlanFile(path, null);
   assertIntact(plan);
   assertUnexpired(plan, now);
-  return { path, plan, policy };
+  const tool = toolBinary(plan, process.execPath);
+  assertInScope(plan, policy, policyPath);
+  return { path, plan, policy, tool };
 }
 
 /** Signs the plan's checksum, policy version and expiry, writes the approval into the plan, and reports it. */

@@ -23,6 +23,12 @@ export interface Policy {
   readonly max_items: number;
   /** Keyed `tool.action`; an action not listed always needs a human. */
   readonly actions: Readonly<Record<string, ActionLimits>>;
+  /**
+   * Per tool, the folders (a site, a notes repository) its plans may act on; a
+   * relative path is read from the policy file's folder. A tool with no roots
+   * here has no plan approved, by review or by a person.
+   */
+  readonly roots?: Readonly<Record<string, readonly string[]>>;
 }
 
 const bad = (path: string, what: string) =>
@@ -44,6 +50,11 @@ export function readPolicy(path: string): Policy {
     if (typeof a?.auto_approve !== "boolean") throw bad(path, `actions.${name}.auto_approve must be true or false`);
     for (const k of ["max_write_bytes", "max_target_bytes"] as const)
       if (a[k] !== undefined && (!Number.isInteger(a[k]) || a[k]! < 0)) throw bad(path, `actions.${name}.${k} must be a whole number`);
+  }
+  if (p.roots !== undefined) {
+    if (typeof p.roots !== "object" || p.roots === null || Array.isArray(p.roots)) throw bad(path, "roots must be an object: { \"tool\": [\"folder\", …] }");
+    for (const [tool, list] of Object.entries(p.roots))
+      if (!Array.isArray(list) || list.some((r) => typeof r !== "string" || r === "")) throw bad(path, `roots.${tool} must be a list of folder paths`);
   }
   return p as Policy;
 }

@@ -68,6 +68,13 @@ const PATTERNS: readonly { may: (text: string, lower: string) => boolean; re: Re
   },
 ];
 
+/** A secret's raw form and its common encodings, each once. */
+export function encodingsOf(value: string): string[] {
+  const base64 = Buffer.from(value, "utf8").toString("base64");
+  const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), base64, base64.replace(/=+$/, ""), base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")];
+  return [...new Set(forms)];
+}
+
 export interface Redactor {
   (text: string): string;
   /** The exact values replaced whole; for tests and the verifier's canaries. */
@@ -81,16 +88,16 @@ export interface Redactor {
  */
 export function createRedactor(env: Readonly<Record<string, string | undefined>>, credentialNames: readonly string[]): Redactor {
   const declared = new Set(credentialNames);
-  // Every value long enough to be a secret, in both forms it can be printed in: as it is, and
-  // inside a JSON string. Whose name marks it a secret is asked only of a value the text holds:
+  // Every value long enough to be a secret, in each form it can be printed in. Whose name marks
+  // it a secret is asked only of a value the text holds:
   // most output holds none, and the question costs more than finding the value.
   const candidates: { name: string; form: string }[] = [];
   for (const name in env) {
     const value = env[name];
     if (!value || value.length < MIN_SECRET_LENGTH) continue;
-    candidates.push({ name, form: value });
-    const escaped = JSON.stringify(value).slice(1, -1);
-    if (escaped !== value) candidates.push({ name, form: escaped });
+    // The raw value and the forms an upstream or a proxy echoes it back in: JSON-escaped,
+    // URL-encoded, and base64 (standard and URL-safe, as in a Basic auth header).
+    for (const form of encodingsOf(value)) candidates.push({ name, form });
   }
   const isSecret = (name: string): boolean => declared.has(name) || looksSecretEnvName(name);
   // Longest first, so a secret that contains another is replaced whole.

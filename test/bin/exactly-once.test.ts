@@ -52,7 +52,7 @@ function kb(): Kb {
   git("commit", "-qm", "notes");
   const keys = gateKeys();
   const policy = join(dir, "policy.json");
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 10, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])) }));
+  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 10, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])), roots: { brain: [dir] } }));
   const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
   return { dir, repo, run: join(dir, "run"), env, git, brain: (args, extra = {}) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra } }) };
 }

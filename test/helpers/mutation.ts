@@ -15,7 +15,7 @@ export const SEO_ACTIONS = ["set-lang", "add-viewport", "add-canonical", "remove
 export function writePolicy(dir: string, version = "p1", limits: Record<string, object> = {}, maxItems = 1000): string {
   const path = join(dir, "policy.json");
   const actions = Object.fromEntries(SEO_ACTIONS.map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000, ...(limits[a] ?? {}) }]));
-  writeFileSync(path, JSON.stringify({ version, max_items: maxItems, actions }));
+  writeFileSync(path, JSON.stringify({ version, max_items: maxItems, actions, roots: { seo: [dir] } }));
   return path;
 }
 

@@ -1,0 +1,69 @@
+/**
+ * Trust boundaries (contract §8): what the gate runs and where a plan may
+ * act. Everything in a plan is written by an agent, so the gate trusts none
+ * of it: it runs only fleet tools it knows, found beside itself, with an
+ * environment cut down to what the read-back declares it reads; and it
+ * approves only plans whose root lies inside a root the standing policy
+ * names for that tool.
+ */
+import { realpathSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { KitError } from "../kit/errors.ts";
+import type { Plan } from "../kit/plan.ts";
+import type { Policy } from "../kit/policy.ts";
+
+/** The fleet tools whose plans the gate judges, and the plan context field that names where each acts. */
+export const FLEET_TOOLS: Readonly<Record<string, { readonly rootField: string }>> = {
+  seo: { rootField: "root" },
+  brain: { rootField: "repo" },
+};
+
+/** The binary of a fleet tool the plan names: only a known name, only the one installed beside the gate. */
+export function toolBinary(plan: Plan, gateBinary: string): string {
+  if (!Object.hasOwn(FLEET_TOOLS, plan.tool))
+    throw new KitError("POLICY_DENIED", `the gate judges plans of ${Object.keys(FLEET_TOOLS).join(", ")} only, not of '${String(plan.tool).slice(0, 80)}'`, {
+      allowed: Object.keys(FLEET_TOOLS),
+      got: plan.tool,
+      hint: "plan with a fleet tool; the gate never runs a binary a plan names",
+    });
+  return join(dirname(gateBinary), plan.tool);
+}
+
+const real = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
+const within = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+
+/** Refuses (POLICY_DENIED, exit 5) a plan whose root is not inside a root the policy names for its tool. */
+export function assertInScope(plan: Plan, policy: Policy, policyPath: string): void {
+  const field = FLEET_TOOLS[plan.tool]!.rootField;
+  const given = plan.context[field];
+  if (typeof given !== "string" || given === "") throw new KitError("PLAN_INVALID", `the plan does not say where it acts (context.${field})`, { hint: "plan again with the tool" });
+  const roots = (policy.roots?.[plan.tool] ?? []).map((r) => real(resolve(dirname(policyPath), r)));
+  const at = real(given);
+  if (!roots.some((r) => within(r, at)))
+    throw new KitError("POLICY_DENIED", `the plan acts on ${at}, outside the roots policy ${policy.version} names for ${plan.tool}${roots.length ? ` (${roots.join(", ")})` : " (none)"}`, {
+      allowed: roots,
+      got: at,
+      hint: `a plan may only act inside the roots of the standing policy; add the folder to roots.${plan.tool} in the policy file if it belongs there`,
+    });
+}
+
+/** What every process needs to run at all; nothing in it is a credential. */
+const BASE_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"];
+
+/**
+ * The read-back's environment: the base, plus the variables the tool's
+ * `target list` declares, minus any of write scope and the ledger (whose URL
+ * carries a password and which a read-back never needs).
+ */
+export function readBackEnv(env: Readonly<Record<string, string | undefined>>, declared: readonly { name: string; scope: string }[], ledgerEnv: string): Record<string, string> {
+  const names = new Set([...BASE_ENV, ...declared.filter((v) => v.scope !== "write" && v.name !== ledgerEnv).map((v) => v.name)]);
+  const out: Record<string, string> = {};
+  for (const name of names) if (env[name] !== undefined) out[name] = env[name]!;
+  return out;
+}
