@@ -172,7 +172,7 @@ describe("the gate", () => {
 
   test("an action the policy does not list, and a plan over the item limit, need a person", async () => {
     const ws = await workspace();
-    writeFileSync(join(ws.dir, "policy.json"), JSON.stringify({ version: "p1", max_items: 2, actions: { "seo.set-lang": { auto_approve: true } } }));
+    writeFileSync(join(ws.dir, "policy.json"), JSON.stringify({ version: "p1", max_items: 2, actions: { "seo.set-lang": { auto_approve: true } }, roots: { seo: [ws.dir] } }));
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     const r = await ws.gate(["review", "--plan", ws.run]);
     expect(r.json.error.code).toBe("APPROVAL_REQUIRED");
