@@ -13,11 +13,12 @@
  *
  *   bun scripts/soak.ts [section…] [--runs N] [--race-runs N] [--brain-runs N] [--long-ms MS] [--seed S]
  */
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { join } from "node:path";
 import { baseEnv, binary } from "../test/helpers/bin.ts";
-import { gateKeys, removeWorkspaces, workspace, type Workspace } from "../test/helpers/mutation.ts";
+import { removeWorkspaces, snapshot, workspace, type Workspace } from "../test/helpers/mutation.ts";
+import { brainEnv, commitAll } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
 
 const args = process.argv.slice(2);
@@ -54,19 +55,6 @@ async function dropDatabases(): Promise<void> {
   const rows = await sql`SELECT datname FROM pg_database WHERE datname LIKE ${`soak_${process.pid}_%`}`;
   for (const r of rows) await sql.unsafe(`DROP DATABASE IF EXISTS ${r.datname} WITH (FORCE)`);
   await sql.close();
-}
-
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, "latin1");
-    }
-  };
-  walk(dir);
-  return out;
 }
 
 function differences(a: Record<string, string>, b: Record<string, string>): string[] {
@@ -214,25 +202,13 @@ interface Kb {
   git(...a: string[]): string;
 }
 
-const GIT_ENV = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid", GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z", GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z" };
-
 async function brainPlanned(notes: number, plan: (kb: Kb) => string[]): Promise<Kb> {
   const dir = mkdtempSync(join(tmpdir(), "soak-kb-"));
   const repo = join(dir, "repo");
   mkdirSync(join(repo, "notes"), { recursive: true });
   for (let i = 0; i < notes; i++) writeFileSync(join(repo, "notes", `n${i}.md`), `---\nid: n${i}\ntitle: Note ${i}\ntags: [soak]\n---\n\nBody of note ${i}.\n`);
-  const git = (...a: string[]) => {
-    const p = Bun.spawnSync(["git", "-C", repo, ...a], { env: { ...process.env, ...GIT_ENV }, stdout: "pipe", stderr: "pipe" });
-    if (p.exitCode !== 0) throw new Error(p.stderr.toString());
-    return p.stdout.toString();
-  };
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-qm", "notes");
-  const keys = gateKeys();
-  const policy = join(dir, "policy.json");
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 1000, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])), roots: { brain: [dir] } }));
-  const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+  const git = commitAll(repo);
+  const env = brainEnv(dir, repo, 1000);
   const kb: Kb = { dir, repo, run: join(dir, "run"), env, git };
   for (const [bin, a] of [["brain", [...plan(kb), "--run-dir", kb.run]], ["gate", ["review", "--plan", kb.run]]] as const) {
     const p = Bun.spawnSync([binary(bin), ...a, "--json"], { env: baseEnv(env), stdout: "pipe" });

@@ -4,7 +4,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run } from "../helpers/bin.ts";
-import { gateKeys } from "../helpers/mutation.ts";
+import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
 
 interface Kb {
   repo: string;
@@ -19,19 +19,8 @@ function kb(): Kb {
   const dir = mkdtempSync(join(tmpdir(), "kb-"));
   const repo = join(dir, "repo");
   cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
-  const gitEnv = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
-  const git = (...args: string[]) => {
-    const p = Bun.spawnSync(["git", "-C", repo, ...args], { env: gitEnv, stdout: "pipe", stderr: "pipe" });
-    if (p.exitCode !== 0) throw new Error(p.stderr.toString());
-    return p.stdout.toString();
-  };
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-qm", "notes");
-  const keys = gateKeys();
-  const policy = join(dir, "policy.json");
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 10, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])), roots: { brain: [dir] } }));
-  const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+  const git = commitAll(repo);
+  const env = brainEnv(dir, repo, 10);
   return {
     repo,
     dir,

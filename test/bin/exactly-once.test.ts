@@ -9,7 +9,8 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
-import { gateKeys, removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
 
 afterAll(removeWorkspaces);
 
@@ -42,18 +43,8 @@ function kb(): Kb {
   const dir = mkdtempSync(join(tmpdir(), "kb-once-"));
   const repo = join(dir, "repo");
   cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
-  const git = (...a: string[]) => {
-    const p = Bun.spawnSync(["git", "-C", repo, ...a], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x.invalid" }, stdout: "pipe", stderr: "pipe" });
-    if (p.exitCode !== 0) throw new Error(p.stderr.toString());
-    return p.stdout.toString();
-  };
-  git("init", "-q", "-b", "main");
-  git("add", "-A");
-  git("commit", "-qm", "notes");
-  const keys = gateKeys();
-  const policy = join(dir, "policy.json");
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: 10, actions: Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }])), roots: { brain: [dir] } }));
-  const env = { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+  const git = commitAll(repo);
+  const env = brainEnv(dir, repo, 10);
   return { dir, repo, run: join(dir, "run"), env, git, brain: (args, extra = {}) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra } }) };
 }
 

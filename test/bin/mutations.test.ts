@@ -4,28 +4,15 @@
  * racing applies; resumption; the action log.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
-import { join, relative } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { binary, baseEnv } from "../helpers/bin.ts";
-import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+import { removeWorkspaces, snapshot, workspace, type Workspace } from "../helpers/mutation.ts";
 import { postgresUrl } from "../helpers/postgres.ts";
 
 afterAll(removeWorkspaces);
 
 const ENGINES = { sqlite: () => undefined, postgres: () => postgresUrl() } as const;
-
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const walk = (d: string) => {
-    for (const e of readdirSync(d, { withFileTypes: true })) {
-      const p = join(d, e.name);
-      if (e.isDirectory()) walk(p);
-      else out[relative(dir, p)] = readFileSync(p, "latin1");
-    }
-  };
-  walk(dir);
-  return out;
-}
 
 async function planned(ws: Workspace): Promise<any> {
   const p = await ws.seo(["plan", "--run-dir", ws.run]);

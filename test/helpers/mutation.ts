@@ -1,8 +1,8 @@
 /** What the plan → gate → apply tests share: keys, a policy, a copy of a site with its audit done. */
 import { generateKeyPairSync } from "node:crypto";
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, relative } from "node:path";
 import { binary, root, run, type RunResult } from "./bin.ts";
 
 export function gateKeys(): { privateKey: string; publicKey: string } {
@@ -37,6 +37,20 @@ export function generateSite(dir: string, pages: number): void {
       join(dir, i === 0 ? "index.html" : `p${i}.html`),
       `<!doctype html>\n<html>\n<head>\n  <meta charset="utf-8">\n  <title>Page ${i} of the generated site</title>\n  <meta name="description" content="Page ${i} of a generated site, used to measure and race the apply engine.">\n  <link rel="canonical" href="https://gen.example/${i === 0 ? "" : `p${i}.html`}">\n</head>\n<body>\n  <h1>Page ${i}</h1>\n  <p>${Array.from({ length: 30 }, (_, k) => `word${k}`).join(" ")}</p>\n  <p>${(i === 0 ? Array.from({ length: pages - 1 }, (_, k) => k + 1) : [1]).map(link).join(" ")}</p>\n</body>\n</html>\n`,
     );
+}
+
+/** Every file under `dir`, by relative path, with its bytes (latin1, so any byte compares). */
+export function snapshot(dir: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else out[relative(dir, p)] = readFileSync(p, "latin1");
+    }
+  };
+  walk(dir);
+  return out;
 }
 
 const made: string[] = [];
