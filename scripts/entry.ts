@@ -5,10 +5,11 @@
  * that declares it) beside the validators generated from its schemas. At run
  * time the binary loads only the command it runs, and no zod schema.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../src/kit/define.ts";
 import { describeTool } from "../src/kit/describe.ts";
+import { toolSkill } from "../src/kit/skill.ts";
 import { commandIn, indexOf } from "../src/kit/tool-index.ts";
 import { validatorModule } from "./validators.ts";
 
@@ -51,7 +52,11 @@ export async function writeEntry(name: string, outDir: string): Promise<string> 
       `export { default as declared } from ${JSON.stringify(path)};\nexport { bounds, flags, result } from "./${slug(command.name)}.validate.js";\n`,
     );
   }
-  writeFileSync(join(outDir, "describe.json"), JSON.stringify(describeTool(tool)));
+  const doc = describeTool(tool);
+  writeFileSync(join(outDir, "describe.json"), JSON.stringify(doc));
+  // The documents the binary carries and prints (`--skill`, `--spec`): a tool needs no file beside it.
+  writeFileSync(join(outDir, "SKILL.md"), toolSkill(doc));
+  copyFileSync(join(root, "tools", name, "spec.yaml"), join(outDir, "spec.yaml"));
   const entry = join(outDir, "entry.ts");
   writeFileSync(
     entry,
@@ -61,7 +66,10 @@ export async function writeEntry(name: string, outDir: string): Promise<string> 
       ``,
       `await runIndexed(${JSON.stringify(index)}, {`,
       ...index.commands.map((c) => `  ${JSON.stringify(c.name)}: () => import("./${slug(c.name)}.ts"),`),
-      `}, () => import("./describe.json", { with: { type: "text" } }));`,
+      `}, () => import("./describe.json", { with: { type: "text" } }), {`,
+      `  "SKILL.md": () => import("./SKILL.md", { with: { type: "text" } }),`,
+      `  "spec.yaml": () => import("./spec.yaml", { with: { type: "text" } }),`,
+      `});`,
       ``,
     ].join("\n"),
   );

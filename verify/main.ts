@@ -6,7 +6,7 @@
  */
 import { accessSync, constants, existsSync, fstatSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES, type VerifyCode } from "./output.ts";
 import type { ToolReport } from "./report.ts";
 import { Pool } from "./sandbox.ts";
@@ -27,7 +27,11 @@ FLAGS
   --seed N           Seed for --fuzz, so a failure replays (default 1).
   --timeout MS       Kill a run that takes longer and call it a hang (default 10000).
   --concurrency N    Runs in flight at once (default: twice the cores).
-  --share DIR        Where <tool>/SKILL.md and <tool>/spec.yaml are (default: <binary's folder>/share).
+  --share DIR        Read <tool>/SKILL.md and <tool>/spec.yaml from DIR. Without it: what the tool prints
+                     (its --describe lists "documents"), else the current folder when it is the tool's
+                     repository (its spec.yaml names the tool), else share/<tool>/ beside the binary.
+  --gate PATH        The gate, for golden cases that drive it (default: beside the binary, else on PATH;
+                     without one those cases are skipped, saying so).
   --help             Print this help.
 
 EXIT CODES
@@ -50,6 +54,7 @@ interface Options {
   timeoutMs: number;
   concurrency: number;
   share: string | null;
+  gate: string | null;
   binaries: string[];
 }
 
@@ -88,8 +93,8 @@ function nearest(word: string, known: readonly string[]): string | null {
 }
 
 function parseArgs(argv: readonly string[]): Options | "help" {
-  const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, binaries: [] };
-  const valueFlags = new Set(["--junit", "--golden", "--fuzz", "--seed", "--timeout", "--concurrency", "--share"]);
+  const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, gate: null, binaries: [] };
+  const valueFlags = new Set(["--junit", "--golden", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate"]);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     const [name, inline] = token.startsWith("--") ? (token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined]) : [token, undefined];
@@ -111,19 +116,20 @@ function parseArgs(argv: readonly string[]): Options | "help" {
     else if (name === "--junit") o.junit = value();
     else if (name === "--golden") o.golden = value();
     else if (name === "--share") o.share = value();
+    else if (name === "--gate") o.gate = value();
     else if (name === "--fuzz") o.fuzz = int(0);
     else if (name === "--seed") o.seed = int(0);
     else if (name === "--timeout") o.timeoutMs = int(100);
     else if (name === "--concurrency") o.concurrency = int(1);
     else if (name.startsWith("-")) {
-      const known = ["--json", "--junit", "--golden", "--no-golden", "--update", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--help"];
+      const known = ["--json", "--junit", "--golden", "--no-golden", "--update", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate", "--help"];
       const near = nearest(name, known);
       throw new UsageError("USAGE", `unknown flag ${name}; valid flags: ${known.join(", ")}`, near ? `did you mean ${near}?` : "run `verify --help`");
     } else o.binaries.push(token);
     if (!valueFlags.has(name) && inline !== undefined && name.startsWith("--")) throw new UsageError("USAGE", `${name} takes no value`);
   }
   if (o.binaries.length === 0) throw new UsageError("USAGE", "no tool binary given", "e.g. `verify dist/seo`");
-  for (const b of o.binaries) {
+  for (const b of [...o.binaries, ...(o.gate ? [o.gate] : [])]) {
     try {
       accessSync(b, constants.X_OK);
     } catch {
@@ -161,7 +167,8 @@ async function main(): Promise<number> {
   const reports: ToolReport[] = await Promise.all(
     opts.binaries.map((binary) =>
       verifyTool(resolve(binary), pool, {
-        shareDir: opts.share ? resolve(opts.share) : join(dirname(resolve(binary)), "share"),
+        share: opts.share ? resolve(opts.share) : null,
+        siblings: opts.gate ? { gate: resolve(opts.gate) } : {},
         golden: opts.golden ? { dir: resolve(opts.golden), root, update: opts.update, ci: Boolean(process.env.CI) } : null,
         fuzz: opts.fuzz,
         seed: opts.seed,

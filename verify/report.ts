@@ -41,6 +41,7 @@ export const CHECKS = {
   "identity.credential-flags": "no flag has a credential-shaped name",
   "identity.env-declared": "every environment variable a command asks for is declared in --describe",
   "fs.read-only": "read commands leave the files they are given untouched",
+  "golden.siblings": "golden cases that drive another fleet tool (the gate) find it: --gate PATH, beside the binary, or on PATH",
   golden: "recorded golden cases replay with the same exit code and output",
   fuzz: "randomized argv and params: one valid envelope, an agreeing exit, no stack trace, no hang",
 } as const;

@@ -1,6 +1,7 @@
 /** One tool, verified black-box: every check in the catalogue, probes in parallel. */
 import { readdirSync } from "node:fs";
-import { checkCommandDescribe, checkDescribe } from "./checks/describe.ts";
+import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
+import { documentsOf } from "./documents.ts";
 import { checkCommand, checkToolLevel, checkToon } from "./checks/commands.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
 import { checkGolden, type GoldenOptions } from "./checks/golden.ts";
@@ -10,7 +11,10 @@ import { Findings, type ToolReport } from "./report.ts";
 import { Pool, Sandbox } from "./sandbox.ts";
 
 export interface VerifyOptions {
-  shareDir: string;
+  /** Where SKILL.md and spec.yaml are, when told (--share); else found as documents.ts says. */
+  share: string | null;
+  /** Other fleet tools a golden case may drive, by name (--gate PATH). */
+  siblings: Readonly<Record<string, string>>;
   golden: GoldenOptions | null;
   fuzz: number;
   seed: number;
@@ -37,20 +41,21 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
   const sandbox = new Sandbox(binary, pool, await declaredCredentials(binary, pool, opts.timeoutMs), opts.timeoutMs);
   const s: Subject = { sandbox, findings: new Findings(), doc: null };
   try {
-    const doc = await checkDescribe(s, opts.shareDir);
+    const doc = await checkDescribe(s);
     if (doc) {
-      checkSkill(s, doc, opts.shareDir);
+      const documents = documentsOf(s, doc, opts.share);
+      await Promise.all([checkSpecYaml(s, doc, documents), checkSkill(s, doc, documents)]);
       const first = doc.commands[0]!;
       await Promise.all([
         checkToolHelp(s, doc),
         checkToolLevel(s, doc),
         checkToon(s, first),
         ...doc.commands.flatMap((c) => [checkCommandDescribe(s, c), checkCommandHelp(s, c), checkCommand(s, c)]),
-        ...(opts.golden ? [checkGolden(s, doc, opts.golden)] : []),
+        ...(opts.golden ? [checkGolden(s, doc, { ...opts.golden, siblings: opts.siblings })] : []),
       ]);
       if (opts.fuzz > 0) for (const c of doc.commands) await fuzzCommand(s, c, opts.fuzz, opts.seed);
       else s.findings.skip("fuzz", "not asked for: pass --fuzz N");
-      if (!opts.golden) for (const id of ["golden", "lists.bounded", "lists.truncation", "lists.cursor", "output.fields-shape", "fs.read-only"] as const) s.findings.skip(id, "needs golden cases: pass --golden DIR");
+      if (!opts.golden) for (const id of ["golden", "golden.siblings", "lists.bounded", "lists.truncation", "lists.cursor", "output.fields-shape", "fs.read-only"] as const) s.findings.skip(id, "needs golden cases: pass --golden DIR");
     }
     // Identity: after every probe, HOME is empty and no canary is in any file the tool wrote.
     const homeEntries = readdirSync(sandbox.home);

@@ -12,8 +12,8 @@ export interface Candidate {
   readonly path: string;
   readonly plan: Plan;
   readonly policy: Policy;
-  /** The fleet tool that reads the plan's targets back, as the gate resolved it. */
-  readonly tool: string;
+  /** The argv of the fleet tool that reads the plan's targets back, as the gate resolved it. */
+  readonly tool: string[];
 }
 
 /**
@@ -28,7 +28,7 @@ export function candidate(ref: string, cwd: string, env: Readonly<Record<string,
   const plan = readPlanFile(path, null);
   assertIntact(plan);
   assertUnexpired(plan, now);
-  const tool = toolBinary(plan, process.execPath);
+  const tool = toolBinary(plan);
   assertInScope(plan, policy, policyPath);
   return { path, plan, policy, tool };
 }

@@ -7,10 +7,11 @@
  * names for that tool.
  */
 import { realpathSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { KitError } from "../kit/errors.ts";
 import type { Plan } from "../kit/plan.ts";
 import type { Policy } from "../kit/policy.ts";
+import { fleetTool } from "../kit/multicall.ts";
 
 /** The fleet tools whose plans the gate judges, and the plan context field that names where each acts. */
 export const FLEET_TOOLS: Readonly<Record<string, { readonly rootField: string }>> = {
@@ -18,15 +19,15 @@ export const FLEET_TOOLS: Readonly<Record<string, { readonly rootField: string }
   brain: { rootField: "repo" },
 };
 
-/** The binary of a fleet tool the plan names: only a known name, only the one installed beside the gate. */
-export function toolBinary(plan: Plan, gateBinary: string): string {
+/** The argv that runs the fleet tool the plan names: only a known name, only the one installed with the gate. */
+export function toolBinary(plan: Plan): string[] {
   if (!Object.hasOwn(FLEET_TOOLS, plan.tool))
     throw new KitError("POLICY_DENIED", `the gate judges plans of ${Object.keys(FLEET_TOOLS).join(", ")} only, not of '${String(plan.tool).slice(0, 80)}'`, {
       allowed: Object.keys(FLEET_TOOLS),
       got: plan.tool,
       hint: "plan with a fleet tool; the gate never runs a binary a plan names",
     });
-  return join(dirname(gateBinary), plan.tool);
+  return fleetTool(plan.tool);
 }
 
 const real = (path: string): string => {

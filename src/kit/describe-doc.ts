@@ -50,7 +50,13 @@ export interface DescribeDoc {
   env: EnvVar[];
   exit_codes: Record<string, string>;
   error_codes: Record<string, { exit: number; retryable: boolean; summary: string }>;
+  /** The documents the binary carries, and the tool-level flag that prints each (`seo --skill`). */
+  documents: Record<string, string>;
 }
+
+/** What a compiled tool carries besides its describe document: the file each flag prints. */
+export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;
+export type DocumentFlag = keyof typeof DOCUMENT_FLAGS;
 
 /** The document of one command: that command, and only the error codes it can raise. */
 export function narrowDoc(doc: DescribeDoc, commandName: string): DescribeDoc {

@@ -39,7 +39,7 @@ export function toolHelp(doc: DescribeDoc): string {
     "UNIVERSAL FLAGS",
     table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])),
     "",
-    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form.`,
+    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form${Object.keys(doc.documents ?? {}).length ? `, ${Object.entries(doc.documents).map(([file, how]) => `\`${how}\` for ${file}`).join(", ")}` : ""}.`,
     "",
   ].join("\n");
 }

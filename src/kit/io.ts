@@ -4,6 +4,7 @@
  * in-process with their own argv, environment and streams.
  */
 import { fs } from "./node-fs.ts";
+import { selfArgv } from "./multicall.ts";
 
 export type Signal = "SIGINT" | "SIGTERM";
 
@@ -95,7 +96,7 @@ export function processIO(): KitIO {
       for (const n of names) delete env[n];
       // A compiled binary's argv[1] is its embedded entry point, not a script to pass again.
       const args = process.argv[1]?.startsWith("/$bunfs/") ? process.argv.slice(2) : process.argv.slice(1);
-      const child = Bun.spawn([process.execPath, ...args], { env, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+      const child = Bun.spawn([...selfArgv(), ...args], { env, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
       const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
       process.on("SIGINT", forward("SIGINT"));
       process.on("SIGTERM", forward("SIGTERM"));

@@ -22,7 +22,12 @@ type Loader = () => Promise<CompiledValidators & { declared: unknown }>;
  * command (its declaration and the validators generated from its schemas),
  * and the describe document, all made from the same declaration at build time.
  */
-export async function runIndexed(index: ToolIndex, loaders: Readonly<Record<string, Loader>>, describe: () => Promise<{ default: string }>): Promise<void> {
+export async function runIndexed(
+  index: ToolIndex,
+  loaders: Readonly<Record<string, Loader>>,
+  describe: () => Promise<{ default: string }>,
+  documents: Readonly<Record<string, () => Promise<{ default: string }>>> = {},
+): Promise<void> {
   process.exitCode = await runTool(
     {
       index,
@@ -31,6 +36,7 @@ export async function runIndexed(index: ToolIndex, loaders: Readonly<Record<stri
         return { command: commandIn(loaded.declared, head), checks: compiledChecks(loaded, head.flags) };
       },
       describe: async () => (await describe()).default,
+      document: async (file) => (documents[file] ? (await documents[file]()).default : null),
     },
     processIO(),
   );

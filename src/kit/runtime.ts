@@ -7,7 +7,7 @@
 import { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./argv.ts";
 import { createContext, RunState } from "./context.ts";
 import { envOf, holdsWriteCredentials, type Command } from "./define.ts";
-import { narrowDoc, type DescribeDoc } from "./describe-doc.ts";
+import { DOCUMENT_FLAGS, narrowDoc, type DescribeDoc, type DocumentFlag } from "./describe-doc.ts";
 import { failure, success, type Envelope, type Meta } from "./envelope.ts";
 import { asKitError, exitCodeOf, KitError, toErrorObject } from "./errors.ts";
 import { parseFields, project } from "./fields.ts";
@@ -276,6 +276,13 @@ function scopedEnv(tool: ToolIndex, command: CommandHead, io: KitIO): Record<str
 async function toolLevel(source: ToolSource, io: KitIO, rest: readonly string[], redact: Redactor, help: () => Promise<number>): Promise<number> {
   const tool = source.index;
   if (rest.includes("--describe")) return printDescribe(source, io, redact);
+  const wanted = (Object.keys(DOCUMENT_FLAGS) as DocumentFlag[]).find((f) => rest.includes(f));
+  if (wanted) {
+    const text = await source.document(DOCUMENT_FLAGS[wanted]);
+    if (text === null) throw new KitError("NOT_FOUND", `this build of ${tool.name} carries no ${DOCUMENT_FLAGS[wanted]}`, { hint: "use a compiled binary from `npm run build`" });
+    await io.writeStdout(redact(text.endsWith("\n") ? text : `${text}\n`));
+    return 0;
+  }
   if (rest.includes("--help") || rest.includes("-h")) return help();
   const stray = rest.find((t) => !t.startsWith("-"));
   const command = stray && tool.commands.find((c) => c.name.split(" ")[0] === stray);

@@ -23,6 +23,8 @@ export function toolSkill(doc: DescribeDoc): string {
     `Obeys the fleet's tool contract (contract_version ${doc.contract_version}): see the fleet skill for the envelope, exit codes and universal flags. Always pass \`--json\`; branch on \`error.code\`.`,
     "",
   ];
+  const carried = Object.entries(doc.documents ?? {});
+  if (carried.length) out.push(`The binary carries its own documents: ${carried.map(([file, how]) => `\`${how}\` prints ${file}`).join(", ")}.`, "");
   if (doc.env.length) {
     out.push("## Environment", "", "| Variable | Scope | Required | What |", "|---|---|---|---|");
     for (const e of doc.env) out.push(`| \`${e.name}\` | ${e.scope} | ${e.required ? "yes" : "no"} | ${cell(e.description)} |`);

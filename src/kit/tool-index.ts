@@ -31,6 +31,8 @@ export interface ToolSource {
   load(head: CommandHead): Promise<{ command: Command; checks: Checks }>;
   /** The describe document of the whole tool (contract §9), as compact JSON. */
   describe(): Promise<string>;
+  /** A document the binary carries (SKILL.md, spec.yaml), as built in; null when this build has none. */
+  document(file: string): Promise<string | null>;
 }
 
 /** JSON-safe: the build writes it into the compiled entry as it is. */
@@ -68,6 +70,8 @@ export function sourceOf(tool: Tool): ToolSource {
       return { command, checks: zodChecks(command, head.flags) };
     },
     describe: async () => JSON.stringify((await import("./describe.ts")).describeTool(tool)),
+    // In-process there is no build: SKILL.md is generated from the declaration, and no spec.yaml is carried.
+    document: async (file) => (file === "SKILL.md" ? (await import("./skill.ts")).toolSkill((await import("./describe.ts")).describeTool(tool)) : null),
   };
 }
 

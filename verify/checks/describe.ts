@@ -1,9 +1,9 @@
 /** contract §9 and §1: the description document, its verbs, its schemas, and its agreement with spec.yaml. */
-import { existsSync, readFileSync } from "node:fs";
 import { isDeepStrictEqual } from "node:util";
 import * as v from "valibot";
 import { parse as parseYaml } from "yaml";
 import { CREDENTIAL_FLAG, FORBIDDEN_VERBS, schemaIdFor, TIER1_VERBS, UNIVERSAL_FLAGS } from "../contract.ts";
+import type { Documents } from "../documents.ts";
 import { ajv, inspectStreams, type Subject } from "../inspect.ts";
 import { DescribeDoc, explain, type CommandDoc } from "../schemas.ts";
 
@@ -25,7 +25,7 @@ function readDoc(s: Subject, stdout: string, run: Parameters<Subject["findings"]
   }
 }
 
-export async function checkDescribe(s: Subject, shareDir: string): Promise<DescribeDoc | null> {
+export async function checkDescribe(s: Subject): Promise<DescribeDoc | null> {
   const f = s.findings;
   const r = await s.sandbox.run({ label: "tool --describe", argv: ["--describe"] });
   if (!inspectStreams(s, r)) return null;
@@ -46,7 +46,6 @@ export async function checkDescribe(s: Subject, shareDir: string): Promise<Descr
   const names = doc.commands.map((c) => c.name);
   f.expect("describe.shape", new Set(names).size === names.length, `a command is listed twice: ${names.join(", ")}`, r);
 
-  checkSpecYaml(s, doc, shareDir);
   for (const c of doc.commands) {
     checkVerb(s, c);
     f.expect("describe.schema-ids", schemaIdFor(doc.tool, c.name).test(c.result_schema), `'${c.name}' has result schema '${c.result_schema}', not ${doc.tool}.${c.name.replace(/ /g, ".")}@N`);
@@ -61,12 +60,13 @@ export async function checkDescribe(s: Subject, shareDir: string): Promise<Descr
   return doc;
 }
 
-function checkSpecYaml(s: Subject, doc: DescribeDoc, shareDir: string): void {
-  const path = `${shareDir}/${doc.tool}/spec.yaml`;
-  if (!existsSync(path)) return s.findings.fail("describe.contract-version", `no spec.yaml at ${path} to compare contract_version with`);
+export async function checkSpecYaml(s: Subject, doc: DescribeDoc, documents: Documents): Promise<void> {
+  const found = await documents.get("spec.yaml");
+  if ("missing" in found) return s.findings.fail("describe.contract-version", `${found.missing}: nothing to compare contract_version with`);
+  const path = found.where;
   let spec: { contract_version?: unknown; name?: unknown; version?: unknown };
   try {
-    spec = parseYaml(readFileSync(path, "utf8")) ?? {};
+    spec = parseYaml(found.text) ?? {};
   } catch (e) {
     return s.findings.fail("describe.contract-version", `${path} is not valid YAML: ${(e as Error).message}`);
   }

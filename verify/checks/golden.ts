@@ -4,6 +4,7 @@
  * --fields keeping the envelope's shape, and read commands leaving the files
  * they were given alone.
  */
+import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
@@ -19,6 +20,19 @@ export interface GoldenOptions {
   update: boolean;
   /** With CI set, a missing snapshot fails instead of being recorded. */
   ci: boolean;
+  /** Other fleet tools by name, as given (--gate PATH); others are found beside the binary or on PATH. */
+  siblings?: Readonly<Record<string, string>>;
+}
+
+const SIBLING_FLAGS: Readonly<Record<string, string>> = { gate: "--gate PATH" };
+
+/** Another fleet tool a case drives: as given, beside the binary (a dist/ folder, an image's bin/), or on PATH. */
+function siblingOf(s: Subject, opts: GoldenOptions, tool: string): string | null {
+  const given = opts.siblings?.[tool];
+  if (given) return given;
+  const beside = join(dirname(s.sandbox.binary), tool);
+  if (existsSync(beside)) return beside;
+  return Bun.which(tool);
 }
 
 const commandOf = (doc: DescribeDoc, argv: readonly string[]): CommandDoc | null =>
@@ -57,9 +71,25 @@ export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOpti
     else cases.push({ name: "describe", path: join(dir, "describe.json"), spec: { description: "The tool's public surface: any change shows up here in review.", argv: ["--describe"] } });
   }
   const listed = new Map<string, boolean>();
-  await Promise.all(cases.map((c) => replay(s, doc, c, opts, listed)));
+  // A case that drives a tool not to be found is skipped, saying how to supply it: never a crash.
+  const missing = new Map<string, string[]>();
+  const runnable = cases.filter((c) => {
+    const needs = [...new Set((c.spec.setup ?? []).map((st) => st.tool).filter((t): t is string => Boolean(t)))];
+    const absent = needs.filter((t) => !siblingOf(s, opts, t));
+    for (const t of absent) missing.set(t, [...(missing.get(t) ?? []), c.name]);
+    if (needs.length > absent.length) f.exercised("golden.siblings");
+    return absent.length === 0;
+  });
+  for (const [tool, names] of missing)
+    f.skip("golden.siblings", `${names.length} case(s) drive ${tool}, which is not beside the binary or on PATH (${names.join(", ")}): pass ${SIBLING_FLAGS[tool] ?? `a ${tool} on PATH`} to run them`);
+  if (missing.size === 0 && !runnable.some((c) => (c.spec.setup ?? []).some((st) => st.tool))) {
+    f.exercised("golden.siblings");
+    f.note("golden.siblings", "no golden case drives another tool");
+  }
+  await Promise.all(runnable.map((c) => replay(s, doc, c, { ...opts }, listed)));
+  const skippedFor = new Set(cases.filter((c) => !runnable.includes(c)).map((c) => commandOf(doc, c.spec.argv)?.name));
   for (const c of doc.commands.filter((x) => x.pagination))
-    if (!listed.get(c.name))
+    if (!listed.get(c.name) && !skippedFor.has(c.name))
       f.fail("lists.cursor", `no golden case runs '${c.name}' with two or more items, so its paging cannot be proven: add one`);
 }
 
@@ -90,7 +120,7 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
       argv: filled,
       stdin: stdin === undefined ? undefined : fill(stdin, places),
       env: env && Object.fromEntries(Object.entries(env).map(([k, val]) => [k, fill(val, places)])),
-      program: tool && join(dirname(s.sandbox.binary), tool),
+      program: tool && (siblingOf(s, opts, tool) ?? undefined),
     });
     if (before) {
       const after = Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR));

@@ -4,8 +4,8 @@
  * --help is read by its sections (COMMANDS, FLAGS, UNIVERSAL FLAGS);
  * SKILL.md by its `### \`tool command\`` headings and `| \`--flag\` |` rows.
  */
-import { existsSync, readFileSync } from "node:fs";
 import { UNIVERSAL_FLAGS } from "../contract.ts";
+import type { Documents } from "../documents.ts";
 import { inspectStreams, type Subject } from "../inspect.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
 
@@ -52,10 +52,10 @@ export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void>
   s.findings.expect("introspection.help", problem === null, problem ?? "", r);
 }
 
-export function checkSkill(s: Subject, doc: DescribeDoc, shareDir: string): void {
-  const path = `${shareDir}/${doc.tool}/SKILL.md`;
-  if (!existsSync(path)) return s.findings.fail("introspection.skill", `no SKILL.md at ${path}`);
-  const text = readFileSync(path, "utf8");
+export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Documents): Promise<void> {
+  const found = await documents.get("SKILL.md");
+  if ("missing" in found) return s.findings.fail("introspection.skill", found.missing);
+  const { text, where: path } = found;
   const blocks = new Map<string, string[]>();
   let current: string[] | null = null;
   for (const line of text.split("\n")) {
