@@ -68,11 +68,12 @@ const PATTERNS: readonly { may: (text: string, lower: string) => boolean; re: Re
   },
 ];
 
-/** A secret's raw form and its common encodings, each once. */
+/** The encoded forms a secret is echoed back in: URL-encoded, base64 (standard and URL-safe, as in a Basic auth header). */
 export function encodingsOf(value: string): string[] {
-  const base64 = Buffer.from(value, "utf8").toString("base64");
-  const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), base64, base64.replace(/=+$/, ""), base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")];
-  return [...new Set(forms)];
+  // btoa over the UTF-8 bytes: no Buffer, whose first use costs a start-up.
+  const base64 = btoa(Array.from(new TextEncoder().encode(value), (b) => String.fromCharCode(b)).join(""));
+  const forms = [encodeURIComponent(value), base64, base64.replace(/=+$/, ""), base64.replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")];
+  return [...new Set(forms)].filter((f) => f !== value);
 }
 
 export interface Redactor {
@@ -88,22 +89,30 @@ export interface Redactor {
  */
 export function createRedactor(env: Readonly<Record<string, string | undefined>>, credentialNames: readonly string[]): Redactor {
   const declared = new Set(credentialNames);
-  // Every value long enough to be a secret, in each form it can be printed in. Whose name marks
-  // it a secret is asked only of a value the text holds:
-  // most output holds none, and the question costs more than finding the value.
+  // Every value long enough to be a secret, as it is and inside a JSON string. Whose name marks
+  // it a secret is asked only of a value the text holds: most output holds none, and the
+  // question costs more than finding the value.
   const candidates: { name: string; form: string }[] = [];
   for (const name in env) {
     const value = env[name];
     if (!value || value.length < MIN_SECRET_LENGTH) continue;
-    // The raw value and the forms an upstream or a proxy echoes it back in: JSON-escaped,
-    // URL-encoded, and base64 (standard and URL-safe, as in a Basic auth header).
-    for (const form of encodingsOf(value)) candidates.push({ name, form });
+    candidates.push({ name, form: value });
+    const escaped = JSON.stringify(value).slice(1, -1);
+    if (escaped !== value) candidates.push({ name, form: escaped });
   }
+  // The encoded forms an upstream or a proxy echoes a secret back in: only for names that mark
+  // one, and only once there is output to redact.
+  let encoded = false;
+  const addEncodings = () => {
+    encoded = true;
+    for (const c of [...candidates]) if (isSecret(c.name) && c.form === env[c.name]) for (const form of encodingsOf(c.form)) candidates.push({ name: c.name, form });
+  };
   const isSecret = (name: string): boolean => declared.has(name) || looksSecretEnvName(name);
   // Longest first, so a secret that contains another is replaced whole.
   const longestFirst = (forms: string[]): string[] => [...new Set(forms)].sort((a, b) => b.length - a.length);
 
   const redact = ((text: string): string => {
+    if (!encoded && text) addEncodings();
     let out = text;
     const present = candidates.filter((c) => text.includes(c.form) && isSecret(c.name)).map((c) => c.form);
     for (const s of longestFirst(present)) if (out.includes(s)) out = out.split(s).join(ENV_REPLACEMENT);
@@ -111,6 +120,6 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
     for (const { may, re, keep } of PATTERNS) if (may(out, lower)) out = out.replace(re, keep as (m: string, ...g: string[]) => string);
     return out;
   }) as Redactor;
-  Object.defineProperty(redact, "secrets", { get: () => longestFirst(candidates.filter((c) => isSecret(c.name)).map((c) => c.form)) });
+  Object.defineProperty(redact, "secrets", { get: () => (encoded || addEncodings(), longestFirst(candidates.filter((c) => isSecret(c.name)).map((c) => c.form))) });
   return redact;
 }

@@ -7,7 +7,8 @@
 import { KitError } from "../../../src/kit/index.ts";
 import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
 import { commitChange, finishOwnCommit, TRAILER } from "./commit.ts";
-import { checkId, notePath, readNoteFile, parseNote, renderNote } from "./notes.ts";
+import { checkId, notePath, readNoteFile, parseNote } from "./notes.ts";
+import { renderNote } from "./render-note.ts";
 import { assertClean, blobHash, openRepo, type Repo } from "./repo.ts";
 
 export { TRAILER } from "./commit.ts";

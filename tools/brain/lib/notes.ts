@@ -2,7 +2,6 @@
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { confinedPath } from "../../../src/kit/confine.ts";
 import { join } from "node:path";
-import { parse, stringify } from "yaml";
 import { KitError, nearest } from "../../../src/kit/index.ts";
 import { blobHash } from "./repo.ts";
 
@@ -43,12 +42,24 @@ export function splitFrontMatter(text: string, where: string): { meta: Record<st
   if (!m) return { meta: {}, body: text };
   let meta: unknown;
   try {
-    meta = parse(m[1]!);
-  } catch (e) {
-    throw new KitError("INVALID_INPUT", `the front matter of ${where} is not valid YAML: ${(e as Error).message.split("\n")[0]}`, { hint: "fix the YAML between the --- lines" });
+    // The runtime's own YAML parser: reading a note loads no YAML library.
+    meta = Bun.YAML.parse(m[1]!);
+  } catch {
+    throw new KitError("INVALID_INPUT", `the front matter of ${where} is not valid YAML: ${yamlProblem(m[1]!)}`, { hint: "fix the YAML between the --- lines" });
   }
   if (meta !== null && (typeof meta !== "object" || Array.isArray(meta))) throw new KitError("INVALID_INPUT", `the front matter of ${where} is not a YAML mapping`, { hint: "use `key: value` lines between the --- lines" });
   return { meta: (meta ?? {}) as Record<string, unknown>, body: text.slice(m[0].length) };
+}
+
+/** Where and why YAML is invalid, in the words of the `yaml` library (loaded only for a broken note): the runtime's parser says less. */
+function yamlProblem(text: string): string {
+  const { parse } = require("yaml") as typeof import("yaml");
+  try {
+    parse(text);
+    return "it is not a YAML mapping this tool can read";
+  } catch (e) {
+    return (e as Error).message.split("\n")[0]!;
+  }
 }
 
 const str = (x: unknown): string | null => (typeof x === "string" ? x : x instanceof Date ? x.toISOString() : x === undefined || x === null ? null : String(x));
@@ -67,15 +78,6 @@ export function parseNote(id: string, bytes: Uint8Array): Note {
   const tags = Array.isArray(meta.tags) ? meta.tags.map(String) : typeof meta.tags === "string" ? meta.tags.split(",").map((t) => t.trim()).filter(Boolean) : [];
   // renderNote puts one blank line after the front matter; it is layout, not body.
   return { id, title: str(meta.title) ?? id, tags, created: str(meta.created), updated: str(meta.updated), source: str(meta.source), body: body.replace(/^\r?\n/, ""), blob: blobHash(bytes), bytes: bytes.length };
-}
-
-export function renderNote(n: { id: string; title: string; tags: readonly string[]; created: string | null; updated: string | null; source: string | null; body: string }): string {
-  const meta: Record<string, unknown> = { id: n.id, title: n.title, tags: [...n.tags] };
-  if (n.created) meta.created = n.created;
-  if (n.updated) meta.updated = n.updated;
-  if (n.source) meta.source = n.source;
-  const body = n.body.endsWith("\n") || n.body === "" ? n.body : `${n.body}\n`;
-  return `---\n${stringify(meta).trimEnd()}\n---\n\n${body.replace(/^\n+/, "")}`;
 }
 
 /**

@@ -3,7 +3,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { CommandContext } from "../../../src/kit/index.ts";
 import { KitError } from "../../../src/kit/index.ts";
-import { MAX_NOTE_BYTES, renderNote, splitFrontMatter } from "./notes.ts";
+import { MAX_NOTE_BYTES, splitFrontMatter } from "./notes.ts";
+import { renderNote } from "./render-note.ts";
 import { assertClean, openRepo, type Repo } from "./repo.ts";
 
 export interface NoteFlags {

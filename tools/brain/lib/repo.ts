@@ -4,7 +4,7 @@
  * the way git computes it, so preconditions need no subprocess per note.
  */
 import { existsSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { KitError } from "../../../src/kit/index.ts";
 
 export const REPO_ENV = "AGENT_BRAIN_REPO";
@@ -44,9 +44,17 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
       return out;
     },
   };
-  const top = repo.git(["rev-parse", "--show-toplevel"], { allowFail: true });
-  if (top.code !== 0) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
+  // A read needs no git process to know it is in a repository: the folder or one above it holds .git
+  // (a folder, or a file for a worktree or submodule). Writes run git, which checks again.
+  if (!insideRepository(root)) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
   return repo;
+}
+
+function insideRepository(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, ".git"))) return true;
+    if (dirname(d) === d) return false;
+  }
 }
 
 /** Uncommitted changes would be swept into a note's commit, or clash with it. */
