@@ -14,14 +14,22 @@ export async function openPostgres(url: string): Promise<Ledger> {
   return {
     engine: "postgres",
     async claim(req: ClaimRequest): Promise<Claim> {
+      // The common case, a key nobody has claimed, is one statement and one round trip.
+      const inserted = await sql`
+        INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+        VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
+        ON CONFLICT (idempotency_key) DO NOTHING
+        RETURNING idempotency_key`;
+      if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
       return sql.begin(async (tx) => {
-        const inserted = await tx`
-          INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-          VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
-          ON CONFLICT (idempotency_key) DO NOTHING
-          RETURNING idempotency_key`;
-        if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } as const;
         const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
+        // Released and forgotten between the insert and this read: claim it afresh.
+        if (!row) {
+          await tx`
+            INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+            VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})`;
+          return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } as const;
+        }
         const d = decide(row, req, host);
         if (d !== "takeover") return d;
         const [taken] = await tx`
