@@ -18,8 +18,11 @@ export const TIER1_VERBS: Readonly<Record<string, "read" | "write">> = {
 /** contract §1: never verbs, at any tier. */
 export const FORBIDDEN_VERBS = ["info", "ls", "show", "fetch", "rm", "new", "make", "run"] as const;
 
-/** contract §3 and the SPEC's extensions: every command accepts all of these. */
-export const UNIVERSAL_FLAGS = ["json", "describe", "dry-run", "fields", "limit", "force", "yes", "no-input", "wait", "run-dir", "cursor", "params", "toon", "help"] as const;
+/** contract §3: every command accepts all of these. */
+export const UNIVERSAL_FLAGS = ["json", "describe", "dry-run", "fields", "limit", "force", "yes", "no-input", "wait", "run-dir"] as const;
+
+/** The kit's universal flags beyond the contract's (its extensions cursor, params, toon, and --help on every command). */
+export const KIT_UNIVERSAL_FLAGS = ["cursor", "params", "toon", "help"] as const;
 
 /** contract §5: the exit codes a tool may use. */
 export const EXIT_CODES = [0, 1, 2, 3, 4, 5, 130] as const;

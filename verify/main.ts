@@ -32,6 +32,12 @@ FLAGS
                      repository (its spec.yaml names the tool), else share/<tool>/ beside the binary.
   --gate PATH        The gate, for golden cases that drive it (default: beside the binary, else on PATH;
                      without one those cases are skipped, saying so).
+  --strict           Demand every kit extension (cursor, params, toon, hint, per-command describe,
+                     the kit's describe fields, error codes, help and SKILL.md layout), claimed or not.
+                     Without it, the contract's rules are checked, and an extension only where the
+                     tool claims it in --describe's "extensions".
+  --baseline FILE    Expected failures, {"<tool>": ["check.id", …]}: listed failures do not fail the run,
+                     and a listed check that now passes does (the baseline is stale).
   --help             Print this help.
 
 EXIT CODES
@@ -55,6 +61,8 @@ interface Options {
   concurrency: number;
   share: string | null;
   gate: string | null;
+  strict: boolean;
+  baseline: string | null;
   binaries: string[];
 }
 
@@ -93,8 +101,8 @@ function nearest(word: string, known: readonly string[]): string | null {
 }
 
 function parseArgs(argv: readonly string[]): Options | "help" {
-  const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, gate: null, binaries: [] };
-  const valueFlags = new Set(["--junit", "--golden", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate"]);
+  const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, gate: null, strict: false, baseline: null, binaries: [] };
+  const valueFlags = new Set(["--junit", "--golden", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate", "--baseline"]);
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i]!;
     const [name, inline] = token.startsWith("--") ? (token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined]) : [token, undefined];
@@ -112,6 +120,8 @@ function parseArgs(argv: readonly string[]): Options | "help" {
     if (name === "--help" || name === "-h") return "help";
     else if (name === "--json") o.json = true;
     else if (name === "--update") o.update = true;
+    else if (name === "--strict") o.strict = true;
+    else if (name === "--baseline") o.baseline = value();
     else if (name === "--no-golden") o.golden = null;
     else if (name === "--junit") o.junit = value();
     else if (name === "--golden") o.golden = value();
@@ -122,7 +132,7 @@ function parseArgs(argv: readonly string[]): Options | "help" {
     else if (name === "--timeout") o.timeoutMs = int(100);
     else if (name === "--concurrency") o.concurrency = int(1);
     else if (name.startsWith("-")) {
-      const known = ["--json", "--junit", "--golden", "--no-golden", "--update", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate", "--help"];
+      const known = ["--json", "--junit", "--golden", "--no-golden", "--update", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate", "--strict", "--baseline", "--help"];
       const near = nearest(name, known);
       throw new UsageError("USAGE", `unknown flag ${name}; valid flags: ${known.join(", ")}`, near ? `did you mean ${near}?` : "run `verify --help`");
     } else o.binaries.push(token);
@@ -167,6 +177,7 @@ async function main(): Promise<number> {
   const reports: ToolReport[] = await Promise.all(
     opts.binaries.map((binary) =>
       verifyTool(resolve(binary), pool, {
+        strict: opts.strict,
         share: opts.share ? resolve(opts.share) : null,
         siblings: opts.gate ? { gate: resolve(opts.gate) } : {},
         golden: opts.golden ? { dir: resolve(opts.golden), root, update: opts.update, ci: Boolean(process.env.CI) } : null,

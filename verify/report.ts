@@ -5,46 +5,87 @@
  */
 import type { RunResult } from "./sandbox.ts";
 
-export const CHECKS = {
-  "describe.shape": "--describe prints the bare description document, valid against the contract's shape",
-  "describe.per-command": "`<command> --describe` describes that command alone, as the tool's document does",
-  "describe.contract-version": "contract_version agrees with the tool's spec.yaml",
-  "describe.verbs": "every verb is tier 1 or a declared tier-2 verb, never a forbidden synonym, with the right read/write class",
-  "describe.json-schema": "every command's flags and result carry valid JSON Schema 2020-12 that agrees with its flag list",
-  "describe.schema-ids": "result schema ids are tool.command@N",
-  "introspection.help": "--help names the same commands and flags as --describe",
-  "introspection.skill": "SKILL.md names the same commands and flags as --describe",
-  "flags.universal": "every command accepts every universal flag",
-  "flags.params": "--params FILE is accepted by every command and read like the command line",
-  "flags.toon": "--toon prints TOON that decodes to the same envelope",
-  "output.one-json": "stdout is exactly one JSON object on one line, and nothing else",
-  "output.no-ansi": "no ANSI escape sequences on stdout or stderr off a terminal",
-  "output.no-stack": "no stack trace on stdout",
-  "output.fields-shape": "--fields changes data only, never the envelope's shape",
-  "envelope.shape": "every envelope has exactly the contract's fields",
-  "envelope.ok-iff": "ok is true exactly when data is an object and error is null",
-  "envelope.result-schema": "data validates against the command's output schema, and meta.schema names it",
-  "errors.exit-class": "every error code exits with its class, and success exits 0",
-  "errors.code-format": "error codes are SCREAMING_SNAKE and declared for the command",
-  "errors.unknown-flag": "an unknown flag: exit 2, UNKNOWN_FLAG, the valid flags in allowed",
-  "errors.unknown-command": "an unknown command or forbidden synonym: exit 2, UNKNOWN_COMMAND, the commands in allowed",
-  "errors.required": "a missing required flag: exit 2, MISSING_FLAG naming it",
-  "errors.type": "a wrongly typed value: exit 2, INVALID_VALUE naming the flag",
-  "errors.enum": "a value outside an enum: exit 2, INVALID_ENUM, allowed and got, a message listing the values",
-  "lists.bounded": "a list without --limit returns at most its declared default and sets pagination",
-  "lists.truncation": "a cut list sets truncated and a truncation_hint naming a flag",
-  "lists.cursor": "following next_cursor to the end returns every item exactly once",
-  "lists.limit-zero": "--limit 0 is a usage error, not 'unbounded'",
-  "noninteractive.no-hang": "with stdin closed and --no-input, nothing hangs and nothing prompts",
-  "identity.canary": "canary secrets in the environment never appear on stdout, stderr or in written files",
-  "identity.home": "a throwaway HOME stays empty",
-  "identity.credential-flags": "no flag has a credential-shaped name",
-  "identity.env-declared": "every environment variable a command asks for is declared in --describe",
-  "fs.read-only": "read commands leave the files they are given untouched",
-  "golden.siblings": "golden cases that drive another fleet tool (the gate) find it: --gate PATH, beside the binary, or on PATH",
-  golden: "recorded golden cases replay with the same exit code and output",
-  fuzz: "randomized argv and params: one valid envelope, an agreeing exit, no stack trace, no hang",
+/**
+ * The kit's extensions of the contract. A tool claims the ones it implements
+ * in its --describe (`"extensions": [...]`); verify checks a claimed one, or
+ * all of them under --strict, and reports the rest as skipped.
+ */
+export const EXTENSIONS = {
+  "describe-schema": "--describe also carries version, universal_flags, error_codes, and per command input_schema/output_schema (JSON Schema 2020-12), errors, env and pagination",
+  "per-command-describe": "`<command> --describe` describes that command alone",
+  cursor: "--cursor continues a list from meta.pagination.next_cursor",
+  params: "--params FILE|- takes the command's flags as one JSON object",
+  toon: "--toon prints the envelope encoded as TOON",
+  hint: "error.hint names the next step; for a forbidden synonym, the canonical verb",
+  "error-codes": "usage errors use the kit's codes (UNKNOWN_COMMAND, UNKNOWN_FLAG, MISSING_FLAG, INVALID_VALUE, INVALID_ENUM) and list what is valid in allowed",
+  "help-layout": "--help is laid out in sections: COMMANDS, FLAGS, UNIVERSAL FLAGS",
+  "skill-layout": "SKILL.md has a `### `tool command`` heading per command and a `| `--flag` |` row per flag",
 } as const;
+export type Extension = keyof typeof EXTENSIONS;
+
+/** What a check enforces: a section of the contract, a kit extension, or the verifier's own replay. */
+type Level = { readonly contract: string } | { readonly extension: Extension } | { readonly verifier: string };
+
+const c = (section: string, title: string) => ({ title, level: { contract: section } as Level });
+const x = (extension: Extension, title: string) => ({ title, level: { extension } as Level });
+
+export const CHECKS = {
+  "describe.shape": c("§9", "--describe prints the bare document of the contract's shape: contract_version, tool, commands with name, verb, tier, rw, flags (name, type, required), result_schema"),
+  "describe.kit-fields": x("describe-schema", "--describe carries the kit's fields, every universal flag listed"),
+  "describe.per-command": x("per-command-describe", "`<command> --describe` describes that command alone, as the tool's document does"),
+  "describe.contract-version": c("§9, Versioning", "contract_version agrees with the tool's spec.yaml"),
+  "describe.verbs": c("§1", "every verb is tier 1 or a declared tier-2 verb, never a forbidden synonym, with the right read/write class"),
+  "describe.json-schema": x("describe-schema", "every command's flags and result carry valid JSON Schema 2020-12 that agrees with its flag list"),
+  "describe.schema-ids": c("§9", "result schema ids are tool.command@N"),
+  "introspection.help": c("§9", "--help exits 0 and names every command, and every flag of a command, that --describe lists"),
+  "introspection.help-layout": x("help-layout", "--help's COMMANDS, FLAGS and UNIVERSAL FLAGS sections list exactly what --describe lists"),
+  "introspection.skill": c("§9", "SKILL.md names every command and every flag --describe lists"),
+  "introspection.skill-layout": x("skill-layout", "SKILL.md's command headings and flag rows are exactly what --describe lists"),
+  "flags.universal": c("§3", "every command accepts every universal flag of the contract (and --cursor where claimed)"),
+  "flags.params": x("params", "--params FILE is accepted by every command and read like the command line"),
+  "flags.toon": x("toon", "--toon prints TOON that decodes to the same envelope"),
+  "output.one-json": c("§2, §5", "stdout is exactly one JSON object on one line, and nothing else"),
+  "output.no-ansi": c("§3", "no ANSI escape sequences on stdout or stderr off a terminal"),
+  "output.no-stack": c("§5", "no stack trace on stdout"),
+  "output.fields-shape": c("§3", "--fields changes data only, never the envelope's shape"),
+  "envelope.shape": c("§2, §11", "every envelope has exactly the contract's fields, meta typed and carrying the outcome sub-object"),
+  "envelope.ok-iff": c("§2", "ok is true exactly when data is an object and error is null"),
+  "envelope.result-schema": c("§2, §9", "meta.schema names the command's result schema, and data validates against its output schema where --describe carries one"),
+  "errors.exit-class": c("§5", "every error code exits with its class (one exit per code), and success exits 0"),
+  "errors.code-format": c("§4", "error codes are SCREAMING_SNAKE (and declared for the command, where --describe lists codes)"),
+  "errors.unknown-flag": c("§4, §5", "an unknown flag: exit 2 with an error"),
+  "errors.unknown-command": c("§1, §5", "an unknown command or forbidden synonym: exit 2 with an error"),
+  "errors.required": c("§4, §5", "a missing required flag: exit 2, the message naming it"),
+  "errors.type": c("§4, §5", "a wrongly typed value: exit 2, the message naming the flag"),
+  "errors.enum": c("§4", "a value outside an enum: exit 2, allowed and got, a message listing the values"),
+  "errors.kit-codes": x("error-codes", "usage errors carry the kit's codes, and allowed lists the valid flags or commands"),
+  "errors.hint": x("hint", "a forbidden synonym's hint names the canonical verb"),
+  "lists.bounded": c("§6", "a list without --limit is bounded (at most its declared default) and sets meta.pagination"),
+  "lists.truncation": c("§6", "a cut list sets truncated and a truncation_hint naming a flag"),
+  "lists.cursor": x("cursor", "following next_cursor to the end returns every item exactly once"),
+  "lists.limit-zero": c("§6", "--limit 0 is a usage error, not 'unbounded'"),
+  "noninteractive.no-hang": c("§3", "with stdin closed and --no-input, nothing hangs and nothing prompts"),
+  "identity.canary": c("§10", "canary secrets in the environment never appear on stdout, stderr or in written files"),
+  "identity.home": c("§10", "a throwaway HOME stays empty"),
+  "identity.credential-flags": c("§10", "no flag has a credential-shaped name"),
+  "identity.env-declared": x("describe-schema", "every environment variable a command asks for is declared in --describe"),
+  "fs.read-only": c("§1", "read commands leave the files they are given untouched"),
+  "golden.siblings": { title: "golden cases that drive another fleet tool (the gate) find it: --gate PATH, beside the binary, or on PATH", level: { verifier: "golden cases" } as Level },
+  golden: { title: "recorded golden cases replay with the same exit code and output", level: { verifier: "golden cases" } as Level },
+  fuzz: c("§4, §5", "randomized argv and params: one valid envelope, an agreeing exit, no stack trace, no hang, never INTERNAL"),
+} as const;
+
+/** A check's title with what it enforces: "contract §6: …", "kit extension cursor: …". */
+export const titleOf = (id: CheckId): string => {
+  const { title, level } = CHECKS[id];
+  const by = "contract" in level ? `contract ${level.contract}` : "extension" in level ? `kit extension ${level.extension}` : level.verifier;
+  return `${by}: ${title}`;
+};
+
+export const extensionOf = (id: CheckId): Extension | null => {
+  const level = CHECKS[id].level;
+  return "extension" in level ? level.extension : null;
+};
 
 export type CheckId = keyof typeof CHECKS;
 export type Status = "pass" | "fail" | "skip";
@@ -84,6 +125,7 @@ export class Findings {
   readonly #failures = new Map<CheckId, Evidence[]>();
   readonly #skips = new Map<CheckId, string>();
   readonly #notes = new Map<CheckId, string>();
+  readonly #waived = new Map<CheckId, string>();
 
   exercised(id: CheckId, times = 1): void {
     this.#exercised.set(id, (this.#exercised.get(id) ?? 0) + times);
@@ -108,6 +150,11 @@ export class Findings {
     if (!this.#exercised.has(id)) this.#skips.set(id, why);
   }
 
+  /** Not held against the tool at all (an extension it does not claim): skipped, whatever the probes saw. */
+  waive(id: CheckId, why: string): void {
+    this.#waived.set(id, why);
+  }
+
   note(id: CheckId, text: string): void {
     this.#notes.set(id, text);
   }
@@ -120,10 +167,12 @@ export class Findings {
     return (Object.keys(CHECKS) as CheckId[])
       .filter((id) => !only || only.includes(id))
       .map((id) => {
+        const waived = this.#waived.get(id);
+        if (waived) return { id, title: titleOf(id), status: "skip" as Status, note: waived, evidence: [] };
         const failures = this.#failures.get(id);
         const status: Status = failures ? "fail" : this.#exercised.has(id) ? "pass" : "skip";
         const note = status === "skip" ? (this.#skips.get(id) ?? "not exercised") : (this.#notes.get(id) ?? `${this.#exercised.get(id)} probe(s)`);
-        return { id, title: CHECKS[id], status, note, evidence: failures ?? [] };
+        return { id, title: titleOf(id), status, note, evidence: failures ?? [] };
       });
   }
 }

@@ -6,11 +6,13 @@ import { checkCommand, checkToolLevel, checkToon } from "./checks/commands.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
 import { checkGolden, type GoldenOptions } from "./checks/golden.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
-import type { Subject } from "./inspect.ts";
-import { Findings, type ToolReport } from "./report.ts";
+import { holds, type Subject } from "./inspect.ts";
+import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./report.ts";
 import { Pool, Sandbox } from "./sandbox.ts";
 
 export interface VerifyOptions {
+  /** Demand every kit extension, claimed or not (the fleet's own CI). */
+  strict: boolean;
   /** Where SKILL.md and spec.yaml are, when told (--share); else found as documents.ts says. */
   share: string | null;
   /** Other fleet tools a golden case may drive, by name (--gate PATH). */
@@ -39,7 +41,7 @@ async function declaredCredentials(binary: string, pool: Pool, timeoutMs: number
 export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions): Promise<ToolReport> {
   const started = performance.now();
   const sandbox = new Sandbox(binary, pool, await declaredCredentials(binary, pool, opts.timeoutMs), opts.timeoutMs);
-  const s: Subject = { sandbox, findings: new Findings(), doc: null };
+  const s: Subject = { sandbox, findings: new Findings(), doc: null, strict: opts.strict, exits: new Map() };
   try {
     const doc = await checkDescribe(s);
     if (doc) {
@@ -49,13 +51,18 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
       await Promise.all([
         checkToolHelp(s, doc),
         checkToolLevel(s, doc),
-        checkToon(s, first),
-        ...doc.commands.flatMap((c) => [checkCommandDescribe(s, c), checkCommandHelp(s, c), checkCommand(s, c)]),
+        ...(holds(s, "toon") ? [checkToon(s, first)] : []),
+        ...doc.commands.flatMap((c) => [...(holds(s, "per-command-describe") ? [checkCommandDescribe(s, c)] : []), checkCommandHelp(s, c), checkCommand(s, c)]),
         ...(opts.golden ? [checkGolden(s, doc, { ...opts.golden, siblings: opts.siblings })] : []),
       ]);
       if (opts.fuzz > 0) for (const c of doc.commands) await fuzzCommand(s, c, opts.fuzz, opts.seed);
       else s.findings.skip("fuzz", "not asked for: pass --fuzz N");
       if (!opts.golden) for (const id of ["golden", "golden.siblings", "lists.bounded", "lists.truncation", "lists.cursor", "output.fields-shape", "fs.read-only"] as const) s.findings.skip(id, "needs golden cases: pass --golden DIR");
+      // A kit extension the tool does not claim is not held against it (unless --strict).
+      for (const id of Object.keys(CHECKS) as CheckId[]) {
+        const ext = extensionOf(id);
+        if (ext && !holds(s, ext)) s.findings.waive(id, `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`);
+      }
     }
     // Identity: after every probe, HOME is empty and no canary is in any file the tool wrote.
     const homeEntries = readdirSync(sandbox.home);

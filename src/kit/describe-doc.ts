@@ -52,7 +52,12 @@ export interface DescribeDoc {
   error_codes: Record<string, { exit: number; retryable: boolean; summary: string }>;
   /** The documents the binary carries, and the tool-level flag that prints each (`seo --skill`). */
   documents: Record<string, string>;
+  /** The extensions of the contract this tool implements, so a verifier holds it to them (every kit tool: all). */
+  extensions: readonly string[];
 }
+
+/** What the kit adds to the contract, by the names the verifier knows them by. */
+export const KIT_EXTENSIONS = ["describe-schema", "per-command-describe", "cursor", "params", "toon", "hint", "error-codes", "help-layout", "skill-layout"] as const;
 
 /** What a compiled tool carries besides its describe document: the file each flag prints. */
 export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;

@@ -7,7 +7,7 @@
 import * as z from "zod/mini";
 import { envOf, type Command, type Example, type FlagsSchema, type ResultSchema, type Tool } from "./define.ts";
 import { ERROR_CODES, EXIT, KIT_ERROR_CODES, type ErrorCode } from "./errors.ts";
-import { DOCUMENT_FLAGS, type CommandDoc, type DescribeDoc, type FlagDoc, type JsonSchema } from "./describe-doc.ts";
+import { DOCUMENT_FLAGS, KIT_EXTENSIONS, type CommandDoc, type DescribeDoc, type FlagDoc, type JsonSchema } from "./describe-doc.ts";
 import { flagSpecsOf, kebab, UNIVERSAL_FLAGS } from "./flags.ts";
 
 const DRAFT = "draft-2020-12" as const;
@@ -94,5 +94,6 @@ export function describeTool(tool: Tool): DescribeDoc {
         .map((c) => [c, { exit: EXIT[ERROR_CODES[c].exit], retryable: ERROR_CODES[c].retryable, summary: ERROR_CODES[c].summary }]),
     ),
     documents: Object.fromEntries(Object.entries(DOCUMENT_FLAGS).map(([flag, file]) => [file, `${tool.name} ${flag}`])),
+    extensions: KIT_EXTENSIONS,
   };
 }

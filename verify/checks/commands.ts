@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { decode as decodeToon } from "@toon-format/toon";
 import { isDeepStrictEqual } from "node:util";
 import { FORBIDDEN_VERBS } from "../contract.ts";
-import { inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { holds, inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import type { CheckId } from "../report.ts";
 import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
 import { firstField, requiredArgv, words } from "./values.ts";
 
@@ -23,7 +24,7 @@ async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
   const runDir = s.sandbox.dir("run");
   const sets: string[][] = [
     ["--json", "--dry-run", "--force", "--yes", "--no-input", "--wait", "--limit", "1", "--run-dir", runDir],
-    ["--cursor", "not-a-real-cursor", "--no-input"],
+    ...(holds(s, "cursor") ? [["--cursor", "not-a-real-cursor", "--no-input"]] : []),
     ...(firstField(c) ? [["--fields", firstField(c)!, "--no-input"]] : []),
   ];
   for (const set of sets) {
@@ -61,57 +62,70 @@ async function checkParams(s: Subject, c: CommandDoc): Promise<void> {
 }
 
 /**
- * A bad input must get its code. Only the code is judged here: a run with no
- * envelope, or whose exit disagrees with its code, is already a finding of
- * the rules every run keeps, and one cause is reported once.
+ * A bad input must be a usage error (exit 2, contract §5) with an error that
+ * teaches (contract §4); with the kit's codes (extension error-codes), also
+ * its code. A run with no envelope, or whose exit disagrees with its code, is
+ * already a finding of the rules every run keeps, and one cause is reported once.
  */
-async function expectUsage(s: Subject, c: CommandDoc, id: Parameters<Subject["findings"]["fail"]>[0], label: string, argv: string[], code: string, more: (env: Envelope) => string | null): Promise<void> {
+async function expectUsage(
+  s: Subject,
+  c: CommandDoc,
+  id: CheckId,
+  label: string,
+  argv: string[],
+  kitCode: string,
+  teaches: (env: Envelope) => string | null,
+  kitMore: (env: Envelope) => string | null = () => null,
+): Promise<void> {
   const r = await probe(s, c, label, [...argv, "--no-input"]);
   const env = inspectEnvelope(s, r, c);
   if (!env) return;
-  const got = env.error?.code ?? "success";
-  if (!s.findings.expect(id, got === code, `${label}: expected ${code}, got ${got} (exit ${r.exit})`, r)) return;
-  const problem = more(env);
+  if (!s.findings.expect(id, r.exit === 2 && !env.ok, `${label}: expected exit 2 and an error, got exit ${r.exit} (${env.error?.code ?? "success"})`, r)) return;
+  const problem = teaches(env);
   s.findings.expect(id, problem === null, `${label}: ${problem}`, r);
+  if (!holds(s, "error-codes")) return;
+  if (!s.findings.expect("errors.kit-codes", env.error!.code === kitCode, `${label}: expected ${kitCode}, got ${env.error!.code}`, r)) return;
+  const more = kitMore(env);
+  s.findings.expect("errors.kit-codes", more === null, `${label}: ${more}`, r);
 }
 
+const names = (env: Envelope, flag: string): string | null => (env.error!.message.includes(flag) ? null : `the message does not name ${flag}: ${env.error!.message}`);
+
 async function checkBadInput(s: Subject, c: CommandDoc): Promise<void> {
-  await expectUsage(s, c, "errors.unknown-flag", "unknown flag", [...requiredArgv(c), "--zz-not-a-flag", "1"], "UNKNOWN_FLAG", (env) => {
+  await expectUsage(s, c, "errors.unknown-flag", "unknown flag", [...requiredArgv(c), "--zz-not-a-flag", "1"], "UNKNOWN_FLAG", () => null, (env) => {
     const allowed = env.error!.allowed;
     if (!Array.isArray(allowed) || allowed.length === 0) return "allowed does not list the valid flags";
-    const names = new Set(allowed.map((a) => String(a).replace(/^--/, "")));
-    const absent = c.flags.map((x) => x.name).filter((n) => !names.has(n));
+    const listed = new Set(allowed.map((a) => String(a).replace(/^--/, "")));
+    const absent = c.flags.map((x) => x.name).filter((n) => !listed.has(n));
     return absent.length ? `allowed lacks ${absent.map((n) => `--${n}`).join(", ")}` : null;
   });
 
   for (const flag of c.flags.filter((x) => x.required))
-    await expectUsage(s, c, "errors.required", `missing --${flag.name}`, requiredArgv(c, [flag.name]), "MISSING_FLAG", (env) =>
-      env.error!.message.includes(`--${flag.name}`) ? null : `the message does not name --${flag.name}: ${env.error!.message}`,
-    );
+    await expectUsage(s, c, "errors.required", `missing --${flag.name}`, requiredArgv(c, [flag.name]), "MISSING_FLAG", (env) => names(env, `--${flag.name}`) && names(env, flag.name));
 
   for (const flag of c.flags.filter((x) => x.type === "integer" || x.type === "number" || x.type === "boolean")) {
     const bad = flag.type === "boolean" ? [`--${flag.name}=maybe`] : [`--${flag.name}`, "not-a-number"];
-    await expectUsage(s, c, "errors.type", `--${flag.name} of the wrong type`, [...requiredArgv(c, [flag.name]), ...bad], "INVALID_VALUE", (env) =>
-      env.error!.message.includes(`--${flag.name}`) ? null : `the message does not name --${flag.name}: ${env.error!.message}`,
-    );
+    await expectUsage(s, c, "errors.type", `--${flag.name} of the wrong type`, [...requiredArgv(c, [flag.name]), ...bad], "INVALID_VALUE", (env) => names(env, `--${flag.name}`) && names(env, flag.name));
   }
+  const untyped = c.flags.filter((x) => x.type === null);
+  if (untyped.length) s.findings.note("errors.type", `not probed: ${untyped.map((x) => `--${x.name} ('${x.rawType}')`).join(", ")}, types verify does not know`);
 
-  for (const flag of c.flags.filter((x) => x.type === "enum")) {
+  for (const flag of c.flags.filter((x) => x.type === "enum" && x.enum?.length)) {
     const got = "zz-not-in-the-set";
     await expectUsage(s, c, "errors.enum", `--${flag.name} outside its enum`, [...requiredArgv(c, [flag.name]), `--${flag.name}`, got], "INVALID_ENUM", (env) => {
       const e = env.error!;
       const values = flag.enum ?? [];
-      if (!Array.isArray(e.allowed) || [...e.allowed].sort().join("\n") !== [...values].sort().join("\n")) return `allowed is ${JSON.stringify(e.allowed)}, the enum is ${JSON.stringify(values)}`;
-      if (e.got !== got) return `got is ${JSON.stringify(e.got)}, not ${JSON.stringify(got)}`;
+      if (!Array.isArray(e.allowed) || [...e.allowed].map(String).sort().join("\n") !== [...values].sort().join("\n")) return `allowed is ${JSON.stringify(e.allowed)}, expected the enum ${JSON.stringify(values)}`;
+      if (e.got !== got) return `got is ${JSON.stringify(e.got)}, expected ${JSON.stringify(got)}`;
       const missing = values.filter((x) => !e.message.includes(x));
       return missing.length ? `the message does not list ${missing.join(", ")}: ${e.message}` : null;
     });
   }
 
-  if (c.pagination) {
+  if (c.isList) {
     const r = await probe(s, c, "--limit 0", [...requiredArgv(c), "--limit", "0", "--no-input"]);
     const env = inspectEnvelope(s, r, c);
-    if (env) s.findings.expect("lists.limit-zero", r.exit === 2 && !env.ok, `--limit 0 gave exit ${r.exit} (${env?.error?.code ?? "success"}); 0 is not 'unbounded'`, r);
+    if (env) s.findings.expect("lists.limit-zero", r.exit === 2 && !env.ok, `--limit 0 gave exit ${r.exit} (${env?.error?.code ?? "success"}), expected exit 2: 0 is not 'unbounded'`, r);
   }
 }
 
@@ -138,7 +152,7 @@ export async function checkToon(s: Subject, c: CommandDoc): Promise<void> {
 }
 
 export async function checkCommand(s: Subject, c: CommandDoc): Promise<void> {
-  await Promise.all([checkUniversalFlags(s, c), checkParams(s, c), checkBadInput(s, c)]);
+  await Promise.all([checkUniversalFlags(s, c), ...(holds(s, "params") ? [checkParams(s, c)] : []), checkBadInput(s, c)]);
 }
 
 /** The tool's own entry: unknown commands and the forbidden synonyms. */
@@ -157,13 +171,16 @@ export async function checkToolLevel(s: Subject, doc: DescribeDoc): Promise<void
       const env = inspectEnvelope(s, r, null);
       if (!env) return;
       const e = env.error;
-      if (!s.findings.expect("errors.unknown-command", e?.code === "UNKNOWN_COMMAND", `'${argv.join(" ")}' gave ${e?.code ?? "success"} (exit ${r.exit}), not UNKNOWN_COMMAND`, r)) return;
-      const allowed = Array.isArray(e!.allowed) ? e!.allowed.map(String) : [];
+      if (!s.findings.expect("errors.unknown-command", r.exit === 2 && !env.ok, `'${argv.join(" ")}' gave exit ${r.exit} (${e?.code ?? "success"}), expected exit 2 and an error`, r)) return;
       const scope = argv.length === 2 ? names.filter((n) => n.startsWith(`${argv[0]} `)) : names;
-      s.findings.expect("errors.unknown-command", scope.every((n) => allowed.includes(n)), `'${argv.join(" ")}': allowed ${JSON.stringify(allowed)} does not list ${scope.join(", ")}`, r);
+      if (holds(s, "error-codes")) {
+        const allowed = Array.isArray(e!.allowed) ? e!.allowed.map(String) : [];
+        if (s.findings.expect("errors.kit-codes", e!.code === "UNKNOWN_COMMAND", `'${argv.join(" ")}' gave ${e!.code}, expected UNKNOWN_COMMAND`, r))
+          s.findings.expect("errors.kit-codes", scope.every((n) => allowed.includes(n)), `'${argv.join(" ")}': allowed ${JSON.stringify(allowed)} does not list ${scope.join(", ")}`, r);
+      }
       const verb = canonical[argv.at(-1)!];
       const exists = verb && scope.some((n) => n.split(" ").at(-1) === verb);
-      if (exists) s.findings.expect("errors.unknown-command", (e!.hint ?? "").includes(verb!), `'${argv.join(" ")}': the hint does not name the canonical verb '${verb}': ${e!.hint ?? "(no hint)"}`, r);
+      if (exists && holds(s, "hint")) s.findings.expect("errors.hint", (e!.hint ?? "").includes(verb!), `'${argv.join(" ")}': the hint does not name the canonical verb '${verb}': ${e!.hint ?? "(no hint)"}`, r);
     }),
   );
 }

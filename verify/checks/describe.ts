@@ -2,10 +2,10 @@
 import { isDeepStrictEqual } from "node:util";
 import * as v from "valibot";
 import { parse as parseYaml } from "yaml";
-import { CREDENTIAL_FLAG, FORBIDDEN_VERBS, schemaIdFor, TIER1_VERBS, UNIVERSAL_FLAGS } from "../contract.ts";
+import { CREDENTIAL_FLAG, FORBIDDEN_VERBS, KIT_UNIVERSAL_FLAGS, schemaIdFor, TIER1_VERBS, UNIVERSAL_FLAGS } from "../contract.ts";
 import type { Documents } from "../documents.ts";
-import { ajv, inspectStreams, type Subject } from "../inspect.ts";
-import { DescribeDoc, explain, type CommandDoc } from "../schemas.ts";
+import { ajv, holds, inspectStreams, type Subject } from "../inspect.ts";
+import { ContractDescribe, explain, FLAG_TYPES, normalizeDescribe, type CommandDoc, type DescribeDoc } from "../schemas.ts";
 
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|PASSWORD|_PAT)$/;
@@ -25,37 +25,52 @@ function readDoc(s: Subject, stdout: string, run: Parameters<Subject["findings"]
   }
 }
 
+/** What describe.shape expects, said in its failures so a tool author can fix them in one go. */
+const EXPECTED_SHAPE = "{ contract_version, tool, commands: [{ name, verb, tier (1|2), rw (read|write), flags: [{ name, type, required }], result_schema }] }";
+
 export async function checkDescribe(s: Subject): Promise<DescribeDoc | null> {
   const f = s.findings;
   const r = await s.sandbox.run({ label: "tool --describe", argv: ["--describe"] });
   if (!inspectStreams(s, r)) return null;
-  f.expect("describe.shape", r.exit === 0, `--describe exited ${r.exit}`, r);
+  f.expect("describe.shape", r.exit === 0, `--describe exited ${r.exit}, expected 0`, r);
   const value = readDoc(s, r.stdout, r);
   if (value === null) return null;
-  const parsed = v.safeParse(DescribeDoc, value);
+  const parsed = v.safeParse(ContractDescribe, value);
   if (!parsed.success) {
-    f.fail("describe.shape", `the document does not have the contract's shape: ${explain(parsed.issues).join("; ")}`, r);
+    const problems = explain(parsed.issues);
+    f.fail("describe.shape", `the document does not have the contract's shape ${EXPECTED_SHAPE}: ${problems.length} problem(s): ${problems.join("; ")}`, r);
     return null;
   }
-  const doc = parsed.output;
+  const { doc, kitIssues } = normalizeDescribe(parsed.output);
   s.doc = doc;
 
-  const listed = new Set(doc.universal_flags.map((u) => u.name));
-  const missing = UNIVERSAL_FLAGS.filter((u) => !listed.has(u));
-  f.expect("describe.shape", missing.length === 0, `universal_flags lacks ${missing.map((m) => `--${m}`).join(", ")}`, r);
   const names = doc.commands.map((c) => c.name);
   f.expect("describe.shape", new Set(names).size === names.length, `a command is listed twice: ${names.join(", ")}`, r);
+  const unknownTypes = doc.commands.flatMap((c) => c.flags.filter((x) => x.type === null).map((x) => `'${c.name}' --${x.name}: '${x.rawType}'`));
+  if (unknownTypes.length)
+    f.note("describe.shape", `flag types verify does not know, so their type probes are skipped: ${unknownTypes.join(", ")} (known: ${Object.keys(FLAG_TYPES).join(", ")})`);
 
+  if (holds(s, "describe-schema")) {
+    f.expect("describe.kit-fields", kitIssues.length === 0, `the kit's describe fields are missing or malformed: ${kitIssues.length} problem(s): ${kitIssues.join("; ")}`, r);
+    if (doc.universal_flags) {
+      const missing = [...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS].filter((u) => !doc.universal_flags!.includes(u));
+      f.expect("describe.kit-fields", missing.length === 0, `universal_flags lacks ${missing.map((m) => `--${m}`).join(", ")}`, r);
+    }
+  }
+
+  // A command may not redefine a universal flag: the contract's, --help, and the kit's it claims.
+  const reserved: string[] = [...UNIVERSAL_FLAGS, "help", ...(["cursor", "params", "toon"] as const).filter((k) => holds(s, k))];
   for (const c of doc.commands) {
     checkVerb(s, c);
-    f.expect("describe.schema-ids", schemaIdFor(doc.tool, c.name).test(c.result_schema), `'${c.name}' has result schema '${c.result_schema}', not ${doc.tool}.${c.name.replace(/ /g, ".")}@N`);
-    checkJsonSchemas(s, c);
+    f.expect("describe.schema-ids", schemaIdFor(doc.tool, c.name).test(c.result_schema), `'${c.name}' has result schema '${c.result_schema}', expected ${doc.tool}.${c.name.replace(/ /g, ".")}@N`);
+    if (holds(s, "describe-schema")) checkJsonSchemas(s, c);
     for (const flag of c.flags) {
       f.expect("identity.credential-flags", !CREDENTIAL_FLAG.test(flag.name), `'${c.name}' has a credential-shaped flag --${flag.name}; credentials come from the environment`);
-      f.expect("flags.universal", !(UNIVERSAL_FLAGS as readonly string[]).includes(flag.name), `'${c.name}' redefines the universal flag --${flag.name}`);
+      f.expect("flags.universal", !reserved.includes(flag.name), `'${c.name}' redefines the universal flag --${flag.name}`);
     }
-    for (const e of c.env)
-      f.expect("identity.env-declared", e.scope !== "config" || !SECRET_NAME.test(e.name), `'${c.name}' declares ${e.name} as plain config; a credential must be scoped read or write`);
+    if (holds(s, "describe-schema"))
+      for (const e of c.env)
+        f.expect("identity.env-declared", e.scope !== "config" || !SECRET_NAME.test(e.name), `'${c.name}' declares ${e.name} as plain config; a credential must be scoped read or write`);
   }
   return doc;
 }
@@ -90,6 +105,7 @@ function checkVerb(s: Subject, c: CommandDoc): void {
 
 function checkJsonSchemas(s: Subject, c: CommandDoc): void {
   const f = s.findings;
+  if (!c.input_schema || !c.output_schema) return; // describe.kit-fields has said so
   for (const [which, schema] of [["input", c.input_schema], ["output", c.output_schema]] as const) {
     f.expect("describe.json-schema", schema.$schema === DRAFT_2020, `'${c.name}' ${which}_schema does not declare ${DRAFT_2020}`);
     const valid = ajv.validateSchema(schema) as boolean;
@@ -109,6 +125,7 @@ function checkJsonSchemas(s: Subject, c: CommandDoc): void {
     if (!p) continue;
     f.expect("describe.json-schema", flag.required === required.has(flag.name), `'${c.name}' --${flag.name}: required is ${flag.required} in flags, ${required.has(flag.name)} in input_schema`);
     if (flag.type === "enum") f.expect("describe.json-schema", isDeepStrictEqual(flag.enum, p.enum), `'${c.name}' --${flag.name}: enum ${JSON.stringify(flag.enum)} in flags, ${JSON.stringify(p.enum)} in input_schema`);
+    if (flag.type === null) continue;
     const jsonType = { string: "string", enum: "string", integer: "integer", number: "number", boolean: "boolean", array: "array" }[flag.type];
     f.expect("describe.json-schema", p.type === jsonType, `'${c.name}' --${flag.name}: type ${flag.type} in flags, ${String(p.type)} in input_schema`);
   }
@@ -120,5 +137,5 @@ export async function checkCommandDescribe(s: Subject, c: CommandDoc): Promise<v
   if (!inspectStreams(s, r)) return;
   const value = readDoc(s, r.stdout, r) as { commands?: unknown[] } | null;
   if (!value) return;
-  s.findings.expect("describe.per-command", r.exit === 0 && Array.isArray(value.commands) && value.commands.length === 1 && isDeepStrictEqual(value.commands[0], c), `'${c.name} --describe' does not describe '${c.name}' as the tool's document does`, r);
+  s.findings.expect("describe.per-command", r.exit === 0 && Array.isArray(value.commands) && value.commands.length === 1 && isDeepStrictEqual(value.commands[0], c.raw), `'${c.name} --describe' does not describe '${c.name}' as the tool's document does (expected exit 0 and commands: [the tool's entry for '${c.name}'])`, r);
 }

@@ -19,7 +19,8 @@ const text = fc.string({ unit: "grapheme", maxLength: 24 });
 const raw = fc.string({ unit: "binary", maxLength: 16 }).map((x) => x.replace(/\0/g, ""));
 
 function valueFor(c: CommandDoc, name: string): fc.Arbitrary<string> {
-  const p = ((c.input_schema.properties ?? {}) as Record<string, Record<string, unknown>>)[name] ?? {};
+  const flag = c.flags.find((x) => x.name === name);
+  const p = ((c.input_schema?.properties ?? {}) as Record<string, Record<string, unknown>>)[name] ?? (flag?.enum ? { enum: flag.enum } : { type: flag?.type === "enum" ? "string" : flag?.type });
   const sensible = plausible(p as never);
   return fc.oneof(
     { arbitrary: fc.constantFrom(...((p.enum as string[] | undefined) ?? [sensible ?? "x"])), weight: 3 },
@@ -59,7 +60,8 @@ export async function fuzzCommand(s: Subject, c: CommandDoc, runs: number, seed:
   let failing: { result: RunResult; why: string } | null = null;
 
   const attempt = async (argv: string[]): Promise<boolean> => {
-    const scratch: Subject = { sandbox: s.sandbox, findings: new Findings(), doc: s.doc };
+    // The exits seen so far are shared, so a fuzzed run cannot give a code a second class unnoticed.
+    const scratch: Subject = { ...s, findings: new Findings() };
     const r = await s.sandbox.run({ label: `fuzz ${c.name}`, argv, cwd: dir });
     inspectEnvelope(scratch, r, c);
     const bad = scratch.findings.results().filter((x) => x.status === "fail");

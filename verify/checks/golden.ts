@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
 import { jsonMismatch, textMismatch } from "../golden/match.ts";
-import { inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { holds, inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
 import { Sandbox, type RunResult } from "../sandbox.ts";
 import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
 import { firstField } from "./values.ts";
@@ -88,8 +88,8 @@ export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOpti
   }
   await Promise.all(runnable.map((c) => replay(s, doc, c, { ...opts }, listed)));
   const skippedFor = new Set(cases.filter((c) => !runnable.includes(c)).map((c) => commandOf(doc, c.spec.argv)?.name));
-  for (const c of doc.commands.filter((x) => x.pagination))
-    if (!listed.get(c.name) && !skippedFor.has(c.name))
+  for (const c of doc.commands.filter((x) => x.isList))
+    if (!listed.get(c.name) && !skippedFor.has(c.name) && holds(s, "cursor"))
       f.fail("lists.cursor", `no golden case runs '${c.name}' with two or more items, so its paging cannot be proven: add one`);
 }
 
@@ -162,11 +162,11 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
 
   if (!env?.ok || !command) return;
   await checkFields(s, command, r, env);
-  if (command.pagination) listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
+  if (command.isList) listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
 }
 
 async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: Envelope): Promise<void> {
-  const field = firstField(command);
+  const field = firstField(command) ?? Object.keys((full.data ?? {}) as object)[0] ?? null;
   if (!field || r.run.argv.some((a) => a.startsWith("--fields"))) return;
   const p = await s.sandbox.run({ ...r.run, label: `${r.run.label} --fields ${field}`, argv: [...r.run.argv, "--fields", field] });
   const slim = inspectEnvelope(s, p, command);
@@ -176,7 +176,12 @@ async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: 
   s.findings.expect("output.fields-shape", sameShape && onlyField, `--fields ${field} ${sameShape ? `left data keys ${Object.keys(slim.data as object).join(", ")}` : "changed the envelope's shape"}`, p);
 }
 
-/** Bounded default, a cut page that says so, and a cursor walk that sees every item once. Returns whether it had two items to walk. */
+/**
+ * Bounded default (contract §6: at most the declared default, or the page's own
+ * limit where nothing is declared), a cut page that says so, and (extension
+ * cursor) a walk by next_cursor that sees every item exactly once. Returns
+ * whether it had two items to walk.
+ */
 async function checkList(s: Subject, command: CommandDoc, argv: readonly string[]): Promise<boolean> {
   const f = s.findings;
   const base = without(argv, ["limit", "cursor", "fields"]);
@@ -184,39 +189,49 @@ async function checkList(s: Subject, command: CommandDoc, argv: readonly string[
     const r = await s.sandbox.run({ label: `${command.name} ${label}`, argv: [...base, ...extra] });
     return { r, env: inspectEnvelope(s, r, command) };
   };
-  const { default_limit, max_limit } = command.pagination!;
 
   const dflt = await run("without --limit", []);
   if (!dflt.env?.ok) return false;
   const pg = dflt.env.meta.pagination;
-  if (!f.expect("lists.bounded", pg !== null, `'${command.name}' returned a list without meta.pagination`, dflt.r)) return false;
+  if (!f.expect("lists.bounded", pg !== null, `'${command.name}' returned a list without meta.pagination (expected { limit, returned, total, next_cursor })`, dflt.r)) return false;
   const items = itemsOf(dflt.env);
-  f.expect("lists.bounded", pg!.limit === default_limit && pg!.returned <= default_limit && items !== null && items.length <= default_limit, `without --limit, '${command.name}' returned ${items?.length ?? "?"} items with limit ${pg!.limit}; its declared default is ${default_limit}`, dflt.r);
+  const bound = command.pagination?.default_limit ?? pg!.limit;
+  f.expect(
+    "lists.bounded",
+    pg!.limit === bound && pg!.returned <= bound && items !== null && items.length <= bound,
+    `without --limit, '${command.name}' returned ${items?.length ?? "?"} items with meta.pagination.limit ${pg!.limit}; expected at most ${bound}${command.pagination ? " (its declared default)" : ""}`,
+    dflt.r,
+  );
   const total = pg!.total ?? 0;
   if (total > pg!.returned)
-    f.expect("lists.truncation", dflt.env.meta.truncated && /--[a-z]/.test(dflt.env.meta.truncation_hint ?? ""), `a cut list (${pg!.returned} of ${total}) must set truncated and a hint naming a flag`, dflt.r);
+    f.expect("lists.truncation", dflt.env.meta.truncated && /--[a-z]/.test(dflt.env.meta.truncation_hint ?? ""), `a cut list (${pg!.returned} of ${total}) must set truncated and a truncation_hint naming a flag (e.g. "--limit=100")`, dflt.r);
   if (total < 2) return false;
 
   const cut = await run("--limit 1", ["--limit", "1"]);
   if (cut.env?.ok)
-    f.expect("lists.truncation", cut.env.meta.truncated === true && cut.env.meta.pagination?.next_cursor !== null && /--[a-z]/.test(cut.env.meta.truncation_hint ?? ""), "--limit 1 of a longer list must set truncated, next_cursor and a hint naming a flag", cut.r);
+    f.expect("lists.truncation", cut.env.meta.truncated === true && /--[a-z]/.test(cut.env.meta.truncation_hint ?? ""), "--limit 1 of a longer list must set truncated and a truncation_hint naming a flag", cut.r);
+  if (!holds(s, "cursor")) return true;
+  if (cut.env?.ok) f.expect("lists.cursor", cut.env.meta.pagination?.next_cursor != null, "--limit 1 of a longer list must give a next_cursor", cut.r);
 
-  const everything = await run(`--limit ${Math.min(total, max_limit)}`, ["--limit", String(Math.min(total, max_limit))]);
-  const all = everything.env?.ok ? itemsOf(everything.env) : null;
-  if (!all) return true;
-  const k = Math.max(1, Math.floor(all.length / 3));
+  // The walk is compared with one page holding everything only when one page can; otherwise with the total.
+  const max = command.pagination?.max_limit ?? total;
+  const onePage = total <= max ? await run(`--limit ${total}`, ["--limit", String(total)]) : null;
+  const all = onePage?.env?.ok ? itemsOf(onePage.env) : null;
+  const k = Math.max(1, Math.floor(Math.min(total, max) / 3));
   const walked: unknown[] = [];
   let cursor: string | null = null;
-  for (let page = 0; page <= all.length; page++) {
+  let last: RunResult = dflt.r;
+  for (let page = 0; page <= total; page++) {
     const next = await run(`--limit ${k} page ${page + 1}`, ["--limit", String(k), ...(cursor ? ["--cursor", cursor] : [])]);
+    last = next.r;
     if (!next.env?.ok) return f.fail("lists.cursor", `page ${page + 1} of the cursor walk failed`, next.r), true;
     walked.push(...(itemsOf(next.env) ?? []));
     cursor = next.env.meta.pagination?.next_cursor ?? null;
     if (!cursor) break;
   }
-  const same = walked.length === all.length && walked.every((x, i) => isDeepStrictEqual(x, all[i]));
   const seen = walked.map((x) => JSON.stringify(x));
   const dupes = seen.filter((x, i) => seen.indexOf(x) !== i).length;
-  f.expect("lists.cursor", same, `walking '${command.name}' ${k} at a time gave ${walked.length} items (${dupes} repeated); one page of ${all.length} gave ${all.length}`, everything.r);
+  const same = all ? walked.length === all.length && walked.every((x, i) => isDeepStrictEqual(x, all[i])) : walked.length === total && dupes === 0;
+  f.expect("lists.cursor", same, `walking '${command.name}' ${k} at a time gave ${walked.length} items (${dupes} repeated); expected ${all ? `the ${all.length} of one page, in order` : `the ${total} meta.pagination.total counts, none repeated`}`, last);
   return true;
 }

@@ -1,12 +1,14 @@
 /**
  * contract §9: --help, --describe and SKILL.md are three views of one
- * definition, so they must name the same commands and the same flags.
- * --help is read by its sections (COMMANDS, FLAGS, UNIVERSAL FLAGS);
- * SKILL.md by its `### \`tool command\`` headings and `| \`--flag\` |` rows.
+ * definition, so each names every command and flag --describe lists (the
+ * contract: anywhere in the text). Under the kit's layouts (extensions
+ * help-layout, skill-layout) they list exactly those: --help by its sections
+ * (COMMANDS, FLAGS, UNIVERSAL FLAGS); SKILL.md by its `### \`tool command\``
+ * headings and `| \`--flag\` |` rows.
  */
-import { UNIVERSAL_FLAGS } from "../contract.ts";
+import { KIT_UNIVERSAL_FLAGS, UNIVERSAL_FLAGS } from "../contract.ts";
 import type { Documents } from "../documents.ts";
-import { inspectStreams, type Subject } from "../inspect.ts";
+import { holds, inspectStreams, type Subject } from "../inspect.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
 
 /** The lines under a heading, up to the next heading (a line in capitals at the margin). */
@@ -31,31 +33,43 @@ const diff = (what: string, got: readonly string[], want: readonly string[]): st
   return `${what}: ${missing.length ? `missing ${missing.join(", ")}` : ""}${missing.length && extra.length ? "; " : ""}${extra.length ? `not in --describe: ${extra.join(", ")}` : ""}`;
 };
 
+/** Words that should appear in a text, and which do not: a command by its name, a flag as --name. */
+const absentFrom = (text: string, words: readonly string[]): string[] => words.filter((w) => !new RegExp(`(^|[^a-z0-9-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-z0-9-])`, "m").test(text));
+
 export async function checkToolHelp(s: Subject, doc: DescribeDoc): Promise<void> {
   const r = await s.sandbox.run({ label: "tool --help", argv: ["--help"] });
   if (!inspectStreams(s, r)) return;
+  if (!s.findings.expect("introspection.help", r.exit === 0 && r.stdout.trim() !== "", `--help exited ${r.exit}${r.stdout.trim() ? "" : " with nothing on stdout"}, expected exit 0 and help text`, r)) return;
+  const missing = absentFrom(r.stdout, doc.commands.map((c) => c.name));
+  s.findings.expect("introspection.help", missing.length === 0, `--help does not name the command(s) ${missing.join(", ")} that --describe lists`, r);
+  if (!holds(s, "help-layout")) return;
   const listed = section(r.stdout, "COMMANDS")
     .map((l) => l.match(/^\s+(\S+(?: [a-z][a-z0-9-]*)?)(?:\s{2,}|$)/)?.[1])
     .filter((x): x is string => Boolean(x));
-  const problem = r.exit !== 0 ? `--help exited ${r.exit}` : diff("--help COMMANDS", listed, doc.commands.map((c) => c.name));
-  s.findings.expect("introspection.help", problem === null, problem ?? "", r);
+  const problem = diff("--help COMMANDS", listed, doc.commands.map((c) => c.name));
+  s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 
 export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void> {
   const r = await s.sandbox.run({ label: `${c.name} --help`, argv: [...c.name.split(" "), "--help"] });
   if (!inspectStreams(s, r)) return;
+  if (!s.findings.expect("introspection.help", r.exit === 0, `'${c.name} --help' exited ${r.exit}, expected 0`, r)) return;
+  const missing = absentFrom(r.stdout, c.flags.map((f) => `--${f.name}`));
+  s.findings.expect("introspection.help", missing.length === 0, `'${c.name} --help' does not name ${missing.join(", ")}, which --describe lists`, r);
+  if (!holds(s, "help-layout")) return;
   const problem =
-    r.exit !== 0
-      ? `'${c.name} --help' exited ${r.exit}`
-      : (diff(`'${c.name} --help' FLAGS`, flagsIn(section(r.stdout, "FLAGS")), c.flags.map((f) => f.name)) ??
-        diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), [...UNIVERSAL_FLAGS]));
-  s.findings.expect("introspection.help", problem === null, problem ?? "", r);
+    diff(`'${c.name} --help' FLAGS`, flagsIn(section(r.stdout, "FLAGS")), c.flags.map((f) => f.name)) ??
+    diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), [...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS]);
+  s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 
 export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Documents): Promise<void> {
   const found = await documents.get("SKILL.md");
   if ("missing" in found) return s.findings.fail("introspection.skill", found.missing);
   const { text, where: path } = found;
+  const missing = [...absentFrom(text, doc.commands.map((c) => c.name)), ...absentFrom(text, [...new Set(doc.commands.flatMap((c) => c.flags.map((f) => `--${f.name}`)))])];
+  s.findings.expect("introspection.skill", missing.length === 0, `SKILL.md (${path}) does not name ${missing.join(", ")}, which --describe lists`);
+  if (!holds(s, "skill-layout")) return;
   const blocks = new Map<string, string[]>();
   let current: string[] | null = null;
   for (const line of text.split("\n")) {
@@ -76,5 +90,5 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
       })
       .find((p) => p !== null) ??
     null;
-  s.findings.expect("introspection.skill", problem === null, `${problem} (${path})`);
+  s.findings.expect("introspection.skill-layout", problem === null, `${problem} (${path})`);
 }

@@ -23,14 +23,22 @@ export function plausible(p: Prop): string | null {
   }
 }
 
-const props = (c: CommandDoc): Record<string, Prop> => (c.input_schema.properties ?? {}) as Record<string, Prop>;
+const props = (c: CommandDoc): Record<string, Prop> => (c.input_schema?.properties ?? {}) as Record<string, Prop>;
+
+/** A flag's own description as a JSON Schema fragment, where the document has no input_schema. */
+const fromFlag = (flag: CommandDoc["flags"][number]): Prop => ({
+  type: flag.type === "enum" || flag.type === null ? "string" : flag.type,
+  ...(flag.enum ? { enum: flag.enum } : {}),
+  ...(flag.minimum !== undefined ? { minimum: flag.minimum } : {}),
+  ...(flag.maximum !== undefined ? { maximum: flag.maximum } : {}),
+});
 
 /** `--flag value` for every required flag except those named. */
 export function requiredArgv(c: CommandDoc, except: readonly string[] = []): string[] {
   const out: string[] = [];
   for (const flag of c.flags) {
     if (!flag.required || except.includes(flag.name)) continue;
-    const value = plausible(props(c)[flag.name] ?? { type: flag.type });
+    const value = plausible(props(c)[flag.name] ?? fromFlag(flag));
     out.push(value === null ? `--${flag.name}` : `--${flag.name}=${value}`);
   }
   return out;
@@ -40,6 +48,6 @@ export const words = (c: CommandDoc): string[] => c.name.split(" ");
 
 /** A path in the command's result, for --fields probes: its first top-level property. */
 export function firstField(c: CommandDoc): string | null {
-  const p = (c.output_schema.properties ?? {}) as Record<string, unknown>;
+  const p = (c.output_schema?.properties ?? {}) as Record<string, unknown>;
   return Object.keys(p)[0] ?? null;
 }
