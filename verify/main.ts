@@ -7,6 +7,7 @@
 import { accessSync, constants, existsSync, fstatSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
+import { applyBaseline, readBaseline, type Baseline } from "./baseline.ts";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES, type VerifyCode } from "./output.ts";
 import type { ToolReport } from "./report.ts";
 import { Pool } from "./sandbox.ts";
@@ -152,15 +153,18 @@ function parseArgs(argv: readonly string[]): Options | "help" {
 async function main(): Promise<number> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
+  const usage = async (e: UsageError): Promise<number> => {
+    const wantsJson = process.argv.includes("--json") || !isTerminal(1);
+    if (wantsJson) await Bun.write(Bun.stdout, envelope(null, { code: e.code, message: e.message, hint: e.hint }, elapsed()));
+    else process.stderr.write(`error ${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}\n`);
+    return VERIFY_CODES[e.code];
+  };
   let o: Options | "help";
   try {
     o = parseArgs(process.argv.slice(2));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    const wantsJson = process.argv.includes("--json") || !isTerminal(1);
-    if (wantsJson) await Bun.write(Bun.stdout, envelope(null, { code: e.code, message: e.message, hint: e.hint }, elapsed()));
-    else process.stderr.write(`error ${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}\n`);
-    return VERIFY_CODES[e.code];
+    return usage(e);
   }
   if (o === "help") {
     await Bun.write(Bun.stdout, HELP);
@@ -172,9 +176,16 @@ async function main(): Promise<number> {
     process.exit(130);
   });
 
+  let baseline: Baseline | null = null;
+  if (opts.baseline)
+    try {
+      baseline = readBaseline(opts.baseline);
+    } catch (e) {
+      return usage(new UsageError("USAGE", (e as Error).message, "write {\"<tool>\": [\"check.id\", …]}"));
+    }
   const pool = new Pool(opts.concurrency);
   const root = process.cwd();
-  const reports: ToolReport[] = await Promise.all(
+  const verified: ToolReport[] = await Promise.all(
     opts.binaries.map((binary) =>
       verifyTool(resolve(binary), pool, {
         strict: opts.strict,
@@ -187,6 +198,7 @@ async function main(): Promise<number> {
       }),
     ),
   );
+  const reports = baseline ? verified.map((r) => applyBaseline(r, baseline!, opts.baseline!)) : verified;
   const summary = summarize(reports, elapsed());
   if (opts.junit) writeFileSync(opts.junit, junit(reports));
   const allOk = reports.every((r) => r.ok);

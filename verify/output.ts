@@ -73,7 +73,8 @@ export function textReport(reports: readonly ToolReport[], summary: Summary, col
   for (const r of reports) {
     const failed = r.checks.filter((c) => c.status === "fail");
     const skipped = r.checks.filter((c) => c.status === "skip");
-    const head = `${r.tool ?? r.binary}  ${r.checks.length - failed.length - skipped.length} passed, ${failed.length} failed, ${skipped.length} skipped  (${r.runs} runs, ${(r.duration_ms / 1000).toFixed(1)} s)`;
+    const expected = r.checks.filter((c) => c.status === "expected-fail");
+    const head = `${r.tool ?? r.binary}  ${r.checks.length - failed.length - skipped.length - expected.length} passed, ${failed.length} failed, ${expected.length ? `${expected.length} failing as the baseline expects, ` : ""}${skipped.length} skipped  (${r.runs} runs, ${(r.duration_ms / 1000).toFixed(1)} s)`;
     out.push(r.ok ? `${paint("32", "✓")} ${head}` : `${paint("31", "✗")} ${head}`);
     for (const c of failed) {
       out.push(`   ${paint("31", "✗")} ${c.id}: ${c.title}`);
@@ -83,6 +84,7 @@ export function textReport(reports: readonly ToolReport[], summary: Summary, col
         if (e.stdout) out.push(`       stdout: ${e.stdout.trimEnd().split("\n")[0]!.slice(0, 160)}`);
       }
     }
+    for (const c of expected) out.push(`   ${paint("33", `~ ${c.id}: fails, as the baseline expects (${c.evidence[0]?.what ?? ""})`)}`);
     for (const c of skipped) out.push(`   ${paint("2", `- ${c.id}: skipped (${c.note})`)}`);
   }
   out.push("", `${summary.conforming} of ${summary.tools} tool(s) conform; ${summary.runs} runs in ${(summary.duration_ms / 1000).toFixed(1)} s.`);
@@ -96,6 +98,7 @@ function testcase(tool: string, c: CheckResult): string {
   const open = `    <testcase classname="verify.${xml(tool)}" name="${xml(`${c.id}: ${c.title}`)}">`;
   if (c.status === "pass") return `${open}</testcase>`;
   if (c.status === "skip") return `${open}<skipped message="${xml(c.note ?? "")}"/></testcase>`;
+  if (c.status === "expected-fail") return `${open}<skipped message="${xml(`expected failure (baseline): ${c.evidence[0]?.what ?? ""}`)}"/></testcase>`;
   const body = c.evidence.map((e) => [e.what, e.argv ? `$ ${e.argv.join(" ")} (exit ${e.exit})` : "", e.stdout ? `stdout: ${e.stdout}` : "", e.stderr ? `stderr: ${e.stderr}` : ""].filter(Boolean).join("\n")).join("\n\n");
   return `${open}<failure message="${xml(c.evidence[0]?.what ?? c.title)}">${xml(body)}</failure></testcase>`;
 }
@@ -104,7 +107,7 @@ export function junit(reports: readonly ToolReport[]): string {
   const suites = reports.map((r) => {
     const name = r.tool ?? r.binary;
     const failures = r.checks.filter((c) => c.status === "fail").length;
-    const skipped = r.checks.filter((c) => c.status === "skip").length;
+    const skipped = r.checks.filter((c) => c.status === "skip" || c.status === "expected-fail").length;
     return `  <testsuite name="${xml(name)}" tests="${r.checks.length}" failures="${failures}" skipped="${skipped}" time="${(r.duration_ms / 1000).toFixed(3)}">\n${r.checks.map((c) => testcase(name, c)).join("\n")}\n  </testsuite>`;
   });
   return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="verify">\n${suites.join("\n")}\n</testsuites>\n`;

@@ -88,7 +88,7 @@ export const extensionOf = (id: CheckId): Extension | null => {
 };
 
 export type CheckId = keyof typeof CHECKS;
-export type Status = "pass" | "fail" | "skip";
+export type Status = "pass" | "fail" | "skip" | "expected-fail";
 
 export interface Evidence {
   what: string;

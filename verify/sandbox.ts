@@ -50,6 +50,9 @@ export class Pool {
 
 const random = () => crypto.randomUUID().replace(/-/g, "");
 
+const HANGS_BEFORE_SHORT_LIMIT = 2;
+const SHORT_LIMIT_MS = 500;
+
 export class Sandbox {
   readonly root: string;
   readonly home: string;
@@ -101,6 +104,19 @@ export class Sandbox {
     return mkdtempSync(join(this.tmp, `${prefix}-`));
   }
 
+  /** Runs killed for taking too long so far. */
+  #hangs = 0;
+
+  /**
+   * After a tool has hung twice it has failed noninteractive.no-hang already;
+   * the rest of its probes get a short time limit, so a tool that hangs on
+   * every call is judged in well under a minute, not probes × timeout.
+   */
+  #limitFor(run: Run): number {
+    const limit = run.timeoutMs ?? this.timeoutMs;
+    return this.#hangs >= HANGS_BEFORE_SHORT_LIMIT ? Math.min(limit, SHORT_LIMIT_MS) : limit;
+  }
+
   async run(run: Run): Promise<RunResult> {
     return this.pool.use(async () => {
       const started = performance.now();
@@ -110,7 +126,7 @@ export class Sandbox {
         stdin: run.stdin === undefined ? "ignore" : new Blob([run.stdin]),
         stdout: "pipe",
         stderr: "pipe",
-        timeout: run.timeoutMs ?? this.timeoutMs,
+        timeout: this.#limitFor(run),
         killSignal: "SIGKILL",
       });
       const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
@@ -123,6 +139,7 @@ export class Sandbox {
         stderr,
         ms: performance.now() - started,
       };
+      if (result.timedOut) this.#hangs++;
       this.results.push(result);
       return result;
     });

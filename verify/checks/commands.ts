@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { decode as decodeToon } from "@toon-format/toon";
 import { isDeepStrictEqual } from "node:util";
 import { FORBIDDEN_VERBS } from "../contract.ts";
-import { holds, inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { classOf, holds, inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
 import type { CheckId } from "../report.ts";
 import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
 import { firstField, requiredArgv, words } from "./values.ts";
@@ -80,7 +80,9 @@ async function expectUsage(
   const r = await probe(s, c, label, [...argv, "--no-input"]);
   const env = inspectEnvelope(s, r, c);
   if (!env) return;
-  if (!s.findings.expect(id, r.exit === 2 && !env.ok, `${label}: expected exit 2 and an error, got exit ${r.exit} (${env.error?.code ?? "success"})`, r)) return;
+  // Judged by the code's class: an exit that disagrees with its own code is errors.exit-class's finding, reported once.
+  const usage = !env.ok && classOf(s, env.error!.code, r.exit) === 2;
+  if (!s.findings.expect(id, usage, `${label}: expected a usage error (exit 2), got ${env.error?.code ?? "success"} (exit ${r.exit})`, r)) return;
   const problem = teaches(env);
   s.findings.expect(id, problem === null, `${label}: ${problem}`, r);
   if (!holds(s, "error-codes")) return;
@@ -171,7 +173,7 @@ export async function checkToolLevel(s: Subject, doc: DescribeDoc): Promise<void
       const env = inspectEnvelope(s, r, null);
       if (!env) return;
       const e = env.error;
-      if (!s.findings.expect("errors.unknown-command", r.exit === 2 && !env.ok, `'${argv.join(" ")}' gave exit ${r.exit} (${e?.code ?? "success"}), expected exit 2 and an error`, r)) return;
+      if (!s.findings.expect("errors.unknown-command", !env.ok && classOf(s, e!.code, r.exit) === 2, `'${argv.join(" ")}' gave ${e?.code ?? "success"} (exit ${r.exit}), expected a usage error (exit 2)`, r)) return;
       const scope = argv.length === 2 ? names.filter((n) => n.startsWith(`${argv[0]} `)) : names;
       if (holds(s, "error-codes")) {
         const allowed = Array.isArray(e!.allowed) ? e!.allowed.map(String) : [];

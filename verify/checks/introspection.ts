@@ -41,7 +41,7 @@ export async function checkToolHelp(s: Subject, doc: DescribeDoc): Promise<void>
   if (!inspectStreams(s, r)) return;
   if (!s.findings.expect("introspection.help", r.exit === 0 && r.stdout.trim() !== "", `--help exited ${r.exit}${r.stdout.trim() ? "" : " with nothing on stdout"}, expected exit 0 and help text`, r)) return;
   const missing = absentFrom(r.stdout, doc.commands.map((c) => c.name));
-  s.findings.expect("introspection.help", missing.length === 0, `--help does not name the command(s) ${missing.join(", ")} that --describe lists`, r);
+  if (!s.findings.expect("introspection.help", missing.length === 0, `--help does not name the command(s) ${missing.join(", ")} that --describe lists`, r)) return;
   if (!holds(s, "help-layout")) return;
   const listed = section(r.stdout, "COMMANDS")
     .map((l) => l.match(/^\s+(\S+(?: [a-z][a-z0-9-]*)?)(?:\s{2,}|$)/)?.[1])
@@ -55,7 +55,7 @@ export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void>
   if (!inspectStreams(s, r)) return;
   if (!s.findings.expect("introspection.help", r.exit === 0, `'${c.name} --help' exited ${r.exit}, expected 0`, r)) return;
   const missing = absentFrom(r.stdout, c.flags.map((f) => `--${f.name}`));
-  s.findings.expect("introspection.help", missing.length === 0, `'${c.name} --help' does not name ${missing.join(", ")}, which --describe lists`, r);
+  if (!s.findings.expect("introspection.help", missing.length === 0, `'${c.name} --help' does not name ${missing.join(", ")}, which --describe lists`, r)) return;
   if (!holds(s, "help-layout")) return;
   const problem =
     diff(`'${c.name} --help' FLAGS`, flagsIn(section(r.stdout, "FLAGS")), c.flags.map((f) => f.name)) ??
@@ -67,8 +67,13 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
   const found = await documents.get("SKILL.md");
   if ("missing" in found) return s.findings.fail("introspection.skill", found.missing);
   const { text, where: path } = found;
-  const missing = [...absentFrom(text, doc.commands.map((c) => c.name)), ...absentFrom(text, [...new Set(doc.commands.flatMap((c) => c.flags.map((f) => `--${f.name}`)))])];
-  s.findings.expect("introspection.skill", missing.length === 0, `SKILL.md (${path}) does not name ${missing.join(", ")}, which --describe lists`);
+  const flags = new Set(doc.commands.flatMap((c) => c.flags.map((f) => f.name)));
+  const missing = [...absentFrom(text, doc.commands.map((c) => c.name)), ...absentFrom(text, [...flags].map((f) => `--${f}`))];
+  // A flag SKILL.md teaches that no command has would send an agent astray: every --flag it names must exist.
+  const known = new Set([...flags, ...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS, ...(doc.universal_flags ?? []), ...Object.values(doc.documents ?? {}).map((d) => String(d).split(/\s+/).pop()!.replace(/^--/, ""))]);
+  const invented = [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].filter((name) => !known.has(name));
+  const problems = [...(missing.length ? [`does not name ${missing.join(", ")}, which --describe lists`] : []), ...(invented.length ? [`names ${invented.map((n) => `--${n}`).join(", ")}, which no command has`] : [])];
+  if (!s.findings.expect("introspection.skill", problems.length === 0, `SKILL.md (${path}) ${problems.join("; ")}`)) return;
   if (!holds(s, "skill-layout")) return;
   const blocks = new Map<string, string[]>();
   let current: string[] | null = null;
