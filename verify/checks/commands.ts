@@ -16,7 +16,17 @@ import { firstField, requiredArgv, words } from "./values.ts";
 const probe = (s: Subject, c: CommandDoc, label: string, argv: string[], extra: { stdin?: string } = {}) =>
   s.sandbox.run({ label: `${c.name}: ${label}`, argv: [...words(c), ...argv], ...extra });
 
-const refusedAFlag = (env: Envelope | null): boolean => env?.error?.code === "UNKNOWN_FLAG";
+/**
+ * Whether a run refused one of `flags`: the kit's UNKNOWN_FLAG, or (any tool)
+ * a usage error whose message or `got` names one of them.
+ */
+const refusedAFlag = (s: Subject, env: Envelope | null, exit: number | null, flags: readonly string[]): boolean => {
+  const e = env?.error;
+  if (!e) return false;
+  if (e.code === "UNKNOWN_FLAG") return true;
+  const said = `${e.message} ${JSON.stringify(e.got ?? "")}`;
+  return classOf(s, e.code, exit) === 2 && flags.some((f) => new RegExp(`${f}(?![a-z0-9-])`).test(said));
+};
 
 /** Every universal flag at once; if that is refused, each alone, to name the one. */
 async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
@@ -28,9 +38,10 @@ async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
     ...(firstField(c) ? [["--fields", firstField(c)!, "--no-input"]] : []),
   ];
   for (const set of sets) {
-    const r = await probe(s, c, `universal flags ${set.filter((a) => a.startsWith("--")).join(" ")}`, [...requiredArgv(c), ...set]);
+    const flags = set.filter((a) => a.startsWith("--"));
+    const r = await probe(s, c, `universal flags ${flags.join(" ")}`, [...requiredArgv(c), ...set]);
     const env = inspectEnvelope(s, r, c);
-    if (!refusedAFlag(env)) {
+    if (!refusedAFlag(s, env, r.exit, flags)) {
       f.exercised("flags.universal");
       continue;
     }
@@ -38,7 +49,7 @@ async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
       const i = set.indexOf(flag);
       const alone = set[i + 1] && !set[i + 1]!.startsWith("--") ? [flag, set[i + 1]!] : [flag];
       const one = await probe(s, c, `universal flag ${flag}`, [...requiredArgv(c), ...alone]);
-      if (refusedAFlag(inspectEnvelope(s, one, c))) f.fail("flags.universal", `'${c.name}' refuses the universal flag ${flag}`, one);
+      if (refusedAFlag(s, inspectEnvelope(s, one, c), one.exit, [flag])) f.fail("flags.universal", `'${c.name}' refuses the universal flag ${flag}`, one);
     }
   }
 }

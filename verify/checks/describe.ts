@@ -87,7 +87,7 @@ export async function checkSpecYaml(s: Subject, doc: DescribeDoc, documents: Doc
   }
   s.findings.expect("describe.contract-version", spec.contract_version === doc.contract_version, `--describe says contract_version ${doc.contract_version}; ${path} says ${String(spec.contract_version)}`);
   if (spec.name !== undefined) s.findings.expect("describe.contract-version", spec.name === doc.tool, `--describe names the tool '${doc.tool}'; spec.yaml says '${String(spec.name)}'`);
-  if (spec.version !== undefined) s.findings.expect("describe.contract-version", String(spec.version) === doc.version, `--describe says version ${doc.version}; spec.yaml says ${String(spec.version)}`);
+  if (spec.version !== undefined && doc.version !== null) s.findings.expect("describe.contract-version", String(spec.version) === doc.version, `--describe says version ${doc.version}; spec.yaml says ${String(spec.version)}`);
 }
 
 function checkVerb(s: Subject, c: CommandDoc): void {
