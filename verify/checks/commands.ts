@@ -17,15 +17,18 @@ const probe = (s: Subject, c: CommandDoc, label: string, argv: string[], extra: 
   s.sandbox.run({ label: `${c.name}: ${label}`, argv: [...words(c), ...argv], ...extra });
 
 /**
- * Whether a run refused one of `flags`: the kit's UNKNOWN_FLAG, or (any tool)
- * a usage error whose message or `got` names one of them.
+ * Whether a run refused one of `flags` as unknown: the kit's UNKNOWN_FLAG, or
+ * (any tool) a usage error that gives the flag as what it got, or calls it
+ * unknown. A known flag whose value makes no sense here (a cursor on a
+ * command with no list) is accepted, not refused.
  */
 const refusedAFlag = (s: Subject, env: Envelope | null, exit: number | null, flags: readonly string[]): boolean => {
   const e = env?.error;
   if (!e) return false;
   if (e.code === "UNKNOWN_FLAG") return true;
-  const said = `${e.message} ${JSON.stringify(e.got ?? "")}`;
-  return classOf(s, e.code, exit) === 2 && flags.some((f) => new RegExp(`${f}(?![a-z0-9-])`).test(said));
+  if (classOf(s, e.code, exit) !== 2) return false;
+  const named = (f: string) => e.got === f || (Array.isArray(e.got) && e.got.includes(f)) || new RegExp(`(unknown|unrecognized|no such|not a valid|invalid option|unexpected)[^.;]*${f}(?![a-z0-9-])|${f}(?![a-z0-9-])[^.;]*(unknown|unrecognized|not recognized|not supported)`, "i").test(e.message);
+  return flags.some(named);
 };
 
 /** Every universal flag at once; if that is refused, each alone, to name the one. */
@@ -49,7 +52,8 @@ async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
       const i = set.indexOf(flag);
       const alone = set[i + 1] && !set[i + 1]!.startsWith("--") ? [flag, set[i + 1]!] : [flag];
       const one = await probe(s, c, `universal flag ${flag}`, [...requiredArgv(c), ...alone]);
-      if (refusedAFlag(s, inspectEnvelope(s, one, c), one.exit, [flag])) f.fail("flags.universal", `'${c.name}' refuses the universal flag ${flag}`, one);
+      // --cursor is the kit's (extension cursor), and a refusal of it is that extension's finding.
+      if (refusedAFlag(s, inspectEnvelope(s, one, c), one.exit, [flag])) f.fail(flag === "--cursor" ? "lists.cursor" : "flags.universal", `'${c.name}' refuses the universal flag ${flag}`, one);
     }
   }
 }
