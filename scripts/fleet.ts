@@ -28,7 +28,10 @@ step("build every binary into dist/", [process.execPath, join(root, "scripts", "
 const tools = toolNames().map((t) => join(dist, t));
 if (existsSync(join(dist, "verify"))) {
   // The envelope is for machines; a person running the fleet gets one line per tool (a failure prints it whole).
-  const verified = JSON.parse(step("verify every tool against the contract", [join(dist, "verify"), "--json", "--golden", join(root, "test", "golden"), ...tools], { quiet: true }));
+  // Every kit extension demanded (--strict), and a fresh fuzzing seed each run, printed so a failure replays.
+  const seed = Math.floor(Math.random() * 1_000_000);
+  console.log(`  fuzzing with --seed ${seed}`);
+  const verified = JSON.parse(step("verify every tool against the contract", [join(dist, "verify"), "--json", "--strict", "--fuzz", "15", "--seed", String(seed), "--golden", join(root, "test", "golden"), ...tools], { quiet: true }));
   for (const t of verified.data.tools) console.log(`  ✓ ${t.tool}: ${t.checks.filter((c: { status: string }) => c.status === "pass").length} checks pass (${t.runs} runs)`);
   console.log(`  ${verified.data.summary.conforming} of ${verified.data.summary.tools} tools conform, in ${(verified.data.summary.duration_ms / 1000).toFixed(1)} s`);
 }

@@ -11,45 +11,9 @@ import { applyBaseline, readBaseline, type Baseline } from "./baseline.ts";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES, type VerifyCode } from "./output.ts";
 import type { ToolReport } from "./report.ts";
 import { Pool } from "./sandbox.ts";
+import { COMMAND, describeDoc, FLAGS, helpText, skillText, SPEC, UNIVERSAL } from "./self.ts";
 import { verifyTool } from "./verify-tool.ts";
 
-const HELP = `verify: prove that compiled tools obey the tool contract
-
-USAGE
-  verify [flags] <tool-binary>…
-
-FLAGS
-  --json             Print the result envelope (the default when stdout is not a terminal).
-  --junit FILE       Also write the report as JUnit XML, for CI.
-  --golden DIR       Replay the golden cases under DIR/<tool>/ (default: ./test/golden when present).
-  --no-golden        Do not replay golden cases.
-  --update           Re-record every golden case's expectation (and create missing ones).
-  --fuzz N           N randomized invocations per command (default 0: off).
-  --seed N           Seed for --fuzz, so a failure replays (default 1).
-  --timeout MS       Kill a run that takes longer and call it a hang (default 10000).
-  --concurrency N    Runs in flight at once (default: twice the cores).
-  --share DIR        Read <tool>/SKILL.md and <tool>/spec.yaml from DIR. Without it: what the tool prints
-                     (its --describe lists "documents"), else the current folder when it is the tool's
-                     repository (its spec.yaml names the tool), else share/<tool>/ beside the binary.
-  --gate PATH        The gate, for golden cases that drive it (default: beside the binary, else on PATH;
-                     without one those cases are skipped, saying so).
-  --strict           Demand every kit extension (cursor, params, toon, hint, per-command describe,
-                     the kit's describe fields, error codes, help and SKILL.md layout), claimed or not.
-                     Without it, the contract's rules are checked, and an extension only where the
-                     tool claims it in --describe's "extensions".
-  --baseline FILE    Expected failures, {"<tool>": ["check.id", …]}: listed failures do not fail the run,
-                     and a listed check that now passes does (the baseline is stale).
-  --help             Print this help.
-
-EXIT CODES
-  0    every tool conforms
-  2    usage error, or a binary that cannot be run (USAGE, NOT_EXECUTABLE)
-  3    a tool does not conform (NONCONFORMING; the report is in error.detail)
-  1    the verifier itself failed (INTERNAL)
-  130  interrupted (CANCELLED)
-
-With CI set, a golden case without a recorded expectation fails instead of being recorded.
-`;
 
 interface Options {
   json: boolean;
@@ -64,6 +28,8 @@ interface Options {
   gate: string | null;
   strict: boolean;
   baseline: string | null;
+  dryRun: boolean;
+  fields: string | null;
   binaries: string[];
 }
 
@@ -101,50 +67,88 @@ function nearest(word: string, known: readonly string[]): string | null {
   return best && best[1] <= 2 ? best[0] : null;
 }
 
-function parseArgs(argv: readonly string[]): Options | "help" {
-  const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, gate: null, strict: false, baseline: null, binaries: [] };
-  const valueFlags = new Set(["--junit", "--golden", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate", "--baseline"]);
-  for (let i = 0; i < argv.length; i++) {
-    const token = argv[i]!;
-    const [name, inline] = token.startsWith("--") ? (token.includes("=") ? [token.slice(0, token.indexOf("=")), token.slice(token.indexOf("=") + 1)] : [token, undefined]) : [token, undefined];
-    const value = () => {
-      const v = inline ?? argv[++i];
-      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new UsageError("USAGE", `${name} needs a value`);
+type Answer = Options | { print: string };
+
+function parseArgs(argv: readonly string[]): Answer {
+  const o: Options = { json: !isTerminal(1), junit: null, golden: existsSync("test/golden") ? "test/golden" : null, update: false, fuzz: 0, seed: 1, timeoutMs: 10000, concurrency: availableParallelism() * 2, share: null, gate: null, strict: false, baseline: null, dryRun: false, fields: null, binaries: [] };
+  const own = new Map(FLAGS.map((f) => [f.name, f]));
+  const universal = new Map(UNIVERSAL.map((f) => [f.name, f]));
+  const tokens = argv[0] === COMMAND ? argv.slice(1) : [...argv];
+  // Tool-level documents, as a kit tool answers them (verify --describe, --skill, --spec).
+  if (argv[0] !== COMMAND) {
+    if (tokens.includes("--describe")) return { print: `${JSON.stringify(describeDoc())}\n` };
+    if (tokens.includes("--skill")) return { print: skillText() };
+    if (tokens.includes("--spec")) return { print: SPEC };
+  } else if (tokens.includes("--describe")) {
+    const doc = describeDoc();
+    return { print: `${JSON.stringify(doc)}\n` };
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    if (token === "-h") return { print: helpText() };
+    if (!token.startsWith("--")) {
+      o.binaries.push(token);
+      continue;
+    }
+    const eq = token.indexOf("=");
+    const key = eq === -1 ? token.slice(2) : token.slice(2, eq);
+    const inline = eq === -1 ? undefined : token.slice(eq + 1);
+    const flag = own.get(key);
+    const uni = universal.get(key);
+    if (!flag && !uni) {
+      const known = [...FLAGS.map((f) => `--${f.name}`), ...UNIVERSAL.map((f) => `--${f.name}`)];
+      const near = nearest(`--${key}`, known);
+      throw new UsageError("USAGE", `unknown flag --${key}; valid flags: ${known.join(", ")}`, near ? `did you mean ${near}?` : "run `verify --help`");
+    }
+    if (key === "help") return { print: helpText() };
+    const takesValue = flag ? flag.type !== "boolean" : uni!.value;
+    if (!takesValue && inline !== undefined) throw new UsageError("USAGE", `--${key} takes no value (got: '${inline.slice(0, 40)}')`);
+    if (seen.has(key) && flag?.type !== "array") throw new UsageError("USAGE", `--${key} is given twice; give it once`);
+    seen.add(key);
+    const value = (): string => {
+      const v = inline ?? tokens[++i];
+      if (v === undefined || (inline === undefined && v.startsWith("--"))) throw new UsageError("USAGE", `--${key} needs a value`);
       return v;
     };
-    const int = (min: number) => {
+    const int = (min: number): number => {
       const raw = value();
       const n = Number(raw);
-      if (!Number.isInteger(n) || n < min) throw new UsageError("USAGE", `${name} must be an integer >= ${min} (got: '${raw}')`);
+      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError("USAGE", `--${key} must be an integer >= ${min} (got: '${raw.slice(0, 40)}')`);
       return n;
     };
-    if (name === "--help" || name === "-h") return "help";
-    else if (name === "--json") o.json = true;
-    else if (name === "--update") o.update = true;
-    else if (name === "--strict") o.strict = true;
-    else if (name === "--baseline") o.baseline = value();
-    else if (name === "--no-golden") o.golden = null;
-    else if (name === "--junit") o.junit = value();
-    else if (name === "--golden") o.golden = value();
-    else if (name === "--share") o.share = value();
-    else if (name === "--gate") o.gate = value();
-    else if (name === "--fuzz") o.fuzz = int(0);
-    else if (name === "--seed") o.seed = int(0);
-    else if (name === "--timeout") o.timeoutMs = int(100);
-    else if (name === "--concurrency") o.concurrency = int(1);
-    else if (name.startsWith("-")) {
-      const known = ["--json", "--junit", "--golden", "--no-golden", "--update", "--fuzz", "--seed", "--timeout", "--concurrency", "--share", "--gate", "--strict", "--baseline", "--help"];
-      const near = nearest(name, known);
-      throw new UsageError("USAGE", `unknown flag ${name}; valid flags: ${known.join(", ")}`, near ? `did you mean ${near}?` : "run `verify --help`");
-    } else o.binaries.push(token);
-    if (!valueFlags.has(name) && inline !== undefined && name.startsWith("--")) throw new UsageError("USAGE", `${name} takes no value`);
+    switch (key) {
+      case "json": o.json = true; break;
+      case "dry-run": o.dryRun = true; break;
+      case "fields": o.fields = value(); break;
+      case "limit": case "run-dir": value(); break;
+      case "binary": o.binaries.push(value()); break;
+      case "strict": o.strict = true; break;
+      case "update": o.update = true; break;
+      case "no-golden": o.golden = null; break;
+      case "baseline": o.baseline = value(); break;
+      case "junit": o.junit = value(); break;
+      case "golden": o.golden = value(); break;
+      case "share": o.share = value(); break;
+      case "gate": o.gate = value(); break;
+      case "fuzz": o.fuzz = int(0); break;
+      case "seed": o.seed = int(0); break;
+      case "timeout": o.timeoutMs = int(100); break;
+      case "concurrency": o.concurrency = int(1); break;
+      default: break; // force, yes, no-input, wait: nothing to do
+    }
   }
-  if (o.binaries.length === 0) throw new UsageError("USAGE", "no tool binary given", "e.g. `verify dist/seo`");
+  if (o.binaries.length === 0) throw new UsageError("USAGE", "no tool binary given", "e.g. `verify audit dist/seo`, or `verify dist/seo`");
+  if (o.fields !== null) {
+    const unknown = o.fields.split(",").map((f) => f.trim()).filter((f) => f && f !== "summary" && f !== "tools");
+    if (unknown.length) throw new UsageError("USAGE", `--fields names ${unknown.join(", ").slice(0, 80)}; valid: summary, tools`);
+  }
   for (const b of [...o.binaries, ...(o.gate ? [o.gate] : [])]) {
     try {
       accessSync(b, constants.X_OK);
+      if (!statSync(b).isFile()) throw new Error("not a file");
     } catch {
-      throw new UsageError("NOT_EXECUTABLE", `${b} is not an executable file`, "build the fleet first (`npm run build`), then pass the binaries in dist/");
+      throw new UsageError("NOT_EXECUTABLE", `${b.slice(0, 200)} is not an executable file`, "build the fleet first (`npm run build`), then pass the binaries in dist/");
     }
   }
   return o;
@@ -159,15 +163,15 @@ async function main(): Promise<number> {
     else process.stderr.write(`error ${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}\n`);
     return VERIFY_CODES[e.code];
   };
-  let o: Options | "help";
+  let o: Answer;
   try {
     o = parseArgs(process.argv.slice(2));
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
     return usage(e);
   }
-  if (o === "help") {
-    await Bun.write(Bun.stdout, HELP);
+  if ("print" in o) {
+    await Bun.write(Bun.stdout, o.print);
     return 0;
   }
   const opts = o;
@@ -191,7 +195,7 @@ async function main(): Promise<number> {
         strict: opts.strict,
         share: opts.share ? resolve(opts.share) : null,
         siblings: opts.gate ? { gate: resolve(opts.gate) } : {},
-        golden: opts.golden ? { dir: resolve(opts.golden), root, update: opts.update, ci: Boolean(process.env.CI) } : null,
+        golden: opts.golden ? { dir: resolve(opts.golden), root, update: opts.update && !opts.dryRun, ci: Boolean(process.env.CI) } : null,
         fuzz: opts.fuzz,
         seed: opts.seed,
         timeoutMs: opts.timeoutMs,
@@ -200,13 +204,20 @@ async function main(): Promise<number> {
   );
   const reports = baseline ? verified.map((r) => applyBaseline(r, baseline!, opts.baseline!)) : verified;
   const summary = summarize(reports, elapsed());
-  if (opts.junit) writeFileSync(opts.junit, junit(reports));
+  if (opts.junit && !opts.dryRun)
+    try {
+      writeFileSync(opts.junit, junit(reports));
+    } catch (e) {
+      return usage(new UsageError("USAGE", `--junit ${opts.junit.slice(0, 200)} cannot be written: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, "give a writable file path"));
+    }
   const allOk = reports.every((r) => r.ok);
   if (opts.json) {
     const error = allOk
       ? null
       : { code: "NONCONFORMING" as const, message: `${summary.tools - summary.conforming} of ${summary.tools} tool(s) do not conform: ${failingNames(reports)}`, hint: "each failing check in error.detail.tools[].checks has its evidence: the argv, the exit code and the output", detail: { summary, tools: reports } };
-    await Bun.write(Bun.stdout, envelope({ summary, tools: reports }, error, elapsed()));
+    const data: Record<string, unknown> = { summary, tools: reports };
+    const projected = opts.fields === null ? data : Object.fromEntries(Object.entries(data).filter(([k]) => opts.fields!.split(",").map((f) => f.trim()).includes(k)));
+    await Bun.write(Bun.stdout, envelope(projected, error, elapsed()));
   } else process.stdout.write(textReport(reports, summary, !process.env.NO_COLOR));
   return allOk ? 0 : VERIFY_CODES.NONCONFORMING;
 }

@@ -44,11 +44,11 @@ export function envelope(data: unknown, error: ErrorBody | null, durationMs: num
     ok: error === null,
     contract_version: 0,
     tool: "verify",
-    command: "verify",
+    command: "audit",
     data: error === null ? data : null,
     error: error === null ? null : { code: error.code, message: error.message, retryable: error.code === "CANCELLED", ...(error.hint ? { hint: error.hint } : {}), ...(error.detail ? { detail: error.detail } : {}) },
     meta: {
-      schema: "verify.verify@1",
+      schema: error === null ? "verify.audit@1" : null,
       duration_ms: durationMs,
       cost_usd: 0,
       llm_tokens: 0,

@@ -52,7 +52,7 @@ export interface LoadedCase {
 }
 
 /** Always redacted: the one field of every envelope that varies from run to run. */
-export const DEFAULT_REDACTIONS: Readonly<Record<string, string>> = { "meta.duration_ms": "[DURATION]" };
+export const DEFAULT_REDACTIONS: Readonly<Record<string, string>> = { "$.meta.duration_ms": "[DURATION]" };
 
 export function loadCases(dir: string): { cases: LoadedCase[]; errors: string[] } {
   if (!existsSync(dir)) return { cases: [], errors: [] };
@@ -137,11 +137,22 @@ export function tokenize(text: string, places: CasePlaces): string {
   return out;
 }
 
-/** Replaces the values at the given paths (`a.b`, `a.*.c`) with their tokens. */
+/**
+ * A redact path in the syntax verify's evidence prints (`$.data.items[0].updated`),
+ * with `[*]` (or `.*`) for every item or key; the older bare form (`data.items.*.updated`) reads the same.
+ */
+export const pathParts = (path: string): string[] =>
+  path
+    .replace(/^\$\.?/, "")
+    .replace(/\[(\d+|\*)\]/g, ".$1")
+    .split(".")
+    .filter((p) => p !== "");
+
+/** Replaces the values at the given paths (`$.a.b`, `$.a[*].c`) with their tokens. */
 export function redactPaths(value: unknown, rules: Readonly<Record<string, string>>): unknown {
   const copy = structuredClone(value);
   for (const [path, token] of Object.entries(rules)) {
-    const parts = path.split(".");
+    const parts = pathParts(path);
     const walk = (node: unknown, i: number): void => {
       if (node === null || typeof node !== "object") return;
       const key = parts[i]!;
