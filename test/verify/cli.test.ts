@@ -27,6 +27,29 @@ describe("verify on the fleet", () => {
   }, 120_000);
 });
 
+describe("verify obeys the contract it checks", () => {
+  test("dist/verify passes dist/verify, with its golden describe snapshot and fuzzing, under CI", async () => {
+    const r = await verify(["--golden", join(root, "test", "golden"), "--fuzz", "10", "--seed", "3", binary("verify")], { CI: "1" });
+    const checks = (r.json.data ?? r.json.error.detail).tools[0].checks as { id: string; status: string }[];
+    expect(checks.filter((c) => c.status === "fail")).toEqual([]);
+    expect(r.code).toBe(0);
+    const doc = JSON.parse((await run(binary("verify"), ["--describe"])).stdout);
+    expect(doc.commands.map((c: { name: string; verb: string; tier: number }) => [c.name, c.verb, c.tier])).toEqual([["audit", "audit", 2]]);
+  }, 120_000);
+
+  test("a malformed invocation teaches: unknown flag, bad number, no binary, each exit 2", async () => {
+    for (const [argv, code, says] of [
+      [["audit", "--fuzzz", "3", binary("seo")], "USAGE", "did you mean --fuzz?"],
+      [["audit", "--fuzz", "many", binary("seo")], "USAGE", "--fuzz must be an integer"],
+      [["audit"], "USAGE", "no tool binary given"],
+    ] as const) {
+      const r = await run(binary("verify"), [...argv, "--json"], { cwd: root });
+      expect([r.code, r.json.error.code]).toEqual([2, code]);
+      expect(`${r.json.error.message} ${r.json.error.hint ?? ""}`).toContain(says);
+    }
+  });
+});
+
 describe("golden snapshots under CI", () => {
   test("a case without a recorded expectation fails instead of being recorded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "golden-"));
