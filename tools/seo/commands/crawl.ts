@@ -57,8 +57,13 @@ export default defineCommand({
       const root = resolve(ctx.cwd, dir);
       if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
         throw new KitError("INVALID_INPUT", `--dir ${dir} is not a folder`, { got: dir, hint: "give the folder holding the built site (its index.html)" });
-      fetcher = new DirFetcher(root);
-      start = new URL("/", ctx.flags.baseUrl).href;
+      // The base URL is the folder's place on the web, path included: its index.html is that URL.
+      const base = new URL(ctx.flags.baseUrl);
+      if (!base.pathname.endsWith("/")) base.pathname += "/";
+      base.search = "";
+      base.hash = "";
+      fetcher = new DirFetcher(root, base.pathname);
+      start = base.href;
       source = { kind: "dir", dir: fetcher.root, base_url: start };
     } else {
       fetcher = new HttpFetcher(ctx.flags.timeout);

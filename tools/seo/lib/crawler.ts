@@ -7,7 +7,7 @@
 import robotsParser from "robots-parser";
 import { USER_AGENT, isHtml, type Fetcher } from "./fetchers.ts";
 import { parsePage } from "./html.ts";
-import { normalizeUrl, sameOrigin } from "./url.ts";
+import { normalizeUrl, siteRootOf, withinSite } from "./url.ts";
 
 export interface CrawledPage {
   url: string;
@@ -61,6 +61,7 @@ async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) 
 
 export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
   const robotsUrl = new URL("/robots.txt", opts.start).href;
+  const site = siteRootOf(opts.start);
   const robots = opts.robotsTxt === null ? null : robotsParser(robotsUrl, opts.robotsTxt);
   const allowed = (url: string) => robots?.isAllowed(url, USER_AGENT) !== false;
 
@@ -88,9 +89,9 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
       pages.push(page);
       opts.onPage?.(page);
       seen.add(page.final_url);
-      if (!page.html || !sameOrigin(page.final_url, opts.start)) continue;
+      if (!page.html || !withinSite(page.final_url, site)) continue;
       for (const link of parsePage(page.html, page.final_url).links) {
-        if (!link.href || !link.internal || !sameOrigin(link.href, opts.start)) continue;
+        if (!link.href || !link.internal || !withinSite(link.href, site)) continue;
         refer(link.href, page.url);
         if (seen.has(link.href)) continue;
         seen.add(link.href);
@@ -129,8 +130,8 @@ async function fetchPage(opts: CrawlOptions, url: string, depth: number): Promis
       const looped = target === url || redirects.some((r) => r.url === target);
       if (looped) error = "redirect loop";
       else if (redirects.length > MAX_REDIRECTS) error = `more than ${MAX_REDIRECTS} redirects`;
-      // Off-site targets are not fetched: the crawl stays on its origin.
-      else if (sameOrigin(target, opts.start)) {
+      // Off-site targets are not fetched: the crawl stays in its site (origin and base path).
+      else if (withinSite(target, siteRootOf(opts.start))) {
         current = target;
         continue;
       }

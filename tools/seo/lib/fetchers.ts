@@ -92,11 +92,18 @@ const CONTENT_TYPES: Record<string, string> = {
   ".pdf": "application/pdf",
 };
 
-/** Serves a folder the way static hosts do: `/a/` is `a/index.html`, `/a` is `a`, `a.html` or `a/index.html`. */
+/**
+ * Serves a folder the way static hosts do: `/a/` is `a/index.html`, `/a` is
+ * `a`, `a.html` or `a/index.html`. A folder published under a path
+ * (`--base-url https://host/docs/15/`) serves that path and below.
+ */
 export class DirFetcher implements Fetcher {
   readonly root: string;
 
-  constructor(dir: string) {
+  constructor(
+    dir: string,
+    private readonly basePath = "/",
+  ) {
     this.root = realpathSync(dir);
   }
 
@@ -126,12 +133,15 @@ export class DirFetcher implements Fetcher {
   }
 
   async robotsTxt(): Promise<string | null> {
+    // A folder published under a path has no say over the host's /robots.txt.
+    if (this.basePath !== "/") return null;
     const file = this.resolve("/robots.txt");
     return file ? readFileSync(file, "utf8") : null;
   }
 
   async get(url: string): Promise<Fetched> {
-    const file = this.resolve(new URL(url).pathname);
+    const pathname = new URL(url).pathname;
+    const file = pathname.startsWith(this.basePath) ? this.resolve(`/${pathname.slice(this.basePath.length)}`) : null;
     const none = { location: null, xRobotsTag: null, error: null };
     if (!file) return { status: 404, contentType: null, body: null, file: null, ...none };
     const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";

@@ -62,14 +62,15 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
     word_count: 0,
   };
   let base = pageUrl;
-  const rawLinks: { raw: string | null; rel: string | null; text: string[] }[] = [];
+  type RawLink = { raw: string | null; rel: string | null; text: string[]; attrs: Readonly<Record<string, string>> };
+  const rawLinks: RawLink[] = [];
   const rawImages: { src: string | null; alt: string | null }[] = [];
   const robots: string[] = [];
   const stack: string[] = [];
   let skipDepth = 0;
   let titleText: string[] | null = null;
   let heading: { level: number; text: string[] } | null = null;
-  let openLink: { raw: string | null; rel: string | null; text: string[] } | null = null;
+  let openLink: RawLink | null = null;
   let words = 0;
 
   const parser = new Parser(
@@ -108,9 +109,12 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
           }
           case "a":
           case "area":
-            openLink = { raw: attrs.href ?? null, rel: attrs.rel ?? null, text: [] };
-            if (name === "area") openLink.text.push(attrs.alt ?? "");
-            rawLinks.push(openLink);
+            {
+              const link: RawLink = { raw: attrs.href ?? null, rel: attrs.rel ?? null, text: [], attrs };
+              if (name === "area") link.text.push(attrs.alt ?? "");
+              rawLinks.push(link);
+              openLink = link;
+            }
             break;
           case "img":
             rawImages.push({ src: attrs.src ?? null, alt: attrs.alt ?? null });
@@ -159,13 +163,36 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
   return out;
 }
 
-function toLink(l: { raw: string | null; rel: string | null; text: string[] }, base: string, pageUrl: string): ParsedLink {
+/** Attributes that only make sense with an href (HTML: "must be omitted if the href attribute is not present"). */
+const HREF_ASSOCIATED = ["target", "download", "ping", "rel", "hreflang", "type", "referrerpolicy"];
+
+/**
+ * Lighthouse 12's `crawlable-anchors` judgement, so a finding of that id means
+ * what it means there: a link with a role, a mailto: link, a named anchor
+ * (`<a id>` with no href), an `<a name>`, and a placeholder marked
+ * aria-current are not links to crawl; a file: URL, a missing href,
+ * javascript:void(0) and an href that is not a URL are uncrawlable.
+ */
+export function crawlableAnchor(attrs: Readonly<Record<string, string>>, base: string): boolean {
+  const raw = (attrs.href ?? "").replace(/\s/g, "");
+  if ((attrs.role ?? "").trim()) return true;
+  if (raw.startsWith("mailto:")) return true;
+  if (raw === "" && attrs.id) return true;
+  if (raw.startsWith("file:")) return false;
+  if ((attrs.name ?? "").trim()) return true;
+  const placeholder = attrs.href === undefined && !HREF_ASSOCIATED.some((a) => a in attrs) && ["page", "location"].includes(attrs["aria-current"] ?? "");
+  if (placeholder) return true;
+  if (attrs.href === undefined) return false;
+  if (/javascript:void(\(|)0(\)|)/.test(raw)) return false;
+  return URL.canParse(raw, base);
+}
+
+function toLink(l: { raw: string | null; rel: string | null; text: string[]; attrs: Readonly<Record<string, string>> }, base: string, pageUrl: string): ParsedLink {
   const raw = l.raw;
   const text = collapse(l.text.join(" "));
   const trimmed = raw?.trim() ?? "";
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
-  // contract of crawlable anchors: a real href, not empty and not script.
-  const crawlable = raw !== null && trimmed !== "" && scheme !== "javascript";
-  const href = crawlable && !trimmed.startsWith("#") && (scheme === undefined || scheme === "http" || scheme === "https") ? normalizeUrl(trimmed, base) : null;
+  const crawlable = crawlableAnchor(l.attrs, base);
+  const href = raw !== null && trimmed !== "" && !trimmed.startsWith("#") && (scheme === undefined || scheme === "http" || scheme === "https") ? normalizeUrl(trimmed, base) : null;
   return { href, raw, text, rel: l.rel, internal: href !== null && sameOrigin(href, pageUrl), crawlable };
 }

@@ -7,7 +7,7 @@ import type { ExtractData } from "./artifacts.ts";
 import { RULES, RULE_IDS, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
-import { sameOrigin } from "./url.ts";
+import { siteRootOf, withinSite } from "./url.ts";
 
 /** Lighthouse's list of link texts that say nothing about the target, in English. */
 const VAGUE_LINK_TEXT = new Set([
@@ -91,9 +91,9 @@ function canonicalRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, 
   const raw = p.canonical_raw[0]!.trim();
   if (!p.canonical) return emit("canonical", p.url, `canonical '${raw}' is not a valid URL`, { canonical: raw }, "invalid");
   if (!/^https?:\/\//i.test(raw)) return emit("canonical", p.url, `canonical '${raw}' is relative; use an absolute URL`, { canonical: raw, absolute: p.canonical }, "relative");
-  if (!sameOrigin(p.canonical, site.start_url))
+  const root = siteRootOf(site.start_url);
+  if (!withinSite(p.canonical, root))
     return emit("canonical", p.url, `canonical points off-site, to ${p.canonical}`, { canonical: p.canonical }, "offsite");
-  const root = new URL("/", site.start_url).href;
   if (p.canonical === root && p.final_url !== root) return emit("canonical", p.url, "canonical points at the home page", { canonical: p.canonical }, "root");
   const target = byUrl.get(p.canonical);
   if (target && !isOk(target)) emit("canonical", p.url, `canonical ${p.canonical} answers ${target.status}`, { canonical: p.canonical, status: target.status }, "failing");

@@ -31,3 +31,27 @@ export const pathOf = (url: string): string => {
   const u = new URL(url);
   return `${u.pathname}${u.search}`;
 };
+
+/**
+ * The site a crawl covers: the start URL's origin and folder. A site published
+ * under a path (`https://host/docs/15/`) is that folder and below, not the
+ * whole host: links above it are off-site, as links to another host are.
+ */
+export function siteRootOf(start: string): string {
+  const u = new URL(start);
+  u.search = "";
+  u.hash = "";
+  u.pathname = u.pathname.slice(0, u.pathname.lastIndexOf("/") + 1);
+  return u.href;
+}
+
+/** Whether `url` lies in the site whose root is `root` (from siteRootOf). */
+export function withinSite(url: string, root: string): boolean {
+  try {
+    const u = new URL(url);
+    const r = new URL(root);
+    return u.origin === r.origin && u.pathname.startsWith(r.pathname);
+  } catch {
+    return false;
+  }
+}
