@@ -114,7 +114,10 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
   const step = async (label: string, argv: readonly string[], stdin?: string, env?: Record<string, string>, tool?: string): Promise<RunResult> => {
     const filled = argv.map((a) => fill(a, places));
     const command = tool ? undefined : commandOf(doc, filled);
-    const before = command?.rw === "read" ? Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR)) : null;
+    // A read may keep a cache of its own in a repository's git directory (`.git/<tool>/`, as git keeps its index):
+    // it is not the files it was given. Anything else that changes is.
+    const ignored = (p: string) => p.startsWith(places.RUN_DIR) || p.includes(`/.git/${doc.tool}/`);
+    const before = command?.rw === "read" ? Sandbox.snapshot(caseDir, ignored) : null;
     const r = await s.sandbox.run({
       label: `golden ${c.name}: ${label}`,
       argv: filled,
@@ -123,7 +126,7 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
       program: tool && (siblingOf(s, opts, tool) ?? undefined),
     });
     if (before) {
-      const after = Sandbox.snapshot(caseDir, (p) => p.startsWith(places.RUN_DIR));
+      const after = Sandbox.snapshot(caseDir, ignored);
       const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
       f.expect("fs.read-only", changed.length === 0, `the read command '${command!.name}' changed ${changed.map((p) => p.replace(caseDir, "[CASE_DIR]")).join(", ")}`, r);
     }

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
-import { readNotes } from "../lib/read-notes.ts";
+import { openNotes } from "../lib/read-notes.ts";
 import { noteSummary, unreadable } from "./shared.ts";
 
 export default defineCommand({
@@ -22,10 +22,18 @@ export default defineCommand({
   list: { defaultLimit: 20, maxLimit: 500 },
   examples: [{ argv: ["--repo", "./knowledge", "--tag", "seo"], summary: "Notes tagged seo." }],
   async run(ctx) {
-    const { notes, unreadable: bad } = readNotes(ctx);
-    const text = ctx.flags.text?.toLowerCase();
-    const hits = notes.filter((n) => !text || n.title.toLowerCase().includes(text) || n.body.toLowerCase().includes(text));
-    const page = ctx.paginate(hits.map(({ body: _b, blob: _h, ...summary }) => summary), "notes");
-    return { items: page, unreadable: bad };
+    const index = openNotes(ctx);
+    try {
+      const tags = ctx.flags.tag ?? [];
+      const text = ctx.flags.text?.toLowerCase();
+      const hits = index
+        .notes({ body: text !== undefined })
+        .filter((n) => tags.every((t) => n.tags.includes(t)))
+        .filter((n) => !text || n.title.toLowerCase().includes(text) || n.body!.toLowerCase().includes(text));
+      const page = ctx.paginate(hits.map(({ body: _b, blob: _h, ...summary }) => summary), "notes");
+      return { items: page, unreadable: index.unreadable() };
+    } finally {
+      index.close();
+    }
   },
 });

@@ -1,9 +1,8 @@
-import MiniSearch from "minisearch";
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
-import type { Note } from "../lib/notes.ts";
-import { readNotes } from "../lib/read-notes.ts";
+import { queryTerms } from "../lib/note-index.ts";
+import { openNotes } from "../lib/read-notes.ts";
 import { unreadable } from "./shared.ts";
 
 const SNIPPET = 160;
@@ -24,7 +23,8 @@ export default defineCommand({
   tier: 2,
   rw: "read",
   summary: "Ranked full-text search over titles, tags and bodies, with snippets and scores.",
-  description: "BM25-style ranking (minisearch) with prefix and fuzzy matching; a title match weighs most, then tags. Best first.",
+  description:
+    "BM25 ranking (SQLite FTS5, from the repository's persisted note index) over every word of the query as a prefix, any of them matching; a title match weighs 3, tags 2, the body 1. Best first; equal scores by id.",
   flags: z.object({
     repo: repoFlag,
     query: describe(z.string().check(z.minLength(1), z.maxLength(500)), "What to look for."),
@@ -40,14 +40,23 @@ export default defineCommand({
   list: { defaultLimit: 10, maxLimit: 100 },
   examples: [{ argv: ["--repo", "./knowledge", "--query", "sharpening spades"], summary: "Notes about sharpening spades, best first." }],
   async run(ctx) {
-    const { notes, unreadable: bad } = readNotes(ctx);
-    const byId = new Map<string, Note>(notes.map((n) => [n.id, n]));
-    const index = new MiniSearch<{ id: string; title: string; tags: string; body: string }>({ fields: ["title", "tags", "body"], searchOptions: { boost: { title: 3, tags: 2 }, prefix: true, fuzzy: 0.2 } });
-    index.addAll(notes.map((n) => ({ id: n.id, title: n.title, tags: n.tags.join(" "), body: n.body })));
-    const hits = index.search(ctx.flags.query).map((h) => {
-      const n = byId.get(String(h.id))!;
-      return { id: n.id, title: n.title, tags: n.tags, score: Math.round(h.score * 1000) / 1000, matched: h.terms, snippet: snippetOf(n.body, h.queryTerms) };
-    });
-    return { items: ctx.paginate(hits, "results"), unreadable: bad };
+    const index = openNotes(ctx);
+    try {
+      const tags = ctx.flags.tag ?? [];
+      const ranked = index.search(ctx.flags.query).filter((h) => tags.every((t) => h.tags.includes(t)));
+      const page = ctx.paginate(ranked, "results");
+      const notes = index.byIds(page.map((h) => h.id));
+      const terms = queryTerms(ctx.flags.query);
+      const items = page.map((h) => {
+        const n = notes.get(h.id)!;
+        const body = n.body ?? "";
+        const words = new Set(`${n.title} ${n.tags.join(" ")} ${body}`.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
+        const matched = terms.filter((t) => [...words].some((w) => w.startsWith(t)));
+        return { id: n.id, title: n.title, tags: n.tags, score: h.score, matched, snippet: snippetOf(body, matched.length ? matched : terms) };
+      });
+      return { items, unreadable: index.unreadable() };
+    } finally {
+      index.close();
+    }
   },
 });

@@ -1,12 +1,11 @@
-/** The read commands' common start: the repository's notes, with those that cannot be read set apart and reported. */
+/** The read commands' common start: the repository's note index, up to date, with the notes that cannot be read reported on stderr. */
 import type { CommandContext } from "../../../src/kit/index.ts";
-import { allNotes, type Note } from "./notes.ts";
+import { NoteIndex } from "./note-index.ts";
 import { openRepo } from "./repo.ts";
 
-export function readNotes(ctx: CommandContext<{ repo?: string; tag?: string[] }>): { notes: Note[]; unreadable: { id: string; reason: string }[] } {
+export function openNotes(ctx: CommandContext<{ repo?: string }>): NoteIndex {
   const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
-  const { notes, unreadable } = allNotes(repo.root);
-  for (const b of unreadable) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
-  const tags = ctx.flags.tag ?? [];
-  return { notes: notes.filter((n) => tags.every((t) => n.tags.includes(t))), unreadable };
+  const index = NoteIndex.open(repo.root, ctx.log);
+  for (const b of index.unreadable()) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
+  return index;
 }

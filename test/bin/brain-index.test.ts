@@ -1,0 +1,101 @@
+/**
+ * brain's persisted note index, through the compiled binary on real git
+ * repositories: never stale across commits, a rebase, a branch switch or a
+ * hand edit; rebuilt (with a warning) when its file is damaged; and the same
+ * answers as an index built from scratch.
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { NoteIndex } from "../../tools/brain/lib/note-index.ts";
+import { binary, run } from "../helpers/bin.ts";
+import { commitAll } from "../helpers/notes-repo.ts";
+
+const WORDS = "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(" ");
+
+function repoOf(notes: number, seed = 7): { repo: string; git: ReturnType<typeof commitAll>; write(id: string, title: string, body: string): void } {
+  const repo = mkdtempSync(join(tmpdir(), "brain-index-"));
+  mkdirSync(join(repo, "notes"));
+  let s = seed;
+  const word = () => WORDS[(s = (s * 1103515245 + 12345) & 0x7fffffff) % WORDS.length]!;
+  const write = (id: string, title: string, body: string) => writeFileSync(join(repo, "notes", `${id}.md`), `---\nid: ${id}\ntitle: ${title}\ntags: [${word()}]\n---\n\n${body}\n`);
+  for (let i = 0; i < notes; i++) write(`n-${String(i).padStart(4, "0")}`, `${word()} and ${word()}`, Array.from({ length: 40 }, word).join(" "));
+  return { repo, git: commitAll(repo), write };
+}
+
+const brain = (repo: string, args: string[]) => run(binary("brain"), [...args, "--repo", repo, "--json"]);
+const search = async (repo: string, query: string) => (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.title]);
+const ids = async (repo: string, extra: string[] = []) => (await brain(repo, ["note", "list", "--limit", "500", ...extra])).json.data.items.map((i: any) => i.id);
+const indexFiles = (repo: string) => readdirSync(join(repo, ".git", "brain")).filter((f) => f.endsWith(".sqlite"));
+
+describe("the persisted note index", () => {
+  test("lives in the repository's git directory, and a commit, a branch switch, a rebase and a hand edit are never served stale", async () => {
+    const { repo, git, write } = repoOf(30);
+    expect((await search(repo, "zeppelin")).length).toBe(0);
+    expect(indexFiles(repo).length).toBe(1);
+    expect(readdirSync(repo).sort()).toEqual([".git", "notes"]); // nothing in the work tree
+
+    // A commit on a branch, then back: the index follows the files.
+    git("checkout", "-q", "-b", "airships");
+    write("n-0003", "Zeppelin maintenance", "the zeppelin hangar by the harbour");
+    git("commit", "-qam", "zeppelin");
+    expect(await search(repo, "zeppelin")).toEqual([["n-0003", "Zeppelin maintenance"]]);
+    git("checkout", "-q", "main");
+    expect(await search(repo, "zeppelin")).toEqual([]);
+
+    // A rebase that rewrites the note again.
+    git("checkout", "-q", "airships");
+    git("rebase", "-q", "main");
+    write("n-0003", "Zeppelin maintenance, revised", "the zeppelin hangar moved inland");
+    git("commit", "-qam", "revise");
+    expect(await search(repo, "zeppelin")).toEqual([["n-0003", "Zeppelin maintenance, revised"]]);
+
+    // An uncommitted hand edit, a new note and a deleted one, at once.
+    write("n-0005", "Dirigible notes", "a zeppelin by hand");
+    write("n-0100", "Brand new", "zeppelin sighted");
+    rmSync(join(repo, "notes", "n-0007.md"));
+    expect((await search(repo, "zeppelin")).map((h: string[]) => h[0]).sort()).toEqual(["n-0003", "n-0005", "n-0100"]);
+    const listed = await ids(repo);
+    expect(listed).toContain("n-0100");
+    expect(listed).not.toContain("n-0007");
+    expect(indexFiles(repo).length).toBe(1);
+  }, 60_000);
+
+  test("a damaged index file is rebuilt, with a warning on stderr, and answers as before", async () => {
+    const { repo } = repoOf(20);
+    const before = await search(repo, "linseed quench");
+    const file = join(repo, ".git", "brain", indexFiles(repo)[0]!);
+    truncateSync(file, 100);
+    const r = await brain(repo, ["search", "--query", "linseed quench", "--limit", "100"]);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("rebuilding it");
+    expect(r.json.data.items.map((i: any) => [i.id, i.title])).toEqual(before);
+    writeFileSync(file, "not a database at all");
+    const again = await brain(repo, ["note", "list", "--limit", "500"]);
+    expect(again.stderr).toContain("rebuilding it");
+    expect(again.json.data.items.length).toBe(20);
+  }, 30_000);
+
+  test("after many incremental changes, search answers exactly as an index built from scratch (500 notes)", async () => {
+    const { repo, git, write } = repoOf(500, 11);
+    await search(repo, "harbour"); // builds the persisted index
+    for (let i = 0; i < 60; i++) write(`n-${String(i * 7).padStart(4, "0")}`, `rewritten ${WORDS[i % WORDS.length]}`, Array.from({ length: 30 }, (_, k) => WORDS[(i + k) % WORDS.length]).join(" "));
+    for (let i = 0; i < 20; i++) rmSync(join(repo, "notes", `n-${String(i * 11 + 1).padStart(4, "0")}`.concat(".md")), { force: true });
+    git("add", "-A");
+    git("commit", "-qm", "churn");
+    const silent = { warn: () => {} };
+    for (const query of ["harbour", "linseed quench", "spring edge", "oil", "zzz-nothing", "rewritten ash"]) {
+      const compiled = (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.score]);
+      const scratch = NoteIndex.open(repo, silent, { persist: false });
+      const expected = scratch.search(query).slice(0, 100).map((h) => [h.id, h.score]);
+      scratch.close();
+      expect({ query, hits: compiled }).toEqual({ query, hits: expected });
+    }
+    const id = (n: number) => `n-${String(n).padStart(4, "0")}`;
+    const deleted = new Set(Array.from({ length: 20 }, (_, i) => id(i * 11 + 1)));
+    const rewritten = Array.from({ length: 60 }, (_, i) => id(i * 7)).filter((x) => !deleted.has(x)).sort();
+    expect(await ids(repo, ["--text", "rewritten"])).toEqual(rewritten);
+    expect(readFileSync(join(repo, "notes", "n-0000.md"), "utf8")).toContain("rewritten");
+  }, 60_000);
+});
