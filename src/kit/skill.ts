@@ -73,6 +73,7 @@ Tools: ${docs.map((d) => `\`${d.tool}\` (${d.purpose})`).join("; ")}.
 - Tier-1 verbs mean the same everywhere: \`get\`, \`list\`, \`create\`, \`update\`, \`delete\`, \`plan\`, \`apply\`. Tier-2 verbs (pipeline stages) are listed by \`<tool> --describe\`; never guess one. There is no \`ls\`, \`show\`, \`info\`, \`fetch\`, \`rm\`, \`new\`, \`make\` or \`run\`.
 - Pass \`--json\` always. Read \`<tool> --describe\` for commands, flags (with JSON Schema), result schemas, errors and environment.
 - Complex input: \`--params FILE\` or \`--params -\` (stdin) takes the command's flags as one JSON object, keys as the flag names.
+- One encoding at a time: \`--json\` and \`--toon\` together is \`CONFLICTING_FLAGS\` (exit 2). \`--help --json\` answers with an envelope whose \`data\` holds the help text (\`help\`, \`usage\`); plain \`--help\` prints text. \`<tool> --skill\` and \`<tool> --spec\` print the tool's SKILL.md and spec.yaml.
 
 ## The envelope
 Exactly one JSON object on stdout: \`{ ok, contract_version, tool, command, data, error, meta }\`. \`ok\` is true exactly when \`data\` is an object and \`error\` is null. \`meta\` always has \`schema\`, \`duration_ms\`, \`cost_usd\`, \`llm_tokens\`, \`pagination\`, \`truncated\`, \`truncation_hint\`, \`run_dir\`, \`outcome\`. Diagnostics go to stderr.
