@@ -62,6 +62,17 @@ describe("the persisted note index", () => {
     expect(indexFiles(repo).length).toBe(1);
   }, 60_000);
 
+  test("four calls at once on a repository with no index yet all answer the same, with no warning", async () => {
+    for (let round = 0; round < 3; round++) {
+      const { repo } = repoOf(200, round + 3);
+      const calls = await Promise.all([0, 1, 2, 3].map(() => brain(repo, ["search", "--query", "linseed quench", "--limit", "100"])));
+      for (const c of calls) expect({ code: c.code, stderr: c.stderr }).toEqual({ code: 0, stderr: "" });
+      const answers = calls.map((c) => JSON.stringify(c.json.data.items));
+      expect(new Set(answers).size).toBe(1);
+      expect(indexFiles(repo).length).toBe(1);
+    }
+  }, 60_000);
+
   test("a damaged index file is rebuilt, with a warning on stderr, and answers as before", async () => {
     const { repo } = repoOf(20);
     const before = await search(repo, "linseed quench");

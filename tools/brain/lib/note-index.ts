@@ -13,7 +13,7 @@
  * this format is rebuilt, with a warning, never trusted.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { NOTE_ID, NOTES_DIR, parseNote, readNoteFile, type Note } from "./notes.ts";
 
@@ -75,42 +75,61 @@ export class NoteIndex {
       if (!file) throw e;
       index.close();
       log.warn(`the note index ${file} is damaged (${(e as Error).message}): rebuilding it`);
-      rmSync(file, { force: true });
-      const rebuilt = new NoteIndex(NoteIndex.database(file, log), root);
+      const rebuilt = new NoteIndex(NoteIndex.replace(file), root);
       rebuilt.refresh();
       return rebuilt;
     }
   }
 
-  /** The database at `file`, rebuilt if it is not an index of this format; in memory if it cannot be kept. */
+  /** The database at `file`, made if absent, rebuilt if it is not an index of this format; in memory if it cannot be kept. */
   private static database(file: string | null, log: Logger): Database {
     if (!file) return NoteIndex.fresh(":memory:");
     try {
       mkdirSync(dirname(file), { recursive: true });
-      if (existsSync(file)) {
-        try {
-          const db = new Database(file, { strict: true });
-          // Damage deeper than this header shows up as an error on first use, and is rebuilt then (see open).
-          const format = (db.query("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | null)?.value;
-          if (format === FORMAT) return db;
-          db.close();
-          log.warn(`the note index ${file} is of another format: rebuilding it`);
-        } catch (e) {
-          log.warn(`the note index ${file} cannot be read (${(e as Error).message}): rebuilding it`);
-        }
-        rmSync(file, { force: true });
+      if (!existsSync(file)) return NoteIndex.replace(file);
+      try {
+        const db = new Database(file, { strict: true });
+        db.run("PRAGMA busy_timeout = 5000");
+        // Damage deeper than this header shows up as an error on first use, and is rebuilt then (see open).
+        const format = (db.query("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | null)?.value;
+        if (format === FORMAT) return db;
+        db.close();
+        log.warn(`the note index ${file} is of another format: rebuilding it`);
+      } catch (e) {
+        log.warn(`the note index ${file} cannot be read (${(e as Error).message}): rebuilding it`);
       }
-      return NoteIndex.fresh(file);
+      return NoteIndex.replace(file);
     } catch (e) {
       log.warn(`the note index cannot be kept in ${dirname(file)} (${(e as Error).message}): indexing in memory for this call`);
       return NoteIndex.fresh(":memory:");
     }
   }
 
+  /**
+   * A new, empty index put in place at `file` in one rename, so that a call
+   * running at the same moment opens either the old file or a complete new
+   * one, never one half made (and never one deleted under it).
+   */
+  private static replace(file: string): Database {
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+    try {
+      NoteIndex.fresh(temp).close();
+      // An old file's write-ahead log must not be replayed into the new one.
+      for (const side of ["-wal", "-shm"]) rmSync(`${file}${side}`, { force: true });
+      renameSync(temp, file);
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    const db = new Database(file, { strict: true });
+    db.run("PRAGMA busy_timeout = 5000");
+    return db;
+  }
+
   private static fresh(file: string): Database {
     const db = new Database(file, { create: true, strict: true });
-    if (file !== ":memory:") db.run("PRAGMA journal_mode = WAL");
     db.run("PRAGMA busy_timeout = 5000");
+    // WAL is recorded in the file's header, so every later open of the renamed file uses it.
+    if (file !== ":memory:") db.run("PRAGMA journal_mode = WAL");
     db.transaction(() => {
       for (const s of SCHEMA) db.run(s);
       db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('format', ?)").run(FORMAT);
@@ -141,31 +160,31 @@ export class NoteIndex {
       }
     const gone = [...known.keys()].filter((id) => !seen.has(id));
     if (changed.length === 0 && gone.length === 0) return;
+    const current = this.db.query("SELECT n FROM files WHERE id = ?");
     const insert = this.db.query(
       "INSERT INTO files (id, size, mtime_ns, ino, read_ns, title, tags, created, updated, source, bytes, blob, body, unreadable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING n",
     );
     const unword = this.db.query("DELETE FROM words WHERE rowid = ?");
     const word = this.db.query("INSERT INTO words (rowid, title, tags, body) VALUES (?, ?, ?, ?)");
     const forget = this.db.query("DELETE FROM files WHERE n = ?");
+    /** Drops a note's row and words as they are now: another process may have re-indexed it since it was looked at. */
+    const drop = (id: string) => {
+      const row = current.get(id) as { n: number } | null;
+      if (!row) return;
+      forget.run(row.n);
+      unword.run(row.n);
+    };
     // Stamped before any file is read: a write after this instant is racily clean, and read again next time.
     const readNs = String(BigInt(Date.now()) * 1_000_000n);
+    // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
     this.db.transaction(() => {
-      for (const id of gone) {
-        const n = known.get(id)!.n;
-        forget.run(n);
-        unword.run(n);
-      }
+      for (const id of gone) drop(id);
       for (const f of changed) {
-        const old = known.get(f.id);
-        if (old) {
-          forget.run(old.n);
-          unword.run(old.n);
-        }
+        drop(f.id);
         const stat = [f.id, f.size, String(f.mtimeNs), String(f.ino), readNs] as const;
-        let bytes: Uint8Array | null;
         let note: Note;
         try {
-          bytes = readNoteFile(this.root, f.id);
+          const bytes = readNoteFile(this.root, f.id);
           if (!bytes) continue; // gone since it was listed
           note = parseNote(f.id, bytes);
         } catch (e) {
@@ -175,7 +194,7 @@ export class NoteIndex {
         const { n } = insert.get(...stat, note.title, JSON.stringify(note.tags), note.created, note.updated, note.source, note.bytes, note.blob, note.body, null) as { n: number };
         word.run(n, note.title, note.tags.join(" "), note.body);
       }
-    })();
+    }).immediate();
   }
 
   /** Every readable note, by id; its body only when asked for. */
