@@ -6,6 +6,8 @@
  * pass every check at both levels, golden cases and fuzzing included.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildCorpus, type Corpus } from "../fixtures/nonconforming/corpus.ts";
 import { DEFECTS, type Defect } from "../fixtures/nonconforming/defects.ts";
@@ -33,7 +35,7 @@ async function verify(args: string[], binaries: string[]): Promise<{ code: numbe
 }
 
 beforeAll(async () => {
-  corpus = await buildCorpus(DEFECTS.map((d) => d.id));
+  corpus = await buildCorpus([...DEFECTS.map((d) => d.id), "small-max-page"]);
   for (const [level, extra] of Object.entries(LEVELS) as [LevelName, string[]][])
     await Promise.all(
       Object.values(GROUPS).map(async ({ args, defects }) => {
@@ -59,6 +61,18 @@ describe("the nonconforming corpus", () => {
         expect(report.ok).toBe(!caught);
       });
     }
+
+  test("a list longer than its largest page pages correctly: the cursor walk is held to the total, not to one capped page", async () => {
+    // Its own golden case (the corpus's record pages of 10): recorded on this run, then replayed and walked.
+    const golden = mkdtempSync(join(tmpdir(), "golden-small-page-"));
+    mkdirSync(join(golden, "fake"));
+    writeFileSync(join(golden, "fake", "item-list.json"), JSON.stringify({ description: "every item, paged", argv: ["item", "list"] }));
+    const { code, tools } = await verify(["--strict", "--golden", golden], [corpus.binary("small-max-page")]);
+    const cursor = tools[0]!.checks.find((c) => c.id === "lists.cursor")!;
+    expect(cursor.status).toBe("pass");
+    expect(tools[0]!.checks.filter((c) => c.status === "fail")).toEqual([]);
+    expect(code).toBe(0);
+  }, 60_000);
 
   for (const [level, extra] of Object.entries(LEVELS))
     test(`the conforming twin passes every check, with golden cases and fuzzing (${level})`, async () => {
