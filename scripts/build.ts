@@ -14,6 +14,7 @@ import { join } from "node:path";
 import { describeTool } from "../src/kit/describe.ts";
 import type { DescribeDoc } from "../src/kit/describe-doc.ts";
 import type { Tool } from "../src/kit/define.ts";
+import { declaredTools } from "../src/kit/manifest.ts";
 import { fleetSkill, toolSkill } from "../src/kit/skill.ts";
 import { compile } from "./compile.ts";
 import { writeEntry } from "./entry.ts";
@@ -102,6 +103,7 @@ export async function writeSkills(): Promise<DescribeDoc[]> {
   }
   mkdirSync(join(dist, "share"), { recursive: true });
   writeFileSync(join(dist, "share", "SKILL.md"), fleetSkill(docs));
+  writeFileSync(join(dist, "tools.json"), `${JSON.stringify(declaredTools(docs), null, 2)}\n`);
   writeFileSync(join(root, "SKILL.md"), fleetSkill(docs));
   return docs;
 }
