@@ -1,0 +1,44 @@
+/**
+ * The pinned contract artifact (test/golden/contract.json): per tool, its
+ * commands (sorted, as the declared-tools names), how many, and a sha256 over
+ * their normalized definitions (name, summary, description, tier, read/write,
+ * input and output schemas, errors, environment). `npm test` fails when the
+ * tools drift from it without `bun run contract` in the same change.
+ *
+ *   bun scripts/contract.ts           write it
+ *   bun scripts/contract.ts --check   exit 1, saying what drifted, if it is stale
+ */
+import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import canonicalize from "canonicalize";
+import { describeTool } from "../src/kit/describe.ts";
+import type { Tool } from "../src/kit/define.ts";
+import { toolName } from "../src/kit/manifest.ts";
+
+const root = join(import.meta.dir, "..");
+export const CONTRACT_FILE = join(root, "test", "golden", "contract.json");
+
+export async function contractArtifact(): Promise<Record<string, unknown>> {
+  const tools: Record<string, unknown> = {};
+  const names = readdirSync(join(root, "tools"), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(root, "tools", d.name, "tool.ts"))).map((d) => d.name).sort();
+  for (const name of names) {
+    const doc = describeTool((await import(join(root, "tools", name, "tool.ts"))).default as Tool);
+    const defs = doc.commands
+      .map((c) => ({ name: toolName(doc.tool, c), command: c.name, summary: c.summary, description: c.description, tier: c.tier, rw: c.rw, input_schema: c.input_schema, output_schema: c.output_schema, errors: c.errors, env: c.env }))
+      .sort((a, b) => (a.name < b.name ? -1 : 1));
+    const hash = new Bun.CryptoHasher("sha256").update(canonicalize(defs)!).digest("hex");
+    tools[doc.tool] = { contract_version: doc.contract_version, version: doc.version, commands: defs.map((d) => d.name), count: defs.length, sha256: hash };
+  }
+  return { contract_version: 0, tools };
+}
+
+if (import.meta.main) {
+  const text = `${JSON.stringify(await contractArtifact(), null, 2)}\n`;
+  if (process.argv.includes("--check")) {
+    const committed = existsSync(CONTRACT_FILE) ? readFileSync(CONTRACT_FILE, "utf8") : "";
+    if (committed !== text) {
+      console.error(`${CONTRACT_FILE} is stale: the tools' public definitions changed. Run \`bun run contract\` and commit it with the change.`);
+      process.exit(1);
+    }
+  } else writeFileSync(CONTRACT_FILE, text);
+}
