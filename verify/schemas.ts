@@ -158,6 +158,8 @@ export interface DescribeDoc {
   /** The kit extensions the tool claims (its --describe's `extensions`). */
   readonly extensions: string[];
   readonly documents: Record<string, unknown> | null;
+  /** Other doors the tool opens (`"mcp": "seo --mcp [--profile …]"`): how to start each. */
+  readonly bindings: Record<string, unknown> | null;
 }
 
 /** The document in verify's own terms: contract fields always, kit fields where they are all there and valid. */
@@ -208,6 +210,7 @@ export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): 
       error_codes: k?.error_codes ?? null,
       extensions: Array.isArray(r.extensions) ? r.extensions.map(String) : [],
       documents: r.documents && typeof r.documents === "object" ? (r.documents as Record<string, unknown>) : null,
+      bindings: r.bindings && typeof r.bindings === "object" ? (r.bindings as Record<string, unknown>) : null,
     },
     kitIssues: kit.success ? [] : explain(kit.issues),
   };

@@ -52,6 +52,8 @@ export interface DescribeDoc {
   error_codes: Record<string, { exit: number; retryable: boolean; summary: string }>;
   /** The documents the binary carries, and the tool-level flag that prints each (`seo --skill`). */
   documents: Record<string, string>;
+  /** Other doors to the same commands: how to start each (an MCP server over stdio). */
+  bindings: Record<string, string>;
   /** The extensions of the contract this tool implements, so a verifier holds it to them (every kit tool: all). */
   extensions: readonly string[];
 }

@@ -94,6 +94,7 @@ export function describeTool(tool: Tool): DescribeDoc {
         .map((c) => [c, { exit: EXIT[ERROR_CODES[c].exit], retryable: ERROR_CODES[c].retryable, summary: ERROR_CODES[c].summary }]),
     ),
     documents: Object.fromEntries(Object.entries(DOCUMENT_FLAGS).map(([flag, file]) => [file, `${tool.name} ${flag}`])),
+    bindings: { mcp: `${tool.name} --mcp [--profile full|read-only] [--toon]` },
     extensions: KIT_EXTENSIONS,
   };
 }

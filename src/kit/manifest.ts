@@ -27,7 +27,7 @@ export const toolName = (tool: string, c: Pick<CommandDoc, "verb" | "resource">)
  * door (the same keys `--params` accepts): a list's `limit` and `cursor`, and
  * `run-dir`, where a pipeline's artifacts are read and written.
  */
-function inputOf(c: CommandDoc): Record<string, unknown> {
+export function inputOf(c: CommandDoc): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   if (c.pagination) {
     extra.limit = { type: "integer", minimum: 1, maximum: c.pagination.max_limit, description: `How many items (default ${c.pagination.default_limit}).` };

@@ -155,6 +155,10 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
   try {
     if (asked.json && asked.toon)
       throw new KitError("CONFLICTING_FLAGS", "--json and --toon ask for two encodings of one envelope; give one", { got: ["--json", "--toon"], hint: "drop --toon to read JSON, or --json to read TOON" });
+    if (words.length === 0 && rest.includes("--mcp")) {
+      delegated = true; // stdout carries protocol frames from here on: no envelope, not even on a signal
+      return await startMcp(source, io, rest);
+    }
     if (words.length === 0) return await toolLevel(source, io, rest, redact, help);
     const resolved = resolveCommand(tool, words);
     head = resolved.command;
@@ -271,6 +275,32 @@ function scopedEnv(tool: ToolIndex, command: CommandHead, io: KitIO): Record<str
       });
   }
   return env;
+}
+
+/**
+ * `<tool> --mcp [--profile full|read-only] [--toon]`: the commands over MCP
+ * stdio (src/kit/mcp.ts, loaded only here). The profile and the text-block
+ * format come from the flags, else AGENT_MCP_PROFILE and
+ * AGENT_MCP_OUTPUT_FORMAT; an unknown one fails the start with one line on stderr.
+ */
+async function startMcp(source: ToolSource, io: KitIO, rest: readonly string[]): Promise<number> {
+  const tool = source.index;
+  const after = (flag: string) => {
+    const i = rest.indexOf(flag);
+    return i >= 0 ? rest[i + 1] : undefined;
+  };
+  const profile = after("--profile") ?? io.env.AGENT_MCP_PROFILE ?? "full";
+  const format = rest.includes("--toon") ? "toon" : (io.env.AGENT_MCP_OUTPUT_FORMAT ?? "json");
+  const { MCP_FORMATS, MCP_PROFILES, serveMcp } = await import("./mcp.ts");
+  const refuse = (what: string, got: string, allowed: readonly string[]) => {
+    io.writeStderr(`${tool.name}: unknown MCP ${what} '${got}'; one of: ${allowed.join(", ")}\n`);
+    return 1;
+  };
+  if (!(MCP_PROFILES as readonly string[]).includes(profile)) return refuse("profile", profile, MCP_PROFILES);
+  if (!(MCP_FORMATS as readonly string[]).includes(format)) return refuse("output format", format, MCP_FORMATS);
+  const doc = JSON.parse(await source.describe()) as DescribeDoc;
+  await serveMcp(doc, { profile: profile as (typeof MCP_PROFILES)[number], format: format as (typeof MCP_FORMATS)[number], version: tool.version });
+  return 0;
 }
 
 async function toolLevel(source: ToolSource, io: KitIO, rest: readonly string[], redact: Redactor, help: () => Promise<number>): Promise<number> {

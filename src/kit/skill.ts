@@ -25,6 +25,7 @@ export function toolSkill(doc: DescribeDoc): string {
   ];
   const carried = Object.entries(doc.documents ?? {});
   if (carried.length) out.push(`The binary carries its own documents: ${carried.map(([file, how]) => `\`${how}\` prints ${file}`).join(", ")}.`, "");
+  if (doc.bindings?.mcp) out.push(`Over MCP (stdio): \`${doc.bindings.mcp}\` serves these commands as tools named \`${doc.tool}_<verb>[_<resource>]\`; the read-only profile leaves out the writes.`, "");
   if (doc.env.length) {
     out.push("## Environment", "", "| Variable | Scope | Required | What |", "|---|---|---|---|");
     for (const e of doc.env) out.push(`| \`${e.name}\` | ${e.scope} | ${e.required ? "yes" : "no"} | ${cell(e.description)} |`);

@@ -70,7 +70,9 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
   const flags = new Set(doc.commands.flatMap((c) => c.flags.map((f) => f.name)));
   const missing = [...absentFrom(text, doc.commands.map((c) => c.name)), ...absentFrom(text, [...flags].map((f) => `--${f}`))];
   // A flag SKILL.md teaches that no command has would send an agent astray: every --flag it names must exist.
-  const known = new Set([...flags, ...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS, ...(doc.universal_flags ?? []), ...Object.values(doc.documents ?? {}).map((d) => String(d).split(/\s+/).pop()!.replace(/^--/, ""))]);
+  // Flags of the tool's other doors count too: what its documents and bindings say how to start.
+  const doorFlags = [...Object.values(doc.documents ?? {}), ...Object.values(doc.bindings ?? {})].flatMap((d) => [...String(d).matchAll(/--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!));
+  const known = new Set([...flags, ...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS, ...(doc.universal_flags ?? []), ...doorFlags]);
   const invented = [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].filter((name) => !known.has(name));
   const problems = [...(missing.length ? [`does not name ${missing.join(", ")}, which --describe lists`] : []), ...(invented.length ? [`names ${invented.map((n) => `--${n}`).join(", ")}, which no command has`] : [])];
   if (!s.findings.expect("introspection.skill", problems.length === 0, `SKILL.md (${path}) ${problems.join("; ")}`)) return;
