@@ -80,7 +80,10 @@ export function processIO(): KitIO {
     stdoutIsTTY: isTerminal(1),
     stderrIsTTY: isTerminal(2),
     stdinIsTTY: isTerminal(0),
-    columns: Number(process.env.COLUMNS) || 100,
+    // The terminal's own width first (only asked for on a terminal, where text is drawn); COLUMNS else.
+    get columns() {
+      return (process.stdout as { columns?: number }).columns || Number(process.env.COLUMNS) || 100;
+    },
     async writeStdout(text) {
       await Bun.write(Bun.stdout, text);
     },
