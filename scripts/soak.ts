@@ -17,7 +17,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv, binary } from "../test/helpers/bin.ts";
-import { removeWorkspaces, snapshot, workspace, type Workspace } from "../test/helpers/mutation.ts";
+import { finishApply, removeWorkspaces, snapshot, spawnApply, workspace, type Workspace } from "../test/helpers/mutation.ts";
 import { brainEnv, commitAll } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
 
@@ -62,31 +62,13 @@ function differences(a: Record<string, string>, b: Record<string, string>): stri
   return [...keys].filter((k) => a[k] !== b[k]).map((k) => (k in a ? (k in b ? `${k} differs` : `${k} missing`) : `${k} extra`));
 }
 
-interface Exit {
-  code: number;
-  out: any;
-}
-
-function spawnApply(bin: string, plan: string, env: Record<string, string>, extra: string[] = []) {
-  return Bun.spawn([bin, "apply", "--plan", plan, "--json", ...extra], { env: baseEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-}
-
-async function finish(p: ReturnType<typeof spawnApply>): Promise<Exit> {
-  const [text, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
-  let out: any = null;
-  try {
-    out = text ? JSON.parse(text) : null;
-  } catch {
-    out = { unparsable: text.slice(0, 200) };
-  }
-  return { code, out };
-}
+type Exit = Awaited<ReturnType<typeof finishApply>>;
 
 /** Applies until the plan is done (exit 0), a few tries at most. */
 async function applyToCompletion(bin: string, plan: string, env: Record<string, string>): Promise<Exit> {
-  let last: Exit = { code: -1, out: null };
+  let last: Exit = { code: -1, json: null };
   for (let i = 0; i < 4; i++) {
-    last = await finish(spawnApply(bin, plan, env, ["--wait"]));
+    last = await finishApply(spawnApply(bin, plan, env, ["--wait"]));
     if (last.code === 0) return last;
   }
   return last;
@@ -134,11 +116,11 @@ async function seoSetup(pages: number): Promise<SeoSetup> {
   cpSync(ws.site, pristine, { recursive: true });
   const env = { ...ws.env, AGENT_LEDGER_URL: join(ws.dir, "clean.sqlite") };
   const t = performance.now();
-  const clean = await finish(spawnApply(binary("seo"), ws.run, env));
+  const clean = await finishApply(spawnApply(binary("seo"), ws.run, env));
   const applyMs = performance.now() - t;
-  if (clean.code !== 0) throw new Error(`clean apply failed: ${JSON.stringify(clean.out?.error)}`);
+  if (clean.code !== 0) throw new Error(`clean apply failed: ${JSON.stringify(clean.json?.error)}`);
   const expected = snapshot(ws.site);
-  return { ws, pristine, expected, items: clean.out.data.items.length, applyMs };
+  return { ws, pristine, expected, items: clean.json.data.items.length, applyMs };
 }
 
 function restore(s: SeoSetup): void {
@@ -155,11 +137,11 @@ async function seoCrash(engine: Engine, s: SeoSetup): Promise<void> {
     const p = spawnApply(binary("seo"), s.ws.run, env);
     await Bun.sleep((0.05 + 0.85 * random()) * s.applyMs);
     p.kill("SIGKILL");
-    const first = await finish(p);
-    if (first.code === 137 || first.code === -1 || first.out === null) killedMidway++;
+    const first = await finishApply(p);
+    if (first.code === 137 || first.code === -1 || first.json === null) killedMidway++;
     const done = await applyToCompletion(binary("seo"), s.ws.run, env);
     const problems = [
-      ...(done.code === 0 ? [] : [`re-apply exit ${done.code}: ${JSON.stringify(done.out?.error).slice(0, 200)}`]),
+      ...(done.code === 0 ? [] : [`re-apply exit ${done.code}: ${JSON.stringify(done.json?.error).slice(0, 200)}`]),
       ...differences(snapshot(s.ws.site), s.expected),
       ...logProblems(await actionLog(binary("seo"), s.ws.run, env), s.items),
     ];
@@ -176,12 +158,12 @@ async function seoRace(engine: Engine, s: SeoSetup): Promise<void> {
     restore(s);
     const env = { ...s.ws.env, AGENT_LEDGER_URL: await freshLedger(engine, s.ws.dir, `race-${engine}-${i}`) };
     const racers = [0, 1, 2, 3].map((k) => spawnApply(binary("seo"), s.ws.run, env, k % 2 === 0 ? ["--wait"] : []));
-    const results = await Promise.all(racers.map(finish));
-    const executed = results.reduce((n, r) => n + ((r.out?.data ?? r.out?.error?.detail)?.executed ?? NaN), 0);
+    const results = await Promise.all(racers.map(finishApply));
+    const executed = results.reduce((n, r) => n + ((r.json?.data ?? r.json?.error?.detail)?.executed ?? NaN), 0);
     const problems: string[] = [];
     for (const [k, r] of results.entries()) {
-      const ok = r.code === 0 || (r.code === 4 && r.out?.error?.code === "IN_PROGRESS" && k % 2 === 1);
-      if (!ok) problems.push(`racer ${k} exit ${r.code}: ${JSON.stringify(r.out?.error ?? r.out).slice(0, 160)}`);
+      const ok = r.code === 0 || (r.code === 4 && r.json?.error?.code === "IN_PROGRESS" && k % 2 === 1);
+      if (!ok) problems.push(`racer ${k} exit ${r.code}: ${JSON.stringify(r.json?.error ?? r.json).slice(0, 160)}`);
     }
     if (executed !== s.items) problems.push(`executed ${executed} of ${s.items}`);
     problems.push(...differences(snapshot(s.ws.site), s.expected), ...logProblems(await actionLog(binary("seo"), s.ws.run, env), s.items));
@@ -240,18 +222,18 @@ async function brainCrash(engine: Engine): Promise<void> {
       // Measure one clean apply on a twin, through this engine, to aim the kills.
       const twin = await brainPlanned(NOTES, () => ["note", "delete", ...Array.from({ length: NOTES }, (_, k) => ["--id", `n${k}`]).flat()]);
       const t = performance.now();
-      await finish(spawnApply(binary("brain"), twin.run, { ...twin.env, AGENT_LEDGER_URL: await freshLedger(engine, twin.dir, `brain-twin-${engine}`) }));
+      await finishApply(spawnApply(binary("brain"), twin.run, { ...twin.env, AGENT_LEDGER_URL: await freshLedger(engine, twin.dir, `brain-twin-${engine}`) }));
       applyMs = performance.now() - t;
       rmSync(twin.dir, { recursive: true, force: true });
     }
     const p = spawnApply(binary("brain"), kb.run, env);
     await Bun.sleep((0.05 + 0.85 * random()) * applyMs);
     p.kill("SIGKILL");
-    const first = await finish(p);
-    if (first.code === 137 || first.out === null) killedMidway++;
+    const first = await finishApply(p);
+    if (first.code === 137 || first.json === null) killedMidway++;
     const done = await applyToCompletion(binary("brain"), kb.run, env);
     const problems = [
-      ...(done.code === 0 ? [] : [`re-apply exit ${done.code}: ${JSON.stringify(done.out?.error).slice(0, 200)}`]),
+      ...(done.code === 0 ? [] : [`re-apply exit ${done.code}: ${JSON.stringify(done.json?.error).slice(0, 200)}`]),
       ...brainProblems(kb, keys),
       ...(kb.git("ls-files", "notes").trim() ? ["notes left undeleted"] : []),
       ...logProblems(await actionLog(binary("brain"), kb.run, env), keys.length),
@@ -293,12 +275,12 @@ async function longExecution(tool: "seo" | "brain", engine: Engine, heartbeat: b
   const lease = { AGENT_LEDGER_LEASE_MS: "2000" };
   const a = spawnApply(binary(tool), plan, { ...env, ...lease, AGENT_KIT_FAILPOINT: `delay-first-execute:${LONG_MS}${heartbeat ? "" : ",no-heartbeat"}` });
   await Bun.sleep(5000);
-  const b = await finish(spawnApply(binary(tool), plan, { ...env, ...lease }));
-  const ra = await finish(a);
+  const b = await finishApply(spawnApply(binary(tool), plan, { ...env, ...lease }));
+  const ra = await finishApply(a);
   const rows = await actionLog(binary(tool), plan, env);
   const problems = [...logProblems(rows, items), ...check()];
   cleanup();
-  const outcome = (r: Exit) => `exit ${r.code} ${r.out?.error?.code ?? "ok"} executed ${(r.out?.data ?? r.out?.error?.detail)?.executed ?? "?"}`;
+  const outcome = (r: Exit) => `exit ${r.code} ${r.json?.error?.code ?? "ok"} executed ${(r.json?.data ?? r.json?.error?.detail)?.executed ?? "?"}`;
   return `long ${tool} ${engine} ${heartbeat ? "heartbeat" : "no heartbeat (fence only)"}: A ${outcome(ra)}; B ${outcome(b)}; double executions: ${problems.filter((p) => /double|commits/.test(p)).length}${problems.length ? ` — ${problems.join("; ")}` : ""}`;
 }
 

@@ -62,6 +62,16 @@ describe("the persisted note index", () => {
     expect(indexFiles(repo).length).toBe(1);
   }, 60_000);
 
+  test("in a linked worktree it lives in that worktree's git directory, and the work tree stays clean", async () => {
+    const { repo, git } = repoOf(5);
+    const tree = join(mkdtempSync(join(tmpdir(), "brain-wt-")), "wt");
+    git("worktree", "add", "-q", tree);
+    expect((await search(tree, "zeppelin")).length).toBe(0);
+    expect(readdirSync(join(repo, ".git", "worktrees", "wt", "brain")).filter((f) => f.endsWith(".sqlite")).length).toBe(1);
+    expect(readdirSync(tree).sort()).toEqual([".git", "notes"]);
+    expect(git("-C", tree, "status", "--porcelain").trim()).toBe("");
+  }, 30_000);
+
   test("four calls at once on a repository with no index yet all answer the same, with no warning", async () => {
     for (let round = 0; round < 3; round++) {
       const { repo } = repoOf(200, round + 3);
@@ -98,7 +108,7 @@ describe("the persisted note index", () => {
     const silent = { warn: () => {} };
     for (const query of ["harbour", "linseed quench", "spring edge", "oil", "zzz-nothing", "rewritten ash"]) {
       const compiled = (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.score]);
-      const scratch = NoteIndex.open(repo, silent, { persist: false });
+      const scratch = NoteIndex.open(repo, silent, null);
       const expected = scratch.search(query).slice(0, 100).map((h) => [h.id, h.score]);
       scratch.close();
       expect({ query, hits: compiled }).toEqual({ query, hits: expected });

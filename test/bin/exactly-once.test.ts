@@ -9,7 +9,7 @@ import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
-import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+import { finishApply, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
 import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
 
 afterAll(removeWorkspaces);
@@ -20,13 +20,6 @@ async function planned(ws: Workspace): Promise<number> {
   expect((await ws.gate(["review", "--plan", ws.run])).code).toBe(0);
   return p.json.data.items.length;
 }
-
-const spawnApply = (bin: string, plan: string, env: Record<string, string>) =>
-  Bun.spawn([bin, "apply", "--plan", plan, "--json"], { env: baseEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
-const finish = async (p: ReturnType<typeof spawnApply>) => {
-  const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
-  return { code, json: out ? JSON.parse(out) : null };
-};
 
 const executedPerKey = (rows: any[]) => [...Map.groupBy(rows.filter((r) => r.executed), (r: any) => r.idempotency_key).values()].map((r) => r.length);
 
@@ -70,8 +63,8 @@ describe("a lease outlived by a slow execution", () => {
       const items = await planned(ws);
       const a = spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
       await Bun.sleep(1000);
-      const b = await finish(spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE }));
-      const ra = await finish(a);
+      const b = await finishApply(spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE }));
+      const ra = await finishApply(a);
       const log = (await ws.seo(["action", "list", "--plan", ws.run])).json.data.items;
       expect(executedPerKey(log).every((n) => n === 1)).toBe(true);
       expect(new Set(log.map((r: any) => r.idempotency_key)).size).toBe(items);
@@ -90,8 +83,8 @@ describe("a lease outlived by a slow execution", () => {
       const keys = await brainPlanned(k, ["note", "update", "--id", "harbour-history", "--title", "Harbour history, revised"]);
       const a = spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
       await Bun.sleep(1000);
-      await finish(spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE }));
-      await finish(a);
+      await finishApply(spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE }));
+      await finishApply(a);
       expect(commitsPerKey(k, keys)).toEqual([1]);
       expect(k.git("status", "--porcelain")).toBe("");
     }, 30_000);
@@ -164,7 +157,7 @@ describe("a ledger server that goes away mid-apply", () => {
     const p = spawnApply(binary("seo"), ws.run, { ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:40" });
     await Bun.sleep(900);
     expect(pg("stop").exitCode).toBe(0);
-    const r = await finish(p);
+    const r = await finishApply(p);
     expect(r.code).toBe(4);
     expect(r.json.error).toMatchObject({ code: "UPSTREAM_ERROR", retryable: true });
     expect(r.json.error.detail.items.length).toBe(items);

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { binary, root, run, type RunResult } from "./bin.ts";
+import { baseEnv, binary, root, run, type RunResult } from "./bin.ts";
 
 export function gateKeys(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
@@ -51,6 +51,21 @@ export function snapshot(dir: string): Record<string, string> {
   };
   walk(dir);
   return out;
+}
+
+/** `<tool> apply --plan PLAN --json` started in the background, as a racing, crashing or slow applier is. */
+export function spawnApply(bin: string, plan: string, env: Record<string, string>, extra: readonly string[] = []) {
+  return Bun.spawn([bin, "apply", "--plan", plan, "--json", ...extra], { env: baseEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+}
+
+/** Its exit and envelope: null when it was killed before printing one, the start of what it printed when that was not JSON. */
+export async function finishApply(p: ReturnType<typeof spawnApply>): Promise<{ code: number; json: any }> {
+  const [text, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
+  try {
+    return { code, json: text ? JSON.parse(text) : null };
+  } catch {
+    return { code, json: { unparsable: text.slice(0, 200) } };
+  }
 }
 
 const made: string[] = [];

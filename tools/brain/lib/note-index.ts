@@ -13,7 +13,7 @@
  * this format is rebuilt, with a warning, never trusted.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { NOTE_ID, NOTES_DIR, parseNote, readNoteFile, type Note } from "./notes.ts";
 
@@ -34,20 +34,6 @@ interface Logger {
   warn(message: string): void;
 }
 
-/** Where a repository's git directory is, without running git: `.git` here or above, a folder or a `gitdir:` file. */
-function gitDirOf(root: string): string | null {
-  for (let d = root; ; d = dirname(d)) {
-    const dotGit = join(d, ".git");
-    const st = statSync(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return dotGit;
-    if (st?.isFile()) {
-      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (m) return join(d, m[1]!.trim()).replace(/\/+$/, "");
-    }
-    if (dirname(d) === d) return null;
-  }
-}
-
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
   // A note's words live in the FTS5 table under its files row's number: deleting them is a lookup, not a scan.
@@ -57,15 +43,17 @@ const SCHEMA = [
   "CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(title, tags, body, tokenize='unicode61 remove_diacritics 2')",
 ];
 
+/** A files row as a note: its tags are kept as JSON. */
+const noteOfRow = (r: Record<string, unknown>): IndexedNote => ({ ...(r as unknown as IndexedNote), tags: JSON.parse(String(r.tags)) as string[] });
+
 export class NoteIndex {
   private constructor(
     private readonly db: Database,
     private readonly root: string,
   ) {}
 
-  /** The index of `root`'s notes, brought up to date. `persist: false` builds one in memory (the reference the tests compare with). */
-  static open(root: string, log: Logger, opts: { persist?: boolean } = {}): NoteIndex {
-    const gitDir = opts.persist === false ? null : gitDirOf(root);
+  /** The index of `root`'s notes, brought up to date, kept in `gitDir`; without one, built in memory (the reference the tests compare with). */
+  static open(root: string, log: Logger, gitDir: string | null): NoteIndex {
     const file = gitDir ? join(gitDir, "brain", `index-${Bun.hash(root).toString(36)}.sqlite`) : null;
     const index = new NoteIndex(NoteIndex.database(file, log), root);
     try {
@@ -200,7 +188,7 @@ export class NoteIndex {
   /** Every readable note, by id; its body only when asked for. */
   notes(opts: { body: boolean }): IndexedNote[] {
     const rows = this.db.query(`SELECT id, title, tags, created, updated, source, bytes, blob${opts.body ? ", body" : ""} FROM files WHERE unreadable IS NULL ORDER BY id`).all() as Record<string, unknown>[];
-    return rows.map((r) => ({ ...(r as unknown as IndexedNote), tags: JSON.parse(String(r.tags)) as string[] }));
+    return rows.map(noteOfRow);
   }
 
   /** These notes, with their bodies, by id. */
@@ -209,7 +197,7 @@ export class NoteIndex {
     const out = new Map<string, IndexedNote>();
     for (const id of ids) {
       const r = q.get(id) as Record<string, unknown> | null;
-      if (r) out.set(id, { ...(r as unknown as IndexedNote), tags: JSON.parse(String(r.tags)) as string[] });
+      if (r) out.set(id, noteOfRow(r));
     }
     return out;
   }

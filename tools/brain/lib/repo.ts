@@ -3,7 +3,7 @@
  * git is run as a subprocess (no prompts, no pager); a blob hash is computed
  * the way git computes it, so preconditions need no subprocess per note.
  */
-import { existsSync, statSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { KitError } from "../../../src/kit/index.ts";
 
@@ -19,6 +19,8 @@ export interface GitOptions {
 
 export interface Repo {
   readonly root: string;
+  /** The repository's git directory (`.git`, or where a `gitdir:` file points). */
+  readonly gitDir: string;
   git(args: readonly string[], opts?: GitOptions): { code: number; stdout: string; stderr: string };
 }
 
@@ -30,8 +32,13 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith("GIT_")) childEnv[k] = v;
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" });
-  const repo: Repo = {
+  // A read needs no git process to know it is in a repository: the folder or one above it holds .git
+  // (a folder, or a file for a worktree or submodule). Writes run git, which checks again.
+  const gitDir = gitDirOf(root);
+  if (!gitDir) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
+  return {
     root,
+    gitDir,
     git(args, opts = {}) {
       const p = Bun.spawnSync(["git", "-C", root, ...args], {
         env: opts.env ? { ...childEnv, ...opts.env } : childEnv,
@@ -44,16 +51,19 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
       return out;
     },
   };
-  // A read needs no git process to know it is in a repository: the folder or one above it holds .git
-  // (a folder, or a file for a worktree or submodule). Writes run git, which checks again.
-  if (!insideRepository(root)) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
-  return repo;
 }
 
-function insideRepository(dir: string): boolean {
+/** The git directory of the repository `dir` is in, found without running git: `.git` here or above, a folder or a `gitdir:` file. */
+function gitDirOf(dir: string): string | null {
   for (let d = dir; ; d = dirname(d)) {
-    if (existsSync(join(d, ".git"))) return true;
-    if (dirname(d) === d) return false;
+    const dotGit = join(d, ".git");
+    const st = statSync(dotGit, { throwIfNoEntry: false });
+    if (st?.isDirectory()) return dotGit;
+    if (st?.isFile()) {
+      const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+      if (m) return resolve(d, m[1]!.trim());
+    }
+    if (dirname(d) === d) return null;
   }
 }
 
