@@ -106,7 +106,8 @@ async function expectUsage(
   s.findings.expect("errors.kit-codes", more === null, `${label}: ${more}`, r);
 }
 
-const names = (env: Envelope, flag: string): string | null => (env.error!.message.includes(flag) ? null : `the message does not name ${flag}: ${env.error!.message}`);
+/** Whether the error's message names the flag (with or without its dashes): null when it does, else the problem. */
+const unnamed = (env: Envelope, flag: string): string | null => (env.error!.message.includes(flag) ? null : `the message does not name ${flag}: ${env.error!.message}`);
 
 async function checkBadInput(s: Subject, c: CommandDoc): Promise<void> {
   await expectUsage(s, c, "errors.unknown-flag", "unknown flag", [...requiredArgv(c), "--zz-not-a-flag", "1"], "UNKNOWN_FLAG", () => null, (env) => {
@@ -118,11 +119,11 @@ async function checkBadInput(s: Subject, c: CommandDoc): Promise<void> {
   });
 
   for (const flag of c.flags.filter((x) => x.required))
-    await expectUsage(s, c, "errors.required", `missing --${flag.name}`, requiredArgv(c, [flag.name]), "MISSING_FLAG", (env) => names(env, `--${flag.name}`) && names(env, flag.name));
+    await expectUsage(s, c, "errors.required", `missing --${flag.name}`, requiredArgv(c, [flag.name]), "MISSING_FLAG", (env) => unnamed(env, flag.name));
 
   for (const flag of c.flags.filter((x) => x.type === "integer" || x.type === "number" || x.type === "boolean")) {
     const bad = flag.type === "boolean" ? [`--${flag.name}=maybe`] : [`--${flag.name}`, "not-a-number"];
-    await expectUsage(s, c, "errors.type", `--${flag.name} of the wrong type`, [...requiredArgv(c, [flag.name]), ...bad], "INVALID_VALUE", (env) => names(env, `--${flag.name}`) && names(env, flag.name));
+    await expectUsage(s, c, "errors.type", `--${flag.name} of the wrong type`, [...requiredArgv(c, [flag.name]), ...bad], "INVALID_VALUE", (env) => unnamed(env, flag.name));
   }
   const untyped = c.flags.filter((x) => x.type === null);
   if (untyped.length) s.findings.note("errors.type", `not probed: ${untyped.map((x) => `--${x.name} ('${x.rawType}')`).join(", ")}, types verify does not know`);
