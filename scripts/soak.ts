@@ -13,12 +13,11 @@
  *
  *   bun scripts/soak.ts [section…] [--runs N] [--race-runs N] [--brain-runs N] [--long-ms MS] [--seed S]
  */
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, binary } from "../test/helpers/bin.ts";
 import { finishApply, removeWorkspaces, snapshot, spawnApply, workspace, type Workspace } from "../test/helpers/mutation.ts";
-import { brainEnv, commitAll } from "../test/helpers/notes-repo.ts";
+import { knowledgeBase, type KnowledgeBase } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
 
 const args = process.argv.slice(2);
@@ -176,22 +175,15 @@ async function seoRace(engine: Engine, s: SeoSetup): Promise<void> {
 
 // ————————————————————————————————————————— brain
 
-interface Kb {
-  dir: string;
-  repo: string;
-  run: string;
-  env: Record<string, string>;
-  git(...a: string[]): string;
-}
-
-async function brainPlanned(notes: number, plan: (kb: Kb) => string[]): Promise<Kb> {
-  const dir = mkdtempSync(join(tmpdir(), "soak-kb-"));
-  const repo = join(dir, "repo");
-  mkdirSync(join(repo, "notes"), { recursive: true });
-  for (let i = 0; i < notes; i++) writeFileSync(join(repo, "notes", `n${i}.md`), `---\nid: n${i}\ntitle: Note ${i}\ntags: [soak]\n---\n\nBody of note ${i}.\n`);
-  const git = commitAll(repo);
-  const env = brainEnv(dir, repo, 1000);
-  const kb: Kb = { dir, repo, run: join(dir, "run"), env, git };
+async function brainPlanned(notes: number, plan: (kb: KnowledgeBase) => string[]): Promise<KnowledgeBase> {
+  const kb = knowledgeBase({
+    maxItems: 1000,
+    fill: (repo) => {
+      mkdirSync(join(repo, "notes"), { recursive: true });
+      for (let i = 0; i < notes; i++) writeFileSync(join(repo, "notes", `n${i}.md`), `---\nid: n${i}\ntitle: Note ${i}\ntags: [soak]\n---\n\nBody of note ${i}.\n`);
+    },
+  });
+  const env = kb.env;
   for (const [bin, a] of [["brain", [...plan(kb), "--run-dir", kb.run]], ["gate", ["review", "--plan", kb.run]]] as const) {
     const p = Bun.spawnSync([binary(bin), ...a, "--json"], { env: baseEnv(env), stdout: "pipe" });
     if (p.exitCode !== 0) throw new Error(`${bin} ${a[0]}: ${p.stdout}`);
@@ -199,7 +191,7 @@ async function brainPlanned(notes: number, plan: (kb: Kb) => string[]): Promise<
   return kb;
 }
 
-const brainProblems = (kb: Kb, keys: string[]): string[] => {
+const brainProblems = (kb: KnowledgeBase, keys: string[]): string[] => {
   const problems: string[] = [];
   const status = kb.git("status", "--porcelain", "--untracked-files=all").trim();
   if (status) problems.push(`work tree not clean: ${status.split("\n").slice(0, 2).join(", ")}`);

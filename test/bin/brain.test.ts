@@ -1,41 +1,15 @@
 /** brain against a real git repository, run as the compiled binary, through the real gate. */
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binary, root, run } from "../helpers/bin.ts";
-import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
+import { binary, run } from "../helpers/bin.ts";
+import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
-interface Kb {
-  repo: string;
-  dir: string;
-  env: Record<string, string>;
-  brain(args: string[], extra?: Record<string, string>, stdin?: string): ReturnType<typeof run>;
-  gate(args: string[]): ReturnType<typeof run>;
-  git(...args: string[]): string;
-}
-
-function kb(): Kb {
-  const dir = mkdtempSync(join(tmpdir(), "kb-"));
-  const repo = join(dir, "repo");
-  cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
-  const git = commitAll(repo);
-  const env = brainEnv(dir, repo, 10);
-  return {
-    repo,
-    dir,
-    env,
-    brain: (args, extra = {}, stdin) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
-    gate: (args) => run(binary("gate"), [...args, "--json"], { env }),
-    git,
-  };
-}
-
-const commits = (k: Kb) => k.git("rev-list", "--count", "HEAD").trim();
+const commits = (k: KnowledgeBase) => k.git("rev-list", "--count", "HEAD").trim();
 
 describe("brain", () => {
   test("create → gate → apply → get on a real git repo; the same apply again makes no second commit", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const runDir = join(k.dir, "run");
     const planned = await k.brain(["note", "create", "--title", "Oiling handles", "--tag", "howto", "--tag", "tools", "--body", "Linseed oil, twice a year.", "--run-dir", runDir]);
     expect(planned.code).toBe(0);
@@ -62,7 +36,7 @@ describe("brain", () => {
   });
 
   test("a crash between commit and confirm is reconciled from git log: no second commit", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const runDir = join(k.dir, "run");
     expect((await k.brain(["note", "delete", "--id", "winter-care", "--id", "forging-steel", "--run-dir", runDir])).code).toBe(0);
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
@@ -75,7 +49,7 @@ describe("brain", () => {
   });
 
   test("an update against a note changed since the plan fails its precondition, and writes nothing", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const runDir = join(k.dir, "run");
     expect((await k.brain(["note", "update", "--id", "harbour-history", "--tag", "history", "--run-dir", runDir])).code).toBe(0);
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
@@ -90,7 +64,7 @@ describe("brain", () => {
   });
 
   test("a dirty work tree is refused at plan time and at apply time, and nothing is written", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const runDir = join(k.dir, "run");
     expect((await k.brain(["note", "create", "--title", "Draft", "--run-dir", runDir])).code).toBe(0);
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
@@ -111,7 +85,7 @@ describe("brain", () => {
   });
 
   test("bad input: a path-traversing id, front matter that is not YAML, a note over the size limit, a folder that is not a repo", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const runDir = join(k.dir, "run");
     const traversal = await k.brain(["note", "create", "--title", "x", "--id", "../escape", "--run-dir", runDir]);
     expect([traversal.code, traversal.json.error.code]).toEqual([2, "INVALID_VALUE"]);
@@ -130,7 +104,7 @@ describe("brain", () => {
   });
 
   test("list filters by tag and text, pages with cursors, and sets unreadable notes apart", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const tagged = await k.brain(["note", "list", "--tag", "howto"]);
     expect(tagged.json.data.items.map((n: any) => n.id)).toEqual(["forging-steel", "sharpening-spades", "winter-care"]);
     expect(tagged.json.data.unreadable.map((u: any) => u.id)).toEqual(["broken-front-matter"]);

@@ -5,12 +5,11 @@
  * (The long loops of the same are `npm run soak`.)
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { finishApply, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
-import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
+import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
 afterAll(removeWorkspaces);
 
@@ -23,32 +22,14 @@ async function planned(ws: Workspace): Promise<number> {
 
 const executedPerKey = (rows: any[]) => [...Map.groupBy(rows.filter((r) => r.executed), (r: any) => r.idempotency_key).values()].map((r) => r.length);
 
-interface Kb {
-  dir: string;
-  repo: string;
-  run: string;
-  env: Record<string, string>;
-  git(...a: string[]): string;
-  brain(args: string[], extra?: Record<string, string>): ReturnType<typeof run>;
-}
-
-function kb(): Kb {
-  const dir = mkdtempSync(join(tmpdir(), "kb-once-"));
-  const repo = join(dir, "repo");
-  cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
-  const git = commitAll(repo);
-  const env = brainEnv(dir, repo, 10);
-  return { dir, repo, run: join(dir, "run"), env, git, brain: (args, extra = {}) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra } }) };
-}
-
-async function brainPlanned(k: Kb, args: string[]): Promise<string[]> {
+async function brainPlanned(k: KnowledgeBase, args: string[]): Promise<string[]> {
   const p = await k.brain([...args, "--run-dir", k.run]);
   expect(p.code).toBe(0);
   expect((await run(binary("gate"), ["review", "--plan", k.run, "--json"], { env: k.env })).code).toBe(0);
   return JSON.parse(readFileSync(join(k.run, "plan.json"), "utf8")).items.map((i: any) => i.idempotency_key);
 }
 
-const commitsPerKey = (k: Kb, keys: string[]) => {
+const commitsPerKey = (k: KnowledgeBase, keys: string[]) => {
   const trailers = k.git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)").split("\n").map((l) => l.trim());
   return keys.map((key) => trailers.filter((t) => t === key).length);
 };
@@ -79,7 +60,7 @@ describe("a lease outlived by a slow execution", () => {
     }, 30_000);
 
     test(`brain: ${heartbeat ? "heartbeat" : "fence only"}: one commit for the key, never two`, async () => {
-      const k = kb();
+      const k = knowledgeBase();
       const keys = await brainPlanned(k, ["note", "update", "--id", "harbour-history", "--title", "Harbour history, revised"]);
       const a = spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
       await Bun.sleep(1000);
@@ -110,7 +91,7 @@ describe("a crash at the commit point", () => {
   }, 60_000);
 
   test("brain: killed before the ref moves, the re-apply commits once and the tree is clean", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const keys = await brainPlanned(k, ["note", "delete", "--id", "harbour-history", "--id", "winter-care"]);
     const crashed = await k.brain(["apply", "--plan", k.run], { AGENT_KIT_FAILPOINT: "kill-at-commit:2" });
     expect(crashed.code).toBe(137);
@@ -121,7 +102,7 @@ describe("a crash at the commit point", () => {
   }, 30_000);
 
   test("brain: a commit whose branch moved but whose work tree was not yet synced is finished, not left dirty forever", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     const keys = await brainPlanned(k, ["note", "delete", "--id", "harbour-history", "--id", "winter-care"]);
     expect((await k.brain(["apply", "--plan", k.run], { AGENT_KIT_FAILPOINT: "after-execute:1" })).code).toBe(137);
     // Put the work tree and index back to before the first commit, as a kill between the ref move and the sync leaves them.
@@ -135,7 +116,7 @@ describe("a crash at the commit point", () => {
   }, 30_000);
 
   test("brain: a person's own uncommitted change is never taken for ours", async () => {
-    const k = kb();
+    const k = knowledgeBase();
     await brainPlanned(k, ["note", "delete", "--id", "harbour-history", "--id", "winter-care"]);
     expect((await k.brain(["apply", "--plan", k.run], { AGENT_KIT_FAILPOINT: "after-execute:1" })).code).toBe(137);
     writeFileSync(join(k.repo, "notes", "winter-care.md"), "a person's edit\n");

@@ -12,7 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { decode } from "@toon-format/toon";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
-import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
+import { knowledgeBase } from "../helpers/notes-repo.ts";
 
 const clients: Client[] = [];
 afterAll(async () => {
@@ -105,11 +105,7 @@ describe("seo --mcp", () => {
 
 describe("brain --mcp", () => {
   test("a note planned over MCP is a plan: apply refuses it until the gate approves", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "mcp-kb-"));
-    const repo = join(dir, "repo");
-    cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
-    const git = commitAll(repo);
-    const env = brainEnv(dir, repo, 10);
+    const { dir, repo, git, env } = knowledgeBase();
     const client = await connect("brain", [], env);
     const planned = await client.callTool({ name: "brain_create_note", arguments: { repo, title: "Planned over MCP", body: "A body.", "run-dir": join(dir, "run") } });
     expect(planned.isError).toBeFalsy();

@@ -1,6 +1,8 @@
 /** A real git repository of notes with a gate key pair and a policy that covers it: what brain's apply tests start from. */
-import { writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { binary, root, run } from "./bin.ts";
 import { gateKeys } from "./mutation.ts";
 
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
@@ -27,4 +29,34 @@ export function brainEnv(dir: string, repo: string, maxItems: number): Record<st
   const actions = Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }]));
   writeFileSync(policy, JSON.stringify({ version: "v1", max_items: maxItems, actions, roots: { brain: [dir] } }));
   return { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+}
+
+export interface KnowledgeBase {
+  /** The temporary folder holding the repository, the policy and the run directory. */
+  dir: string;
+  repo: string;
+  run: string;
+  env: Record<string, string>;
+  git: Git;
+  brain(args: string[], extra?: Record<string, string>, stdin?: string): ReturnType<typeof run>;
+  gate(args: string[]): ReturnType<typeof run>;
+}
+
+/** A committed repository of notes in a fresh temporary folder, with its gate environment: the fixture notes unless `fill` writes others into the repository folder. */
+export function knowledgeBase(opts: { fill?: (repo: string) => void; maxItems?: number } = {}): KnowledgeBase {
+  const dir = mkdtempSync(join(tmpdir(), "kb-"));
+  const repo = join(dir, "repo");
+  if (opts.fill) opts.fill(repo);
+  else cpSync(join(root, "test", "fixtures", "brain", "kb"), repo, { recursive: true });
+  const git = commitAll(repo);
+  const env = brainEnv(dir, repo, opts.maxItems ?? 10);
+  return {
+    dir,
+    repo,
+    run: join(dir, "run"),
+    env,
+    git,
+    brain: (args, extra = {}, stdin) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
+    gate: (args) => run(binary("gate"), [...args, "--json"], { env }),
+  };
 }
