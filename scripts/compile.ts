@@ -11,7 +11,7 @@ const root = join(import.meta.dir, "..");
 const zodStandIn: Bun.BunPlugin = {
   name: "zod-stand-in",
   setup(build) {
-    build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: join(root, "src", "kit", "zod-stand-in.ts") }));
+    build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: join(root, "src", "kit", "compile", "zod-stand-in.ts") }));
   },
 };
 

@@ -11,9 +11,9 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import canonicalize from "canonicalize";
-import { describeTool } from "../src/kit/describe.ts";
-import type { Tool } from "../src/kit/define.ts";
-import { toolName } from "../src/kit/manifest.ts";
+import { describeTool } from "../src/kit/introspection/describe.ts";
+import type { Tool } from "../src/kit/declare/define.ts";
+import { toolName } from "../src/kit/bindings/manifest.ts";
 
 const root = join(import.meta.dir, "..");
 export const CONTRACT_FILE = join(root, "test", "golden", "contract.json");

@@ -4,8 +4,8 @@
  * (the bytes it can write) and the live read-back of its targets (the bytes
  * it can overwrite or destroy), then held against the standing policy.
  */
-import type { Plan, PlanItem } from "../kit/plan.ts";
-import type { Policy } from "../kit/policy.ts";
+import type { Plan, PlanItem } from "../kit/mutations/plan.ts";
+import type { Policy } from "../kit/mutations/policy.ts";
 
 export interface LiveTarget {
   readonly id: string;

@@ -5,8 +5,8 @@
  * A tool that refuses the plan's targets (a path out of its root, a link out
  * of it) makes the plan invalid, not the read-back "upstream".
  */
-import { LEDGER_ENV } from "../ledger/open.ts";
-import { KitError } from "../kit/errors.ts";
+import { LEDGER_ENV } from "../kit/mutations/ledger/open.ts";
+import { KitError } from "../kit/output/errors.ts";
 import type { LiveTarget } from "./judge.ts";
 import { readBackEnv } from "./scope.ts";
 

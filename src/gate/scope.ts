@@ -8,10 +8,10 @@
  */
 import { realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { KitError } from "../kit/errors.ts";
-import type { Plan } from "../kit/plan.ts";
-import type { Policy } from "../kit/policy.ts";
-import { fleetTool } from "../kit/multicall.ts";
+import { KitError } from "../kit/output/errors.ts";
+import type { Plan } from "../kit/mutations/plan.ts";
+import type { Policy } from "../kit/mutations/policy.ts";
+import { fleetTool } from "../kit/runtime/multicall.ts";
 
 /** The fleet tools whose plans the gate judges, and the plan context field that names where each acts. */
 export const FLEET_TOOLS: Readonly<Record<string, { readonly rootField: string }>> = {

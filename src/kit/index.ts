@@ -4,12 +4,12 @@
  * are apart so each command loads only what it uses. Everything else is
  * internal.
  */
-export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Tool, type ToolSpec } from "./define.ts";
-export type { CommandContext } from "./context.ts";
-export { ERROR_CODES, KitError, type ErrorCode } from "./errors.ts";
-export type { Artifact, RunDir } from "./run-dir.ts";
-export { resolveWithin } from "./paths.ts";
-export { sha256 } from "./hash.ts";
-export { editDistance, nearest } from "./suggest.ts";
-export { runMain } from "./main.ts";
-export { describe } from "./annotate.ts";
+export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Tool, type ToolSpec } from "./declare/define.ts";
+export type { CommandContext } from "./runtime/context.ts";
+export { ERROR_CODES, KitError, type ErrorCode } from "./output/errors.ts";
+export type { Artifact, RunDir } from "./pipeline/run-dir.ts";
+export { resolveWithin } from "./pipeline/paths.ts";
+export { sha256 } from "./pipeline/hash.ts";
+export { editDistance, nearest } from "./cli/suggest.ts";
+export { runMain } from "./runtime/main.ts";
+export { describe } from "./declare/annotate.ts";

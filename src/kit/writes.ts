@@ -3,5 +3,5 @@
  * the apply, target and action commands. Apart from `index.ts` so that a
  * read command never loads the plan and ledger machinery.
  */
-export { mutationCommands, planResult, ttlFlag, writePlan, type ActionSpec, type ExecContext, type Mutations, type ReadContext, type TargetState } from "./mutations.ts";
-export type { ItemInput, Plan, PlanItem, Precondition } from "./plan.ts";
+export { mutationCommands, planResult, ttlFlag, writePlan, type ActionSpec, type ExecContext, type Mutations, type ReadContext, type TargetState } from "./mutations/commands.ts";
+export type { ItemInput, Plan, PlanItem, Precondition } from "./mutations/plan.ts";

@@ -2,7 +2,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { planChecksum } from "../../src/kit/plan.ts";
+import { planChecksum } from "../../src/kit/mutations/plan.ts";
 import { gateKeys, removeWorkspaces, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
 
 afterAll(removeWorkspaces);

@@ -10,7 +10,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { planChecksum } from "../../src/kit/plan.ts";
+import { planChecksum } from "../../src/kit/mutations/plan.ts";
 import { binary, root, run } from "../helpers/bin.ts";
 import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
 

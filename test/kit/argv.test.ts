@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { parseFlags, splitCommandWords, type ArgvFlag } from "../../src/kit/argv.ts";
-import { KitError } from "../../src/kit/errors.ts";
+import { parseFlags, splitCommandWords, type ArgvFlag } from "../../src/kit/cli/argv.ts";
+import { KitError } from "../../src/kit/output/errors.ts";
 
 const known: ArgvFlag[] = [
   { name: "url", kind: "value" },

@@ -3,12 +3,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { validatorModule } from "../../scripts/validators.ts";
-import { compiledChecks, zodChecks, type Checks, type CompiledValidators } from "../../src/kit/checks.ts";
+import { validatorModule } from "../../src/kit/compile/validators.ts";
+import { compiledChecks, zodChecks, type Checks, type CompiledValidators } from "../../src/kit/cli/checks.ts";
 import { defineCommand, defineTool, describe } from "../../src/kit/index.ts";
-import { KitError } from "../../src/kit/errors.ts";
-import { flagSpecsOf } from "../../src/kit/flags.ts";
-import * as standIn from "../../src/kit/zod-stand-in.ts";
+import { KitError } from "../../src/kit/output/errors.ts";
+import { flagSpecsOf } from "../../src/kit/cli/flags.ts";
+import * as standIn from "../../src/kit/compile/zod-stand-in.ts";
 
 const command = defineTool({
   name: "t",

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import * as z from "zod/mini";
-import { defineCommand, defineTool, type CommandSpec } from "../../src/kit/define.ts";
+import { defineCommand, defineTool, type CommandSpec } from "../../src/kit/declare/define.ts";
 
 const base = { tier: 2, verb: "scan", rw: "read", summary: "s", flags: z.object({}), result: z.object({}), schema: "t.scan@1", errors: [], run: async () => ({}) } as const;
 const tool = (...commands: CommandSpec<any, any>[]) => defineTool({ name: "t", version: "1", contractVersion: 0, purpose: "p", commands });

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import * as z from "zod/mini";
-import { fieldPaths, parseFields, project } from "../../src/kit/fields.ts";
+import { fieldPaths, parseFields, project } from "../../src/kit/cli/fields.ts";
 
 const result = z.object({ total: z.number(), items: z.array(z.object({ url: z.string(), meta: z.object({ a: z.number(), b: z.number() }) })) });
 

@@ -2,8 +2,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeTool } from "../../src/kit/describe.ts";
-import { fleetSkill, toolSkill } from "../../src/kit/skill.ts";
+import { describeTool } from "../../src/kit/introspection/describe.ts";
+import { fleetSkill, toolSkill } from "../../src/kit/introspection/skill.ts";
 import { toolNames } from "../../scripts/build.ts";
 
 const root = join(import.meta.dir, "..", "..");

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { KitError } from "../../src/kit/errors.ts";
-import { decodeCursor, paginate, queryFingerprint } from "../../src/kit/paginate.ts";
+import { KitError } from "../../src/kit/output/errors.ts";
+import { decodeCursor, paginate, queryFingerprint } from "../../src/kit/lists/paginate.ts";
 
 const items = Array.from({ length: 23 }, (_, i) => i);
 const fp = queryFingerprint("thing list", { severity: "low" });

@@ -1,8 +1,8 @@
 import { describe as group, expect, test } from "bun:test";
 import fc from "fast-check";
 import { resolve } from "node:path";
-import { KitError } from "../../src/kit/errors.ts";
-import { resolvePath, resolveWithin } from "../../src/kit/paths.ts";
+import { KitError } from "../../src/kit/output/errors.ts";
+import { resolvePath, resolveWithin } from "../../src/kit/pipeline/paths.ts";
 
 const segment = fc.constantFrom("a", "b", "..", ".", "", "..x", "x..", " s", "é");
 const path = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);

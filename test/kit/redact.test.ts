@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createRedactor } from "../../src/kit/redact.ts";
+import { createRedactor } from "../../src/kit/identity/redact.ts";
 
 describe("redaction", () => {
   test("replaces the values of secret-looking variables whole, wherever they appear", () => {

@@ -1,8 +1,8 @@
 import { describe as group, expect, test } from "bun:test";
 import * as z from "zod/mini";
-import { KitError } from "../../src/kit/errors.ts";
-import { flagSpecsOf } from "../../src/kit/flags.ts";
-import { convertFlags, validateFlags } from "../../src/kit/validate.ts";
+import { KitError } from "../../src/kit/output/errors.ts";
+import { flagSpecsOf } from "../../src/kit/cli/flags.ts";
+import { convertFlags, validateFlags } from "../../src/kit/cli/validate.ts";
 
 const flags = z.object({
   severity: z._default(z.enum(["low", "medium", "high"]), "low"),

@@ -3,8 +3,8 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ActionLogRow, ClaimRequest, Fence, Ledger, Outcome } from "../../src/ledger/ledger.ts";
-import { isLedgerFailure, openLedger } from "../../src/ledger/open.ts";
+import type { ActionLogRow, ClaimRequest, Fence, Ledger, Outcome } from "../../src/kit/mutations/ledger/ledger.ts";
+import { isLedgerFailure, openLedger } from "../../src/kit/mutations/ledger/open.ts";
 import { postgresUrl } from "../helpers/postgres.ts";
 
 const sqliteFile = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.sqlite");
@@ -154,7 +154,7 @@ describe("the sqlite ledger, opened by many processes at once", () => {
   test("eight processes opening one new ledger file together all succeed (no 'database is locked')", async () => {
     for (let round = 0; round < 5; round++) {
       const file = join(mkdtempSync(join(tmpdir(), "ledger-open-")), "ledger.sqlite");
-      const script = `const { openLedger } = await import(${JSON.stringify(join(import.meta.dir, "../../src/ledger/open.ts"))}); const at = Number(process.argv[2]); while (Date.now() < at) {} const l = await openLedger(undefined, ${JSON.stringify(file)}); await l.close(); console.log("ok");`;
+      const script = `const { openLedger } = await import(${JSON.stringify(join(import.meta.dir, "../../src/kit/mutations/ledger/open.ts"))}); const at = Number(process.argv[2]); while (Date.now() < at) {} const l = await openLedger(undefined, ${JSON.stringify(file)}); await l.close(); console.log("ok");`;
       const at = Date.now() + 400;
       const procs = Array.from({ length: 8 }, () => Bun.spawn([process.execPath, "-e", script, String(at)], { stdout: "pipe", stderr: "pipe" }));
       const results = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));

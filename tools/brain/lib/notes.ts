@@ -1,6 +1,6 @@
 /** Notes: Markdown with YAML front matter, one file per note under notes/<id>.md. */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { confinedPath } from "../../../src/kit/confine.ts";
+import { confinedPath } from "../../../src/kit/pipeline/confine.ts";
 import { join } from "node:path";
 import { KitError, nearest } from "../../../src/kit/index.ts";
 import { blobHash } from "./repo.ts";

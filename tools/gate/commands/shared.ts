@@ -2,7 +2,7 @@
 import * as z from "zod/mini";
 import { describe, type EnvVar } from "../../../src/kit/index.ts";
 import { GATE_PRIVATE_KEY_ENV } from "../../../src/gate/approve.ts";
-import { POLICY_ENV } from "../../../src/kit/policy.ts";
+import { POLICY_ENV } from "../../../src/kit/mutations/policy.ts";
 
 export const planFlag = describe(z.string().check(z.minLength(1)), "The plan to judge: a plan.json path, or the run dir that holds it.");
 

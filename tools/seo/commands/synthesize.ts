@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { defineCommand, describe, KitError, sha256 } from "../../../src/kit/index.ts";
-import { chatCompletion } from "../../../src/kit/llm.ts";
+import { chatCompletion } from "../../../src/kit/llm/llm.ts";
 import type { AuditData, ScoreData } from "../lib/artifacts.ts";
 import { PROMPT_VERSION, promptFor } from "../lib/prompt.ts";
 

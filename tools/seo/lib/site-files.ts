@@ -6,7 +6,7 @@
  * page. Nothing outside the site folder is read or written, links included.
  */
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { confinedPath } from "../../../src/kit/confine.ts";
+import { confinedPath } from "../../../src/kit/pipeline/confine.ts";
 import { KitError, sha256 } from "../../../src/kit/index.ts";
 import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
 import { applyEdits, type Edit } from "./edits.ts";

@@ -1,0 +1,93 @@
+/**
+ * How a command's flags and result are checked: by its zod schemas when the
+ * tool runs in-process, or by the validators a compiled tool carries,
+ * generated at build time from the same schemas' JSON Schema. Both report
+ * a rejected flag as one `FlagIssue`, so the teaching error is the same.
+ */
+import type { Command } from "../declare/define.ts";
+import type { FlagSpec } from "./flags.ts";
+import { flagError, validateFlags, type Bounds, type FlagIssue } from "./validate.ts";
+
+export type ResultCheck = { ok: true; data: unknown } | { ok: false; path: string; message: string };
+
+export interface Checks {
+  /** The flags `run` receives, defaults applied; a rejection is thrown as a teaching error. */
+  flags(input: Record<string, unknown>): Promise<Record<string, unknown>>;
+  /** The data the envelope carries, or where and why the command's result breaks its schema. */
+  result(data: unknown): ResultCheck;
+}
+
+export function zodChecks(command: Command, specs: readonly FlagSpec[]): Checks {
+  return {
+    flags: (input) => validateFlags(command.flags, specs, input),
+    result(data) {
+      const r = command.result.safeParse(data);
+      if (r.success) return { ok: true, data: r.data };
+      const issue = r.error.issues[0];
+      return { ok: false, path: issue?.path.join(".") ?? "", message: issue?.message ?? "invalid" };
+    },
+  };
+}
+
+interface AjvError {
+  keyword: string;
+  instancePath: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+type Validate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
+
+/** What the build generates for each command of a compiled tool. */
+export interface CompiledValidators {
+  readonly flags: Validate;
+  readonly result: Validate;
+  readonly bounds: Readonly<Record<string, Bounds>>;
+}
+
+const pathOf = (instancePath: string): string[] => instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+
+function issueOf(e: AjvError, input: Record<string, unknown>, v: CompiledValidators): FlagIssue {
+  const key = e.keyword === "required" ? String(e.params.missingProperty) : (pathOf(e.instancePath)[0] ?? "");
+  const got = input[key];
+  const limit = Number(e.params.limit);
+  switch (e.keyword) {
+    case "required":
+      return { key, got: undefined, kind: "missing" };
+    case "enum":
+      return { key, got, kind: "enum" };
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum":
+      return { key, got, kind: "range", bounds: { ...v.bounds[key] } };
+    case "type":
+      return { key, got, kind: "type" };
+    case "minLength":
+    case "minItems":
+      return { key, got, kind: "length", min: limit, unit: e.keyword === "minLength" ? "characters" : "items" };
+    case "maxLength":
+    case "maxItems":
+      return { key, got, kind: "length", max: limit, unit: e.keyword === "maxLength" ? "characters" : "items" };
+    case "format":
+      return { key, got, kind: "format", format: String(e.params.format) };
+    case "pattern":
+      return { key, got, kind: "pattern", pattern: String(e.params.pattern) };
+    default:
+      return { key, got, kind: "other", message: e.message };
+  }
+}
+
+export function compiledChecks(v: CompiledValidators, specs: readonly FlagSpec[]): Checks {
+  return {
+    async flags(input) {
+      const data = { ...input };
+      if (v.flags(data)) return data;
+      throw flagError(issueOf(v.flags.errors![0]!, input, v), specs);
+    },
+    result(data) {
+      if (v.result(data)) return { ok: true, data };
+      const e = v.result.errors![0]!;
+      return { ok: false, path: pathOf(e.instancePath).join("."), message: e.message ?? e.keyword };
+    },
+  };
+}

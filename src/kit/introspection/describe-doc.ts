@@ -1,0 +1,73 @@
+/**
+ * The describe document's shape (contract §9), and the cut of it that
+ * `<tool> <command> --describe` prints. Free of zod: a compiled tool prints
+ * a document the build made, without building a schema.
+ */
+import type { EnvVar } from "../declare/define.ts";
+import type { ErrorCode } from "../output/errors.ts";
+import type { FlagKind } from "../cli/flags.ts";
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface FlagDoc {
+  name: string;
+  type: FlagKind;
+  required: boolean;
+  description: string | null;
+  default?: unknown;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  items?: FlagKind;
+}
+
+export interface CommandDoc {
+  name: string;
+  resource: string | null;
+  verb: string;
+  tier: 1 | 2;
+  rw: "read" | "write";
+  summary: string;
+  description: string | null;
+  flags: FlagDoc[];
+  result_schema: string;
+  input_schema: JsonSchema;
+  output_schema: JsonSchema;
+  errors: ErrorCode[];
+  env: EnvVar[];
+  pagination: { default_limit: number; max_limit: number } | null;
+  stage: { writes: string; reads: string[] } | null;
+  examples: { argv: string[]; summary: string }[];
+}
+
+export interface DescribeDoc {
+  contract_version: number;
+  tool: string;
+  version: string;
+  purpose: string;
+  commands: CommandDoc[];
+  universal_flags: { name: string; type: string; description: string }[];
+  env: EnvVar[];
+  exit_codes: Record<string, string>;
+  error_codes: Record<string, { exit: number; retryable: boolean; summary: string }>;
+  /** The documents the binary carries, and the tool-level flag that prints each (`seo --skill`). */
+  documents: Record<string, string>;
+  /** Other doors to the same commands: how to start each (an MCP server over stdio). */
+  bindings: Record<string, string>;
+  /** The extensions of the contract this tool implements, so a verifier holds it to them (every kit tool: all). */
+  extensions: readonly string[];
+}
+
+/** What the kit adds to the contract, by the names the verifier knows them by. */
+export const KIT_EXTENSIONS = ["describe-schema", "per-command-describe", "cursor", "params", "toon", "hint", "error-codes", "help-layout", "skill-layout"] as const;
+
+/** What a compiled tool carries besides its describe document: the file each flag prints. */
+export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;
+export type DocumentFlag = keyof typeof DOCUMENT_FLAGS;
+
+/** The document of one command: that command, and only the error codes it can raise. */
+export function narrowDoc(doc: DescribeDoc, commandName: string): DescribeDoc {
+  const commands = doc.commands.filter((c) => c.name === commandName);
+  const codes = new Set(commands.flatMap((c) => c.errors));
+  return { ...doc, commands, error_codes: Object.fromEntries(Object.entries(doc.error_codes).filter(([code]) => codes.has(code as ErrorCode))) };
+}

@@ -1,0 +1,191 @@
+/**
+ * contract §8: plan.json, the enforceable changeset. The kit owns its shape,
+ * canonical form and checksum; a tool supplies only the items.
+ *
+ * Checksum: sha256 over the RFC 8785 (JCS) canonical JSON of the plan without
+ * the four fields the gate fills in afterwards (`checksum`, `policy_version`,
+ * `approval_id`, `approval`). Idempotency key: sha256 over the JCS form of
+ * `{tool, action, scope, params}` (scope: the plan's `context`, e.g. the
+ * folder edited), so planning the same change again gives the same key, and
+ * the same edit to another folder a different one. Item id: the key's first
+ * 12 hex digits.
+ */
+import canonicalize from "canonicalize";
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { KitError } from "../output/errors.ts";
+import { sha256 } from "../pipeline/hash.ts";
+
+export const PLAN_FORMAT = 1;
+export const PLAN_FILE = "plan.json";
+
+export interface Precondition {
+  /** A target resource id. */
+  readonly target: string;
+  /** The target's version (a content hash) the item expects to find; null: the target must not exist. */
+  readonly version: string | null;
+}
+
+export interface PlanItem {
+  readonly id: string;
+  readonly action: string;
+  readonly reason: string;
+  readonly params: Record<string, unknown>;
+  readonly idempotency_key: string;
+  readonly target_resource_ids: string[];
+  readonly preconditions: Precondition[];
+  /** Advisory only: the gate never reads it. */
+  readonly projected_impact: Record<string, unknown> | null;
+}
+
+export interface Approval {
+  /** What was signed: the plan checksum, policy version and expiry. */
+  readonly checksum: string;
+  readonly policy_version: string;
+  readonly expiry: string;
+  readonly mode: "policy" | "human";
+  readonly approved_by: string;
+  readonly approved_at: string;
+  /** Ed25519 over approvalMessage(…), base64. */
+  readonly signature: string;
+}
+
+export interface Plan {
+  readonly plan_format: number;
+  readonly tool: string;
+  readonly tool_version: string;
+  readonly created_at: string;
+  readonly expiry: string;
+  /** `failed`: planning stopped part-way; such a plan can never be applied. */
+  readonly status: "ready" | "failed";
+  readonly failure: { code: string; message: string } | null;
+  /** Tool-specific scope the executors need (e.g. the folder edited), covered by the checksum. */
+  readonly context: Record<string, unknown>;
+  readonly items: PlanItem[];
+  checksum: string;
+  policy_version: string | null;
+  approval_id: string | null;
+  approval: Approval | null;
+}
+
+/** What a tool gives for one item; the kit derives key, id and preconditions' form. */
+export interface ItemInput {
+  readonly action: string;
+  readonly reason: string;
+  readonly params: Record<string, unknown>;
+  readonly preconditions: Precondition[];
+  readonly projected_impact?: Record<string, unknown>;
+}
+
+export const canonicalJson = (value: unknown): string => {
+  const text = canonicalize(value);
+  if (text === undefined) throw new KitError("INTERNAL", "a value cannot be put in canonical JSON");
+  return text;
+};
+
+export const idempotencyKey = (tool: string, action: string, scope: unknown, params: unknown): string => sha256(canonicalJson({ tool, action, scope, params }));
+
+export function planChecksum(plan: Omit<Plan, "checksum" | "policy_version" | "approval_id" | "approval"> & Partial<Plan>): string {
+  const { checksum: _c, policy_version: _p, approval_id: _i, approval: _a, ...covered } = plan;
+  return sha256(canonicalJson(covered));
+}
+
+/** The bytes an approval signs: a plan, under one policy version, until its expiry. */
+export const approvalMessage = (checksum: string, policyVersion: string, expiry: string): Uint8Array =>
+  new TextEncoder().encode(`agent-cli-kit plan approval v1\n${checksum}\n${policyVersion}\n${expiry}\n`);
+
+export function buildPlan(p: {
+  tool: string;
+  toolVersion: string;
+  now: number;
+  ttlSeconds: number;
+  context: Record<string, unknown>;
+  items: readonly ItemInput[];
+  failure?: { code: string; message: string };
+}): Plan {
+  const seen = new Set<string>();
+  const items = p.items.map((it): PlanItem => {
+    const key = idempotencyKey(p.tool, it.action, p.context, it.params);
+    if (seen.has(key)) throw new KitError("INTERNAL", `two plan items make the same change (${it.action})`);
+    seen.add(key);
+    return {
+      id: `it-${key.slice("sha256:".length, "sha256:".length + 12)}`,
+      action: it.action,
+      reason: it.reason,
+      params: it.params,
+      idempotency_key: key,
+      target_resource_ids: [...new Set(it.preconditions.map((c) => c.target))],
+      preconditions: it.preconditions,
+      projected_impact: it.projected_impact ?? null,
+    };
+  });
+  const body = {
+    plan_format: PLAN_FORMAT,
+    tool: p.tool,
+    tool_version: p.toolVersion,
+    created_at: new Date(p.now).toISOString(),
+    expiry: new Date(p.now + p.ttlSeconds * 1000).toISOString(),
+    status: p.failure ? ("failed" as const) : ("ready" as const),
+    failure: p.failure ?? null,
+    context: p.context,
+    items,
+  };
+  return { ...body, checksum: planChecksum(body), policy_version: null, approval_id: null, approval: null };
+}
+
+/** Atomic: a reader (the gate, apply) never sees half a plan. */
+export function writePlanFile(path: string, plan: Plan): void {
+  const tmp = `${path}.tmp-${crypto.randomUUID()}`;
+  writeFileSync(tmp, `${JSON.stringify(plan, null, 1)}\n`);
+  renameSync(tmp, path);
+}
+
+/** `--plan` is a plan.json path or a run dir holding one. */
+export function resolvePlanPath(ref: string, cwd: string): string {
+  const path = resolve(cwd, ref);
+  const st = statSync(path, { throwIfNoEntry: false });
+  if (st?.isDirectory()) {
+    const inside = join(path, PLAN_FILE);
+    if (!existsSync(inside)) throw new KitError("MISSING_ARTIFACT", `${ref} holds no ${PLAN_FILE}`, { got: ref, hint: "run the tool's `plan` command into that run dir first" });
+    return inside;
+  }
+  if (!st) throw new KitError("NOT_FOUND", `no plan at ${ref}`, { got: ref, hint: "give --plan the plan.json a `plan` command wrote, or its run dir" });
+  return path;
+}
+
+const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+
+/** Reads and shape-checks a plan; the checksum is checked by the caller, which knows what to say. */
+/** `tool` null: a plan of any tool (the gate judges them all). */
+export function readPlanFile(path: string, tool: string | null): Plan {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw new KitError("PLAN_INVALID", `${path} is not a readable JSON plan: ${(e as Error).message}`, { hint: "plan again" });
+  }
+  const bad = (what: string) => new KitError("PLAN_INVALID", `${path} is not a valid plan: ${what}`, { hint: "plan again; never edit a plan by hand" });
+  if (!isObject(doc)) throw bad("not a JSON object");
+  if (doc.plan_format !== PLAN_FORMAT) throw bad(`plan_format ${JSON.stringify(doc.plan_format)} (expected ${PLAN_FORMAT})`);
+  if (typeof doc.tool !== "string" || (tool !== null && doc.tool !== tool)) throw bad(`it was made by ${JSON.stringify(doc.tool)}, not ${tool}`);
+  for (const k of ["checksum", "created_at", "expiry", "tool_version"]) if (typeof doc[k] !== "string") throw bad(`${k} is missing`);
+  if (doc.status !== "ready" && doc.status !== "failed") throw bad("status is neither ready nor failed");
+  if (!isObject(doc.context) || !Array.isArray(doc.items)) throw bad("context or items are missing");
+  for (const it of doc.items as unknown[]) {
+    if (!isObject(it) || typeof it.id !== "string" || typeof it.action !== "string" || typeof it.idempotency_key !== "string" || !isObject(it.params) || !Array.isArray(it.preconditions))
+      throw bad("an item lacks id, action, params, idempotency_key or preconditions");
+  }
+  return doc as unknown as Plan;
+}
+
+/** What no reader may accept, whether it approves or applies: a plan that failed while planning, or one changed since. */
+export function assertIntact(plan: Plan): void {
+  if (plan.status === "failed")
+    throw new KitError("PLAN_FAILED", `this plan failed while planning (${plan.failure?.code}: ${plan.failure?.message}) and can never be approved or applied`, { hint: "fix the cause, then plan the change again" });
+  if (planChecksum(plan) !== plan.checksum)
+    throw new KitError("PLAN_TAMPERED", "the plan's contents do not match its checksum: it was changed after planning", { got: plan.checksum, hint: "plan again; never edit a plan by hand" });
+}
+
+export function assertUnexpired(plan: Plan, now: number): void {
+  if (Date.parse(plan.expiry) <= now) throw new KitError("PLAN_EXPIRED", `the plan expired at ${plan.expiry}`, { got: plan.expiry, hint: "plan the change again and have it approved" });
+}

@@ -1,0 +1,60 @@
+/**
+ * The standing policy file the gate judges plans by. Its `version` is the
+ * `policy_version` an approval is bound to; `apply` reads only that version,
+ * to refuse plans approved under a policy that has since changed.
+ */
+import { readFileSync } from "node:fs";
+import { KitError } from "../output/errors.ts";
+
+export const POLICY_ENV = "AGENT_POLICY_FILE";
+
+export interface ActionLimits {
+  /** Approve without a human when every bound is within the limits below. */
+  readonly auto_approve: boolean;
+  /** Most bytes the item's parameters may carry (what it can write). */
+  readonly max_write_bytes?: number;
+  /** Largest live size of the targets it touches (what it can destroy). */
+  readonly max_target_bytes?: number;
+}
+
+export interface Policy {
+  readonly version: string;
+  /** The most items one plan may hold and still be auto-approved. */
+  readonly max_items: number;
+  /** Keyed `tool.action`; an action not listed always needs a human. */
+  readonly actions: Readonly<Record<string, ActionLimits>>;
+  /**
+   * Per tool, the folders (a site, a notes repository) its plans may act on; a
+   * relative path is read from the policy file's folder. A tool with no roots
+   * here has no plan approved, by review or by a person.
+   */
+  readonly roots?: Readonly<Record<string, readonly string[]>>;
+}
+
+const bad = (path: string, what: string) =>
+  new KitError("INVALID_INPUT", `the policy file ${path} is not valid: ${what}`, { hint: `fix ${path}: { "version": "…", "max_items": N, "actions": { "tool.action": { "auto_approve": true, … } } }` });
+
+export function readPolicy(path: string): Policy {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(readFileSync(path, "utf8"));
+  } catch (e) {
+    throw bad(path, (e as Error).message);
+  }
+  const p = doc as Partial<Policy>;
+  if (typeof p !== "object" || p === null) throw bad(path, "not a JSON object");
+  if (typeof p.version !== "string" || p.version === "") throw bad(path, "version must be a non-empty string");
+  if (!Number.isInteger(p.max_items) || (p.max_items as number) < 0) throw bad(path, "max_items must be a whole number");
+  if (typeof p.actions !== "object" || p.actions === null) throw bad(path, "actions must be an object");
+  for (const [name, a] of Object.entries(p.actions)) {
+    if (typeof a?.auto_approve !== "boolean") throw bad(path, `actions.${name}.auto_approve must be true or false`);
+    for (const k of ["max_write_bytes", "max_target_bytes"] as const)
+      if (a[k] !== undefined && (!Number.isInteger(a[k]) || a[k]! < 0)) throw bad(path, `actions.${name}.${k} must be a whole number`);
+  }
+  if (p.roots !== undefined) {
+    if (typeof p.roots !== "object" || p.roots === null || Array.isArray(p.roots)) throw bad(path, "roots must be an object: { \"tool\": [\"folder\", …] }");
+    for (const [tool, list] of Object.entries(p.roots))
+      if (!Array.isArray(list) || list.some((r) => typeof r !== "string" || r === "")) throw bad(path, `roots.${tool} must be a list of folder paths`);
+  }
+  return p as Policy;
+}

@@ -1,0 +1,66 @@
+/**
+ * contract §2: the one output envelope, the same shape for success and
+ * failure. `ok` ⟺ `data` is an object and `error` is null; `meta` is always
+ * present, with every field, so a consumer never tests for a key.
+ */
+import type { OutcomeUnit } from "../declare/define.ts";
+import type { ErrorObject } from "./errors.ts";
+import type { Pagination } from "../lists/paginate.ts";
+
+/** contract §11: the comparable spine every result carries. */
+export interface Outcome {
+  unit: OutcomeUnit;
+  projected: number | null;
+  realized: number | null;
+  cost_usd: number;
+  confidence: number | null;
+}
+
+export interface Meta {
+  schema: string | null;
+  duration_ms: number;
+  cost_usd: number;
+  llm_tokens: number;
+  pagination: Pagination | null;
+  truncated: boolean;
+  truncation_hint: string | null;
+  run_dir: string | null;
+  outcome: Outcome;
+}
+
+export interface Envelope {
+  ok: boolean;
+  contract_version: number;
+  tool: string;
+  command: string;
+  data: unknown;
+  error: ErrorObject | null;
+  meta: Meta;
+}
+
+export interface EnvelopeParts {
+  tool: string;
+  contractVersion: number;
+  command: string;
+  meta: Meta;
+}
+
+export const success = (p: EnvelopeParts, data: unknown): Envelope => ({
+  ok: true,
+  contract_version: p.contractVersion,
+  tool: p.tool,
+  command: p.command,
+  data,
+  error: null,
+  meta: p.meta,
+});
+
+export const failure = (p: EnvelopeParts, error: ErrorObject): Envelope => ({
+  ok: false,
+  contract_version: p.contractVersion,
+  tool: p.tool,
+  command: p.command,
+  data: null,
+  error,
+  meta: p.meta,
+});

@@ -1,0 +1,111 @@
+/**
+ * What a command's `run` receives: its validated flags, the universal
+ * switches, the scoped environment, the run dir, and the few helpers that
+ * feed the envelope's `meta` (pages, cost, outcome). Streams, environment and
+ * clock arrive here from the entry point; commands never read `process`.
+ */
+import type { OutcomeUnit } from "../declare/define.ts";
+import type { Outcome } from "../output/envelope.ts";
+import { KitError } from "../output/errors.ts";
+import type { Logger } from "../output/log.ts";
+import { paginate, type Page, type PageRequest } from "../lists/paginate.ts";
+import { ask, confirm, type PromptPolicy } from "./prompt.ts";
+import type { RunDir } from "../pipeline/run-dir.ts";
+
+export interface CommandContext<F> {
+  readonly flags: F;
+  readonly tool: { readonly name: string; readonly version: string };
+  /** The command's words, e.g. `page list`. */
+  readonly command: string;
+  /** The environment, less the credentials this command's phase may not hold (contract §10). */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly dryRun: boolean;
+  readonly force: boolean;
+  readonly wait: boolean;
+  /** Aborted on SIGINT/SIGTERM; pass it to fetch and long loops. */
+  readonly signal: AbortSignal;
+  /** Diagnostics on stderr, redacted. */
+  readonly log: Logger;
+  readonly runDir: RunDir;
+  /** Whether a person could answer a prompt. */
+  readonly interactive: boolean;
+  now(): number;
+  /** Bounds a list (contract §6): returns this page's items and fills meta.pagination. */
+  paginate<T>(items: readonly T[], noun?: string): T[];
+  /** Adds to meta.cost_usd and meta.llm_tokens. */
+  addCost(cost: { usd?: number; tokens?: number }): void;
+  /** Fills meta.outcome (contract §11). */
+  setOutcome(outcome: Partial<Omit<Outcome, "cost_usd">>): void;
+  /** A confirmation a human would give; --yes gives it in advance. */
+  confirm(question: string): Promise<void>;
+  /** A value a human would type; INPUT_REQUIRED when nobody can. */
+  ask(flag: string, question: string, choices?: readonly string[]): Promise<string>;
+  readStdin(): Promise<string>;
+}
+
+/** The parts of `meta` a command's run contributes. */
+export class RunState {
+  costUsd = 0;
+  llmTokens = 0;
+  page: Page<unknown> | null = null;
+  outcome: Omit<Outcome, "cost_usd">;
+
+  constructor(unit: OutcomeUnit) {
+    this.outcome = { unit, projected: null, realized: null, confidence: null };
+  }
+}
+
+export interface ContextParts<F> {
+  readonly flags: F;
+  readonly tool: { name: string; version: string };
+  readonly command: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly cwd: string;
+  readonly dryRun: boolean;
+  readonly wait: boolean;
+  readonly signal: AbortSignal;
+  readonly log: Logger;
+  readonly runDir: RunDir;
+  readonly prompts: PromptPolicy;
+  readonly pageRequest: PageRequest | null;
+  readonly now: () => number;
+  readonly readStdin: () => Promise<string>;
+  readonly state: RunState;
+}
+
+export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
+  const { state } = p;
+  return {
+    flags: p.flags,
+    tool: p.tool,
+    command: p.command,
+    env: p.env,
+    cwd: p.cwd,
+    dryRun: p.dryRun,
+    force: p.prompts.force,
+    wait: p.wait,
+    signal: p.signal,
+    log: p.log,
+    runDir: p.runDir,
+    interactive: p.prompts.interactive,
+    now: p.now,
+    paginate<T>(items: readonly T[], noun?: string): T[] {
+      if (!p.pageRequest) throw new KitError("INTERNAL", `${p.command} returns a page but declares no list bounds`);
+      if (state.page) throw new KitError("INTERNAL", `${p.command} paginated twice`);
+      const page = paginate(items, p.pageRequest, noun);
+      state.page = page as Page<unknown>;
+      return page.items;
+    },
+    addCost({ usd = 0, tokens = 0 }) {
+      state.costUsd += usd;
+      state.llmTokens += tokens;
+    },
+    setOutcome(outcome) {
+      state.outcome = { ...state.outcome, ...outcome };
+    },
+    confirm: (question) => confirm(p.prompts, question),
+    ask: (flag, question, choices) => ask(p.prompts, flag, question, choices),
+    readStdin: p.readStdin,
+  };
+}

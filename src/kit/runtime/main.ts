@@ -1,0 +1,43 @@
+/**
+ * Entry points, for the real process, run once: `runIndexed` is what the build
+ * generates for each tool; `runMain` runs a tool whose commands are all
+ * loaded, on zod itself (the kit's own test probe).
+ */
+import type { Tool } from "../declare/define.ts";
+import { processIO } from "./io.ts";
+import { runTool } from "./run-tool.ts";
+import { compiledChecks, type CompiledValidators } from "../cli/checks.ts";
+import { commandIn, sourceOf, type ToolIndex } from "./source.ts";
+
+/** A tool whose every command is already loaded. */
+export async function runMain(tool: Tool): Promise<void> {
+  process.exitCode = await runTool(sourceOf(tool), processIO());
+}
+
+/** A command's module as the build generates it: the declaration, and its validators. */
+type Loader = () => Promise<CompiledValidators & { declared: unknown }>;
+
+/**
+ * The entry the build generates for each tool: its index, one loader per
+ * command (its declaration and the validators generated from its schemas),
+ * and the describe document, all made from the same declaration at build time.
+ */
+export async function runIndexed(
+  index: ToolIndex,
+  loaders: Readonly<Record<string, Loader>>,
+  describe: () => Promise<{ default: string }>,
+  documents: Readonly<Record<string, () => Promise<{ default: string }>>> = {},
+): Promise<void> {
+  process.exitCode = await runTool(
+    {
+      index,
+      load: async (head) => {
+        const loaded = await loaders[head.name]!();
+        return { command: commandIn(loaded.declared, head), checks: compiledChecks(loaded, head.flags) };
+      },
+      describe: async () => (await describe()).default,
+      document: async (file) => (documents[file] ? (await documents[file]()).default : null),
+    },
+    processIO(),
+  );
+}
