@@ -11,11 +11,11 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeTool } from "../src/kit/introspection/describe.ts";
+import { compileTool } from "../src/kit/compile/index.ts";
 import type { DescribeDoc } from "../src/kit/introspection/describe-doc.ts";
 import type { Tool } from "../src/kit/declare/define.ts";
 import { declaredTools } from "../src/kit/bindings/manifest.ts";
-import { fleetSkill, toolSkill } from "../src/kit/introspection/skill.ts";
+import { fleetSkill } from "../src/kit/introspection/skill.ts";
 import { compile } from "./compile.ts";
 import { writeEntry } from "./entry.ts";
 
@@ -92,9 +92,8 @@ export async function writeSkills(): Promise<DescribeDoc[]> {
   const docs: DescribeDoc[] = [];
   for (const name of toolNames()) {
     const tool = (await import(join(root, "tools", name, "tool.ts"))).default as Tool;
-    const doc = describeTool(tool);
+    const { describe: doc, skill } = compileTool(tool);
     docs.push(doc);
-    const skill = toolSkill(doc);
     writeFileSync(join(root, "tools", name, "SKILL.md"), skill);
     const share = join(dist, "share", name);
     mkdirSync(share, { recursive: true });

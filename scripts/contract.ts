@@ -11,7 +11,7 @@
 import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import canonicalize from "canonicalize";
-import { describeTool } from "../src/kit/introspection/describe.ts";
+import { compileTool } from "../src/kit/compile/index.ts";
 import type { Tool } from "../src/kit/declare/define.ts";
 import { toolName } from "../src/kit/bindings/manifest.ts";
 
@@ -22,7 +22,7 @@ export async function contractArtifact(): Promise<Record<string, unknown>> {
   const tools: Record<string, unknown> = {};
   const names = readdirSync(join(root, "tools"), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(root, "tools", d.name, "tool.ts"))).map((d) => d.name).sort();
   for (const name of names) {
-    const doc = describeTool((await import(join(root, "tools", name, "tool.ts"))).default as Tool);
+    const doc = compileTool((await import(join(root, "tools", name, "tool.ts"))).default as Tool).describe;
     const defs = doc.commands
       .map((c) => ({ name: toolName(doc.tool, c), command: c.name, summary: c.summary, description: c.description, tier: c.tier, rw: c.rw, input_schema: c.input_schema, output_schema: c.output_schema, errors: c.errors, env: c.env }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));

@@ -1,17 +1,16 @@
 /**
- * The compiled entry of a tool, generated from its declaration: the tool's
- * index and describe document computed here, once, and for each command a
- * module that re-exports its declaration (from the file under `commands/`
- * that declares it) beside the validators generated from its schemas. At run
- * time the binary loads only the command it runs, and no zod schema.
+ * The compiled entry of a tool, written from the kit's one compile step
+ * (src/kit/compile): the tool's index and describe document, its SKILL.md,
+ * and for each command a module that re-exports its declaration (from the
+ * file under `commands/` that declares it) beside the validators generated
+ * from its schemas. At run time the binary loads only the command it runs,
+ * and no zod schema.
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Tool } from "../src/kit/declare/define.ts";
-import { describeTool } from "../src/kit/introspection/describe.ts";
-import { toolSkill } from "../src/kit/introspection/skill.ts";
-import { commandIn, indexOf } from "../src/kit/runtime/source.ts";
-import { validatorModule } from "../src/kit/compile/validators.ts";
+import { compileTool } from "../src/kit/compile/index.ts";
+import { commandIn } from "../src/kit/runtime/source.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -32,12 +31,17 @@ async function declaringModules(name: string, tool: Tool): Promise<Map<string, s
   return found;
 }
 
+/** The TypeScript a binary may bundle from `dir`: what the stand-in check reads. */
+const sourcesUnder = (dir: string): string[] =>
+  (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
+
 const slug = (commandName: string): string => commandName.replace(/ /g, "-");
 
 /** Writes <outDir>/entry.ts, its command modules and describe document; returns the entry's path. */
 export async function writeEntry(name: string, outDir: string): Promise<string> {
   const tool = (await import(join(root, "tools", name, "tool.ts"))).default as Tool;
-  const index = indexOf(tool);
+  const compiled = compileTool(tool, { sources: [...sourcesUnder(join(root, "tools", name)), ...sourcesUnder(join(root, "src", "kit"))] });
+  const { index } = compiled;
   const modules = await declaringModules(name, tool);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
@@ -46,16 +50,15 @@ export async function writeEntry(name: string, outDir: string): Promise<string> 
     if (!path) throw new Error(`${name} ${command.name}: declare it as (or in) the default export of a module under tools/${name}/commands/`);
     // Proven here, not at run time: the module declares the command.
     commandIn((await import(path)).default, index.commands.find((h) => h.name === command.name)!);
-    writeFileSync(join(outDir, `${slug(command.name)}.validate.js`), validatorModule(name, command));
+    writeFileSync(join(outDir, `${slug(command.name)}.validate.js`), compiled.validators[command.name]!.module());
     writeFileSync(
       join(outDir, `${slug(command.name)}.ts`),
       `export { default as declared } from ${JSON.stringify(path)};\nexport { bounds, flags, result } from "./${slug(command.name)}.validate.js";\n`,
     );
   }
-  const doc = describeTool(tool);
-  writeFileSync(join(outDir, "describe.json"), JSON.stringify(doc));
+  writeFileSync(join(outDir, "describe.json"), JSON.stringify(compiled.describe));
   // The documents the binary carries and prints (`--skill`, `--spec`): a tool needs no file beside it.
-  writeFileSync(join(outDir, "SKILL.md"), toolSkill(doc));
+  writeFileSync(join(outDir, "SKILL.md"), compiled.skill);
   copyFileSync(join(root, "tools", name, "spec.yaml"), join(outDir, "spec.yaml"));
   const entry = join(outDir, "entry.ts");
   writeFileSync(

@@ -1,6 +1,6 @@
 /** Checks a plan is fit to approve, and writes the signed approval into it. */
 import { signApproval } from "../kit/mutations/approval.ts";
-import { approvalIdOf } from "../kit/mutations/commands.ts";
+import { approvalIdOf } from "../kit/mutations/admit.ts";
 import { assertIntact, assertUnexpired, readPlanFile, resolvePlanPath, writePlanFile, type Plan } from "../kit/mutations/plan.ts";
 import { POLICY_ENV, readPolicy, type Policy } from "../kit/mutations/policy.ts";
 import type { ItemBound } from "./judge.ts";

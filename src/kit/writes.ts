@@ -3,5 +3,6 @@
  * the apply, target and action commands. Apart from `index.ts` so that a
  * read command never loads the plan and ledger machinery.
  */
-export { mutationCommands, planResult, ttlFlag, writePlan, type ActionSpec, type ExecContext, type Mutations, type ReadContext, type TargetState } from "./mutations/commands.ts";
+export { mutationCommands, type ActionSpec, type ExecContext, type Mutations, type ReadContext, type TargetState } from "./mutations/commands.ts";
+export { planResult, ttlFlag, writePlan } from "./mutations/write-plan.ts";
 export type { ItemInput, Plan, PlanItem, Precondition } from "./mutations/plan.ts";

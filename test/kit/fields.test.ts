@@ -1,7 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import * as z from "zod/mini";
-import { fieldPaths, parseFields, project } from "../../src/kit/cli/fields.ts";
+import { parseFields, project } from "../../src/kit/cli/fields.ts";
+import { fieldPathsFrom } from "../../src/kit/compile/specs.ts";
+import { jsonSchemaOf } from "../../src/kit/compile/json-schema.ts";
 
+const fieldPaths = (schema: z.ZodMiniType) => fieldPathsFrom(jsonSchemaOf(schema, "output", "test"));
 const result = z.object({ total: z.number(), items: z.array(z.object({ url: z.string(), meta: z.object({ a: z.number(), b: z.number() }) })) });
 
 describe("--fields", () => {

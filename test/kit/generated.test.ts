@@ -2,8 +2,8 @@
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describeTool } from "../../src/kit/introspection/describe.ts";
-import { fleetSkill, toolSkill } from "../../src/kit/introspection/skill.ts";
+import { compileTool } from "../../src/kit/compile/index.ts";
+import { fleetSkill } from "../../src/kit/introspection/skill.ts";
 import { toolNames } from "../../scripts/build.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -11,9 +11,9 @@ const root = join(import.meta.dir, "..", "..");
 test("each tool's committed SKILL.md and the fleet skill are what the definitions generate", async () => {
   const docs = [];
   for (const name of toolNames()) {
-    const doc = describeTool((await import(join(root, "tools", name, "tool.ts"))).default);
+    const { describe: doc, skill } = compileTool((await import(join(root, "tools", name, "tool.ts"))).default);
     docs.push(doc);
-    expect(readFileSync(join(root, "tools", name, "SKILL.md"), "utf8")).toBe(toolSkill(doc));
+    expect(readFileSync(join(root, "tools", name, "SKILL.md"), "utf8")).toBe(skill);
   }
   expect(readFileSync(join(root, "SKILL.md"), "utf8")).toBe(fleetSkill(docs));
 });

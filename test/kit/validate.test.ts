@@ -1,8 +1,11 @@
 import { describe as group, expect, test } from "bun:test";
 import * as z from "zod/mini";
 import { KitError } from "../../src/kit/output/errors.ts";
-import { flagSpecsOf } from "../../src/kit/cli/flags.ts";
-import { convertFlags, validateFlags } from "../../src/kit/cli/validate.ts";
+import { compiledChecks } from "../../src/kit/cli/checks.ts";
+import { convertFlags } from "../../src/kit/cli/validate.ts";
+import { jsonSchemaOf } from "../../src/kit/compile/json-schema.ts";
+import { flagSpecsFrom } from "../../src/kit/compile/specs.ts";
+import { validatorsOf } from "../../src/kit/compile/validators.ts";
 
 const flags = z.object({
   severity: z._default(z.enum(["low", "medium", "high"]), "low"),
@@ -12,9 +15,12 @@ const flags = z.object({
   verbose: z.boolean(),
 });
 
-/** Both steps, as the runtime takes them: the specs' checks, then the schema's. */
-const check = async (raw: Record<string, unknown>, source: "argv" | "params") =>
-  validateFlags(flags, flagSpecsOf(flags), convertFlags(flagSpecsOf(flags), raw, source));
+const js = jsonSchemaOf(flags, "input", "test");
+const specs = flagSpecsFrom(js);
+const checks = compiledChecks(validatorsOf(js, {}).live(), specs);
+
+/** Both steps, as the runtime takes them: the specs' checks, then the compiled schema's. */
+const check = async (raw: Record<string, unknown>, source: "argv" | "params") => checks.flags(convertFlags(specs, raw, source));
 
 async function rejection(raw: Record<string, unknown>, source: "argv" | "params" = "argv"): Promise<KitError> {
   try {

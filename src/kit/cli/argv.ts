@@ -63,18 +63,7 @@ export function parseFlags(tokens: readonly string[], known: readonly ArgvFlag[]
     }
 
     if (flag.kind === "boolean") {
-      let value = true;
-      if (inline !== undefined) {
-        if (!(inline in BOOLEAN_TEXT))
-          throw new KitError("INVALID_VALUE", `--${name} is a switch: give it alone, or as --${name}=true|false (got: '${inline}')`, {
-            allowed: ["true", "false"],
-            got: inline,
-          });
-        value = BOOLEAN_TEXT[inline]!;
-      }
-      if (name in out && out[name] !== value)
-        throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice with different values`, { got: `--${name}` });
-      out[name] = value;
+      setSwitch(out, name, inline);
       continue;
     }
 
@@ -91,17 +80,38 @@ export function parseFlags(tokens: readonly string[], known: readonly ArgvFlag[]
       value = next;
       i++;
     }
-    if (flag.kind === "repeatable") {
-      const list = (out[name] as string[] | undefined) ?? [];
-      list.push(value);
-      out[name] = list;
-    } else {
-      if (name in out)
-        throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice ('${out[name]}' and '${value}'); give it once`, {
-          got: [out[name], value],
-        });
-      out[name] = value;
-    }
+    setValue(out, flag, value);
   }
   return out;
+}
+
+/** `--x` or `--x=true|false`; the same switch twice must agree. */
+function setSwitch(out: RawFlags, name: string, inline: string | undefined): void {
+  let value = true;
+  if (inline !== undefined) {
+    if (!(inline in BOOLEAN_TEXT))
+      throw new KitError("INVALID_VALUE", `--${name} is a switch: give it alone, or as --${name}=true|false (got: '${inline}')`, {
+        allowed: ["true", "false"],
+        got: inline,
+      });
+    value = BOOLEAN_TEXT[inline]!;
+  }
+  if (name in out && out[name] !== value) throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice with different values`, { got: `--${name}` });
+  out[name] = value;
+}
+
+/** A repeatable flag collects its values; any other takes exactly one. */
+function setValue(out: RawFlags, flag: ArgvFlag, value: string): void {
+  const { name } = flag;
+  if (flag.kind === "repeatable") {
+    const list = (out[name] as string[] | undefined) ?? [];
+    list.push(value);
+    out[name] = list;
+    return;
+  }
+  if (name in out)
+    throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice ('${out[name]}' and '${value}'); give it once`, {
+      got: [out[name], value],
+    });
+  out[name] = value;
 }

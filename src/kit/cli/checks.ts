@@ -1,13 +1,12 @@
 /**
- * How a command's flags and result are checked: by its zod schemas when the
- * tool runs in-process, or by the validators a compiled tool carries,
- * generated at build time from the same schemas' JSON Schema. Both report
- * a rejected flag as one `FlagIssue`, so the teaching error is the same.
+ * How a command's flags and result are checked: by the validators the compile
+ * step generates from their JSON Schema, the same in a binary and in-process.
+ * A rejected flag becomes one `FlagIssue`, and so one teaching error.
  */
-import type { Command } from "../declare/define.ts";
 import type { FlagSpec } from "./flags.ts";
-import { flagError, validateFlags, type Bounds, type FlagIssue } from "./validate.ts";
+import { flagError, type Bounds, type FlagIssue } from "./validate.ts";
 
+export type { Bounds };
 export type ResultCheck = { ok: true; data: unknown } | { ok: false; path: string; message: string };
 
 export interface Checks {
@@ -15,18 +14,6 @@ export interface Checks {
   flags(input: Record<string, unknown>): Promise<Record<string, unknown>>;
   /** The data the envelope carries, or where and why the command's result breaks its schema. */
   result(data: unknown): ResultCheck;
-}
-
-export function zodChecks(command: Command, specs: readonly FlagSpec[]): Checks {
-  return {
-    flags: (input) => validateFlags(command.flags, specs, input),
-    result(data) {
-      const r = command.result.safeParse(data);
-      if (r.success) return { ok: true, data: r.data };
-      const issue = r.error.issues[0];
-      return { ok: false, path: issue?.path.join(".") ?? "", message: issue?.message ?? "invalid" };
-    },
-  };
 }
 
 interface AjvError {
@@ -37,7 +24,7 @@ interface AjvError {
 }
 type Validate = ((data: unknown) => boolean) & { errors?: AjvError[] | null };
 
-/** What the build generates for each command of a compiled tool. */
+/** What the compile step makes of each command's schemas. */
 export interface CompiledValidators {
   readonly flags: Validate;
   readonly result: Validate;

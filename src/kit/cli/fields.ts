@@ -1,42 +1,13 @@
 /**
  * `--fields a,b.c` (contract §3): projects `data` to the named paths and
  * never touches the envelope around it. Paths are checked against the
- * command's result schema (as the tool's index lists them) before anything runs; arrays are projected
+ * command's result schema (as the tool's index lists them, from the compile step) before anything runs; arrays are projected
  * element by element, so `items.url` keeps the url of every item.
  */
-import type { ResultSchema } from "../declare/define.ts";
 import { KitError } from "../output/errors.ts";
-import { unwrap } from "./flags.ts";
 import { nearest } from "./suggest.ts";
 
-type Node = { _zod: { def: { type: string; shape?: Record<string, Node>; element?: Node; options?: Node[]; innerType?: Node; in?: Node } } };
-
-const MAX_DEPTH = 6;
-
-/** Every addressable path in a result schema, arrays looked through. */
-export function fieldPaths(schema: ResultSchema): string[] {
-  const out: string[] = [];
-  const walk = (node: Node, prefix: string, depth: number): void => {
-    if (depth > MAX_DEPTH) return;
-    const core = unwrap(node as never).core as unknown as Node;
-    const def = core._zod.def;
-    if (def.type === "array") return walk(def.element!, prefix, depth);
-    if (def.type === "union") {
-      for (const option of def.options ?? []) walk(option, prefix, depth);
-      return;
-    }
-    if (def.type !== "object") return;
-    for (const [key, child] of Object.entries(def.shape ?? {})) {
-      const path = prefix ? `${prefix}.${key}` : key;
-      if (!out.includes(path)) out.push(path);
-      walk(child, path, depth + 1);
-    }
-  };
-  walk(schema as unknown as Node, "", 0);
-  return out;
-}
-
-/** The paths `--fields` names, each checked against `valid` (the result's `fieldPaths`). */
+/** The paths `--fields` names, each checked against `valid` (the result's paths, from the tool's index). */
 export function parseFields(spec: string, valid: readonly string[]): string[] {
   const wanted = spec.split(",").map((s) => s.trim()).filter(Boolean);
   if (wanted.length === 0) throw new KitError("INVALID_FIELDS", "--fields is empty; name at least one path", { got: spec });

@@ -1,14 +1,13 @@
 /**
  * From raw flag values to the typed object `run` receives: argv strings are
  * converted by the flag's declared kind and checked against its spec, then
- * the schema has the last word (zod in-process, or the validator a compiled
- * tool carries: checks.ts). Every rejection is mapped to a teaching error
+ * the validator the compile step made of the schema has the last word
+ * (checks.ts). Every rejection is mapped to a teaching error
  * (contract §4): enums list their values, ranges give their bounds, a
  * missing flag names itself.
  */
-import type { FlagsSchema } from "../declare/define.ts";
 import { KitError } from "../output/errors.ts";
-import { unwrap, type FlagSpec } from "./flags.ts";
+import type { FlagSpec } from "./flags.ts";
 
 type Source = "argv" | "params";
 
@@ -38,21 +37,6 @@ const describeKind = (spec: FlagSpec): string =>
 const show = (v: unknown): string => (typeof v === "string" ? `'${v}'` : JSON.stringify(v) ?? String(v));
 
 export type Bounds = { min?: number; max?: number };
-
-/** The integer bounds a number's JSON Schema sets: what OUT_OF_RANGE reports as `allowed`. */
-export function boundsIn(js: Record<string, unknown>): Bounds {
-  const min = typeof js.minimum === "number" ? js.minimum : typeof js.exclusiveMinimum === "number" ? js.exclusiveMinimum + 1 : undefined;
-  const max = typeof js.maximum === "number" ? js.maximum : typeof js.exclusiveMaximum === "number" ? js.exclusiveMaximum - 1 : undefined;
-  return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
-}
-
-/** Bounds of a number flag, read from its JSON Schema only when a range is violated (the generator is loaded only then). */
-async function boundsOf(schema: FlagsSchema, key: string): Promise<Bounds> {
-  const field = (schema.shape as Record<string, unknown>)[key];
-  if (!field) return {};
-  const { toJSONSchema } = await import("zod/v4/core");
-  return boundsIn(toJSONSchema(unwrap(field as never).core as never, { unrepresentable: "any" }) as Record<string, unknown>);
-}
 
 const missing = (spec: FlagSpec): KitError =>
   new KitError("MISSING_FLAG", `--${spec.name} is required`, {
@@ -84,11 +68,7 @@ export function convertFlags(specs: readonly FlagSpec[], raw: Record<string, unk
   return input;
 }
 
-/**
- * One rejected flag, as either validator reports it: zod in-process, or the
- * validator a compiled tool carries (generated at build time from the same
- * schema). One mapping turns it into the teaching error.
- */
+/** One rejected flag, as the validator reports it; one mapping turns it into the teaching error. */
 export type FlagIssue = { readonly key: string; readonly got: unknown } & (
   | { readonly kind: "missing" | "enum" | "type" }
   | { readonly kind: "range"; readonly bounds: Bounds }
@@ -124,29 +104,4 @@ export function flagError(issue: FlagIssue, specs: readonly FlagSpec[]): KitErro
             ? issue.message
             : "is not valid";
   return new KitError("INVALID_VALUE", `${flag} ${why} (got: ${show(got)})`, { got });
-}
-
-/** The schema has the last word (ranges, formats, refinements); its rejection becomes a teaching error. */
-export async function validateFlags(schema: FlagsSchema, specs: readonly FlagSpec[], input: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const result = schema.safeParse(input);
-  if (result.success) return result.data as Record<string, unknown>;
-  throw flagError(await zodIssue(schema, specs, input, result.error.issues[0]!), specs);
-}
-
-type ZodIssue = { code: string; path: PropertyKey[]; message?: string; format?: string; pattern?: string; origin?: string; minimum?: number | bigint; maximum?: number | bigint };
-
-async function zodIssue(schema: FlagsSchema, specs: readonly FlagSpec[], input: Record<string, unknown>, issue: ZodIssue): Promise<FlagIssue> {
-  const key = String(issue.path[0] ?? "");
-  const spec = specs.find((s) => s.key === key);
-  const got = key in input ? input[key] : undefined;
-  if (issue.code === "invalid_value" && spec?.enumValues) return { key, got, kind: "enum" };
-  if (issue.code === "too_small" || issue.code === "too_big") {
-    if (spec?.kind === "integer" || spec?.kind === "number") return { key, got, kind: "range", bounds: await boundsOf(schema, key) };
-    const unit = issue.origin === "array" ? "items" : "characters";
-    return issue.code === "too_small" ? { key, got, kind: "length", min: Number(issue.minimum), unit } : { key, got, kind: "length", max: Number(issue.maximum), unit };
-  }
-  if (issue.code === "invalid_type") return { key, got, kind: "type" };
-  if (issue.code === "invalid_format" && issue.format === "regex" && issue.pattern) return { key, got, kind: "pattern", pattern: issue.pattern.replace(/^\/|\/[a-z]*$/g, "") };
-  if (issue.code === "invalid_format") return { key, got, kind: "format", format: issue.format ?? "value" };
-  return { key, got, kind: "other", message: issue.message };
 }

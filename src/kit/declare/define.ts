@@ -5,26 +5,19 @@
  */
 import type * as z from "zod/mini";
 import type { CommandContext } from "../runtime/context.ts";
+import { CREDENTIAL_FLAG, type EnvVar } from "../identity/env.ts";
+import type { OutcomeUnit } from "../output/envelope.ts";
+import { KIT_DEFAULT_LIMIT, KIT_MAX_LIMIT } from "../lists/bounds.ts";
 import { ERROR_CODES, type ErrorCode } from "../output/errors.ts";
-import { flagSpecsOf, UNIVERSAL_FLAG_NAMES } from "../cli/flags.ts";
+import { kebab, UNIVERSAL_FLAG_NAMES } from "../cli/flags.ts";
 import { FORBIDDEN_SYNONYMS, isTier1Verb, type Tier1Verb } from "./verbs.ts";
 
 export type FlagsSchema = z.ZodMiniObject;
 export type ResultSchema = z.ZodMiniType;
 
-/** Where a variable's value may be used: contract §10 scope split. */
-export type EnvScope = "read" | "write" | "config";
+export type { EnvScope, EnvVar } from "../identity/env.ts";
 
-export interface EnvVar {
-  readonly name: string;
-  /** `read`/`write`: a credential of that phase (always redacted); `config`: plain settings. */
-  readonly scope: EnvScope;
-  readonly required?: boolean;
-  readonly description: string;
-}
-
-/** contract §11: the fleet's outcome units. */
-export type OutcomeUnit = "usd" | "rank" | "pct" | "count" | "ms";
+export type { OutcomeUnit } from "../output/envelope.ts";
 
 export interface Example {
   readonly argv: readonly string[];
@@ -76,17 +69,9 @@ export interface Tool extends Omit<ToolSpec, "commands"> {
   readonly commands: readonly Command[];
 }
 
-/** contract §6: the kit's bounded default; a tool may lower it, never remove it. */
-export const KIT_DEFAULT_LIMIT = 50;
-export const KIT_MAX_LIMIT = 1000;
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
-/** MCP seed: credential fields are prohibited in inputs; here, in flags. */
-export const CREDENTIAL_FLAG = /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
-
-/** contract §10: `plan` and write CRUD verbs only write plans; `apply` and declared tier-2 writes act. */
-export const holdsWriteCredentials = (c: Pick<Command, "verb" | "tier" | "rw">): boolean => c.verb === "apply" || (c.tier === 2 && c.rw === "write");
 
 /** Declares one command. The const generics keep verbs literal, so a typo is a type error. */
 export function defineCommand<const F extends FlagsSchema, const R extends ResultSchema>(
@@ -123,10 +108,10 @@ export function defineTool(spec: ToolSpec): Tool {
       where(`schema must be "${schemaPrefix}N", got "${c.schema}"`);
     for (const e of c.errors) if (!Object.hasOwn(ERROR_CODES, e)) where(`unknown error code ${e}`);
     checkEnv(c.env ?? [], where);
-    for (const f of flagSpecsOf(c.flags)) {
-      if (UNIVERSAL_FLAG_NAMES.has(f.name)) where(`flag --${f.name} is universal; the kit provides it`);
-      if (CREDENTIAL_FLAG.test(f.name)) where(`flag --${f.name} looks like a credential; credentials come from the environment (contract §10)`);
-      if (!NAME.test(f.name)) where(`flag --${f.name} must be kebab-case`);
+    for (const name of Object.keys(c.flags.shape).map(kebab)) {
+      if (UNIVERSAL_FLAG_NAMES.has(name)) where(`flag --${name} is universal; the kit provides it`);
+      if (CREDENTIAL_FLAG.test(name)) where(`flag --${name} looks like a credential; credentials come from the environment (contract §10)`);
+      if (!NAME.test(name)) where(`flag --${name} must be kebab-case`);
     }
     const wantsPage = c.verb === "list" || c.list !== undefined;
     const limits = c.list ?? { defaultLimit: KIT_DEFAULT_LIMIT };
@@ -145,5 +130,3 @@ function checkEnv(vars: readonly EnvVar[], fail: (what: string) => never): void 
   for (const v of vars) if (!ENV_NAME.test(v.name)) fail(`environment variable ${v.name} must be SCREAMING_SNAKE`);
 }
 
-/** The environment a command may read: the tool's variables and its own. */
-export const envOf = (tool: { readonly env?: readonly EnvVar[] }, command: { readonly env?: readonly EnvVar[] }): readonly EnvVar[] => [...(tool.env ?? []), ...(command.env ?? [])];

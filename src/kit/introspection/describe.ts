@@ -1,33 +1,27 @@
 /**
- * contract §9, layer 2: the machine description of a tool, built from the
- * zod definitions alone. `--help` and SKILL.md are renderings of this same
- * document, so the three views cannot disagree. Loaded only on demand: the
- * JSON Schema it carries is not needed to run a command.
+ * contract §9, layer 2: the machine description of a tool, built from its
+ * declaration and the JSON Schema the compile step made of each command's
+ * schemas. `--help` and SKILL.md are renderings of this same document, so
+ * the three views cannot disagree.
  */
-import * as z from "zod/mini";
-import { envOf, type Command, type Example, type FlagsSchema, type ResultSchema, type Tool } from "../declare/define.ts";
-import { ERROR_CODES, EXIT, KIT_ERROR_CODES, type ErrorCode } from "../output/errors.ts";
+import { envOf } from "../identity/env.ts";
+import type { Command, Example, Tool } from "../declare/define.ts";
+import type { FlagSpec } from "../cli/flags.ts";
+import { ERROR_CODES, EXIT, type ErrorCode } from "../output/errors.ts";
 import { DOCUMENT_FLAGS, KIT_EXTENSIONS, type CommandDoc, type DescribeDoc, type FlagDoc, type JsonSchema } from "./describe-doc.ts";
-import { flagSpecsOf, kebab, UNIVERSAL_FLAGS } from "../cli/flags.ts";
+import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
 
-const DRAFT = "draft-2020-12" as const;
-
-/** JSON Schema 2020-12 of the flags, with the kebab-case names the command line and --params use. */
-export function flagsJsonSchema(schema: FlagsSchema): JsonSchema {
-  const js = z.toJSONSchema(schema, { target: DRAFT, io: "input", unrepresentable: "any" }) as JsonSchema;
-  const props = (js.properties ?? {}) as Record<string, JsonSchema>;
-  js.properties = Object.fromEntries(Object.entries(props).map(([k, v]) => [kebab(k), v]));
-  if (Array.isArray(js.required)) js.required = (js.required as string[]).map(kebab);
-  js.additionalProperties = false;
-  return js;
+/** A command's schemas as the compile step derived them. */
+export interface CommandSchemas {
+  /** The flags' JSON Schema with kebab-case names, as published. */
+  readonly input: JsonSchema;
+  readonly output: JsonSchema;
+  readonly specs: readonly FlagSpec[];
 }
 
-export const resultJsonSchema = (schema: ResultSchema): JsonSchema =>
-  z.toJSONSchema(schema, { target: DRAFT, io: "output", unrepresentable: "any" }) as JsonSchema;
-
-function flagDocs(command: Command, input: JsonSchema): FlagDoc[] {
-  const props = (input.properties ?? {}) as Record<string, JsonSchema>;
-  return flagSpecsOf(command.flags).map((spec) => {
+function flagDocs(s: CommandSchemas): FlagDoc[] {
+  const props = (s.input.properties ?? {}) as Record<string, JsonSchema>;
+  return s.specs.map((spec) => {
     const p = props[spec.name] ?? {};
     const doc: FlagDoc = { name: spec.name, type: spec.kind, required: spec.required, description: (p.description as string | undefined) ?? null };
     if (p.default !== undefined) doc.default = p.default;
@@ -40,11 +34,10 @@ function flagDocs(command: Command, input: JsonSchema): FlagDoc[] {
 }
 
 /** The codes a command can raise: the kit's own and those it declares, in table order. */
-export const commandErrors = (command: Command): ErrorCode[] =>
-  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => (KIT_ERROR_CODES as readonly string[]).includes(c) || command.errors.includes(c));
+export const commandErrors = (command: Pick<Command, "errors">): ErrorCode[] =>
+  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c].kit || command.errors.includes(c));
 
-function commandDoc(tool: Tool, command: Command): CommandDoc {
-  const input = flagsJsonSchema(command.flags);
+function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): CommandDoc {
   return {
     name: command.name,
     resource: command.resource ?? null,
@@ -53,10 +46,10 @@ function commandDoc(tool: Tool, command: Command): CommandDoc {
     rw: command.rw,
     summary: command.summary,
     description: command.description ?? null,
-    flags: flagDocs(command, input),
+    flags: flagDocs(schemas),
     result_schema: command.schema,
-    input_schema: input,
-    output_schema: resultJsonSchema(command.result),
+    input_schema: schemas.input,
+    output_schema: schemas.output,
     errors: commandErrors(command),
     env: [...envOf(tool, command)],
     pagination: command.pagination ? { default_limit: command.pagination.defaultLimit, max_limit: command.pagination.maxLimit } : null,
@@ -76,8 +69,8 @@ const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
 };
 
 /** The whole tool; `narrowDoc` cuts it to one command. */
-export function describeTool(tool: Tool): DescribeDoc {
-  const docs = tool.commands.map((c) => commandDoc(tool, c));
+export function describeTool(tool: Tool, schemasOf: (command: Command) => CommandSchemas): DescribeDoc {
+  const docs = tool.commands.map((c) => commandDoc(tool, c, schemasOf(c)));
   const codes = new Set(docs.flatMap((d) => d.errors));
   return {
     contract_version: tool.contractVersion,

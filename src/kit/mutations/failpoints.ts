@@ -10,11 +10,16 @@
  */
 export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
 
+type CrashPoint = "after-execute" | "kill-at-commit";
+
+/** What production code asks, by name, at each point a test may break it. */
 export interface Failpoints {
-  readonly killAfterExecute: number;
-  readonly delayMs: (execution: number) => number;
+  /** Dies here (SIGKILL) when the failpoint `name` names this, its `n`th passing. */
+  crashAt(name: CrashPoint, n: number): void;
+  /** Waits as long as a slow API would for this run's `execution`th execution. */
+  delay(execution: number): Promise<void>;
+  /** Whether the lease is renewed while an item executes. */
   readonly heartbeat: boolean;
-  readonly killAtCommit: number;
 }
 
 export function failpointsOf(env: Readonly<Record<string, string | undefined>>): Failpoints {
@@ -23,15 +28,19 @@ export function failpointsOf(env: Readonly<Record<string, string | undefined>>):
   const every = num("delay-execute");
   const first = num("delay-first-execute");
   return {
-    killAfterExecute: num("after-execute"),
-    delayMs: (n) => every + (n === 1 ? first : 0),
+    crashAt: (name, n) => {
+      if (n === num(name)) crashNow();
+    },
+    delay: async (n) => {
+      const ms = every + (n === 1 ? first : 0);
+      if (ms > 0) await Bun.sleep(ms);
+    },
     heartbeat: !set.has("no-heartbeat"),
-    killAtCommit: num("kill-at-commit"),
   };
 }
 
 /** The crash a failpoint asks for: no cleanup, no envelope, exactly as a power cut or OOM kill would leave things. */
-export const crashNow = (): never => {
+const crashNow = (): never => {
   process.kill(process.pid, "SIGKILL");
   throw new Error("unreachable");
 };

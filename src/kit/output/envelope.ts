@@ -3,9 +3,11 @@
  * failure. `ok` ⟺ `data` is an object and `error` is null; `meta` is always
  * present, with every field, so a consumer never tests for a key.
  */
-import type { OutcomeUnit } from "../declare/define.ts";
 import type { ErrorObject } from "./errors.ts";
 import type { Pagination } from "../lists/paginate.ts";
+
+/** contract §11: the fleet's outcome units. */
+export type OutcomeUnit = "usd" | "rank" | "pct" | "count" | "ms";
 
 /** contract §11: the comparable spine every result carries. */
 export interface Outcome {

@@ -22,31 +22,38 @@ interface CodeSpec {
   readonly exit: ExitClass;
   readonly retryable: boolean;
   readonly summary: string;
+  /** Any command can raise it, whatever it declares: the kit itself does. */
+  readonly kit: boolean;
 }
 
-const code = (exit: ExitClass, summary: string, retryable = false): CodeSpec => ({ exit, retryable, summary });
+const code = (exit: ExitClass, summary: string, opts: { retryable?: boolean; kit?: boolean } = {}): CodeSpec => ({
+  exit,
+  retryable: opts.retryable ?? false,
+  summary,
+  kit: opts.kit ?? false,
+});
 
 export const ERROR_CODES = {
-  INTERNAL: code("internal", "an unexpected failure inside the tool; report it"),
+  INTERNAL: code("internal", "an unexpected failure inside the tool; report it", { kit: true }),
 
-  USAGE: code("usage", "the invocation is malformed (an unexpected argument)"),
-  UNKNOWN_COMMAND: code("usage", "no such command; `allowed` lists the commands"),
-  UNKNOWN_FLAG: code("usage", "no such flag for this command; `allowed` lists the flags"),
-  MISSING_FLAG: code("usage", "a required flag is absent"),
-  INVALID_VALUE: code("usage", "a flag's value has the wrong type or shape"),
-  INVALID_ENUM: code("usage", "a flag's value is outside its set; `allowed` lists the set"),
-  OUT_OF_RANGE: code("usage", "a number is outside its range; `allowed` gives min and max"),
-  CONFLICTING_FLAGS: code("usage", "flags that cannot be given together"),
-  INVALID_PARAMS: code("usage", "the --params document is not a JSON object"),
-  INVALID_CURSOR: code("usage", "the --cursor does not belong to this query"),
-  INVALID_FIELDS: code("usage", "a --fields path is not in the result schema; `allowed` lists them"),
-  INPUT_REQUIRED: code("usage", "a value would have been asked for, but prompting is off"),
+  USAGE: code("usage", "the invocation is malformed (an unexpected argument)", { kit: true }),
+  UNKNOWN_COMMAND: code("usage", "no such command; `allowed` lists the commands", { kit: true }),
+  UNKNOWN_FLAG: code("usage", "no such flag for this command; `allowed` lists the flags", { kit: true }),
+  MISSING_FLAG: code("usage", "a required flag is absent", { kit: true }),
+  INVALID_VALUE: code("usage", "a flag's value has the wrong type or shape", { kit: true }),
+  INVALID_ENUM: code("usage", "a flag's value is outside its set; `allowed` lists the set", { kit: true }),
+  OUT_OF_RANGE: code("usage", "a number is outside its range; `allowed` gives min and max", { kit: true }),
+  CONFLICTING_FLAGS: code("usage", "flags that cannot be given together", { kit: true }),
+  INVALID_PARAMS: code("usage", "the --params document is not a JSON object", { kit: true }),
+  INVALID_CURSOR: code("usage", "the --cursor does not belong to this query", { kit: true }),
+  INVALID_FIELDS: code("usage", "a --fields path is not in the result schema; `allowed` lists them", { kit: true }),
+  INPUT_REQUIRED: code("usage", "a value would have been asked for, but prompting is off", { kit: true }),
 
   MISSING_ARTIFACT: code("input", "a pipeline stage's input artifact is absent; the hint names the stage to run"),
   INVALID_ARTIFACT: code("input", "a run-dir artifact is unreadable or from another stage"),
   INVALID_INPUT: code("input", "an input file, folder or document is unusable"),
   NOT_FOUND: code("input", "the addressed item does not exist"),
-  MISSING_ENV: code("input", "a required environment variable is unset; the hint names it"),
+  MISSING_ENV: code("input", "a required environment variable is unset; the hint names it", { kit: true }),
   CREDENTIAL_REJECTED: code("input", "a credential from the environment was refused by the service; the hint names it"),
   PRECONDITION_FAILED: code("input", "the world no longer matches what the plan expected"),
   CONFLICT: code("input", "the request contradicts recorded state (same key, different params)"),
@@ -56,42 +63,22 @@ export const ERROR_CODES = {
   PLAN_EXPIRED: code("input", "the plan is past its expiry; plan again"),
   POLICY_STALE: code("input", "the plan was judged against a policy version that is no longer current"),
 
-  UPSTREAM_ERROR: code("upstream", "an external service failed", true),
-  UPSTREAM_TIMEOUT: code("upstream", "an external service did not answer in time", true),
-  RATE_LIMITED: code("upstream", "an external service asked us to slow down", true),
-  NETWORK_ERROR: code("upstream", "a connection could not be made", true),
-  IN_PROGRESS: code("upstream", "another process holds this item; retry after its lease", true),
+  UPSTREAM_ERROR: code("upstream", "an external service failed", { retryable: true }),
+  UPSTREAM_TIMEOUT: code("upstream", "an external service did not answer in time", { retryable: true }),
+  RATE_LIMITED: code("upstream", "an external service asked us to slow down", { retryable: true }),
+  NETWORK_ERROR: code("upstream", "a connection could not be made", { retryable: true }),
+  IN_PROGRESS: code("upstream", "another process holds this item; retry after its lease", { retryable: true }),
 
   POLICY_DENIED: code("policy", "a policy forbids this; do not retry"),
-  CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it"),
+  CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it", { kit: true }),
   APPROVAL_REQUIRED: code("policy", "the gate requires an approval for this plan"),
   APPROVAL_INVALID: code("policy", "the plan's approval signature does not verify with the gate's public key"),
   APPROVAL_MISMATCH: code("policy", "the approval was given for a different plan, policy version or expiry"),
 
-  CANCELLED: code("cancelled", "interrupted by a signal", true),
+  CANCELLED: code("cancelled", "interrupted by a signal", { retryable: true, kit: true }),
 } as const satisfies Record<string, CodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
-
-/** The codes any command can raise, whatever it declares: they come from the kit itself. */
-export const KIT_ERROR_CODES = [
-  "INTERNAL",
-  "USAGE",
-  "UNKNOWN_COMMAND",
-  "UNKNOWN_FLAG",
-  "MISSING_FLAG",
-  "INVALID_VALUE",
-  "INVALID_ENUM",
-  "OUT_OF_RANGE",
-  "CONFLICTING_FLAGS",
-  "INVALID_PARAMS",
-  "INVALID_CURSOR",
-  "INVALID_FIELDS",
-  "INPUT_REQUIRED",
-  "CONFIRMATION_REQUIRED",
-  "MISSING_ENV",
-  "CANCELLED",
-] as const satisfies readonly ErrorCode[];
 
 export const exitCodeOf = (c: ErrorCode): number => EXIT[ERROR_CODES[c].exit];
 

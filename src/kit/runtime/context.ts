@@ -4,8 +4,7 @@
  * feed the envelope's `meta` (pages, cost, outcome). Streams, environment and
  * clock arrive here from the entry point; commands never read `process`.
  */
-import type { OutcomeUnit } from "../declare/define.ts";
-import type { Outcome } from "../output/envelope.ts";
+import type { Outcome, OutcomeUnit } from "../output/envelope.ts";
 import { KitError } from "../output/errors.ts";
 import type { Logger } from "../output/log.ts";
 import { paginate, type Page, type PageRequest } from "../lists/paginate.ts";

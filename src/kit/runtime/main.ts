@@ -1,7 +1,7 @@
 /**
  * Entry points, for the real process, run once: `runIndexed` is what the build
  * generates for each tool; `runMain` runs a tool whose commands are all
- * loaded, on zod itself (the kit's own test probe).
+ * loaded, compiling it in memory first (the kit's own test probe).
  */
 import type { Tool } from "../declare/define.ts";
 import { processIO } from "./io.ts";
@@ -11,7 +11,9 @@ import { commandIn, sourceOf, type ToolIndex } from "./source.ts";
 
 /** A tool whose every command is already loaded. */
 export async function runMain(tool: Tool): Promise<void> {
-  process.exitCode = await runTool(sourceOf(tool), processIO());
+  // Loaded here only: a binary's entry is `runIndexed`, and carries no compiler.
+  const { compileTool } = await import("../compile/index.ts");
+  process.exitCode = await runTool(sourceOf(tool, compileTool(tool)), processIO());
 }
 
 /** A command's module as the build generates it: the declaration, and its validators. */

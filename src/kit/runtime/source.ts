@@ -5,10 +5,9 @@
  * build, so resolving argv, refusing a bad flag and describing the tool cost
  * no schema construction; only the one command that runs is loaded.
  */
-import { zodChecks, type Checks } from "../cli/checks.ts";
+import { compiledChecks, type Checks, type CompiledValidators } from "../cli/checks.ts";
 import type { Command, CommandSpec, EnvVar, Tool } from "../declare/define.ts";
-import { fieldPaths } from "../cli/fields.ts";
-import { flagSpecsOf, type FlagSpec } from "../cli/flags.ts";
+import type { FlagSpec } from "../cli/flags.ts";
 
 export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "schema" | "env" | "pagination" | "stage" | "outcome"> & {
   readonly flags: readonly FlagSpec[];
@@ -35,43 +34,18 @@ export interface ToolSource {
   document(file: string): Promise<string | null>;
 }
 
-/** JSON-safe: the build writes it into the compiled entry as it is. */
-export function indexOf(tool: Tool): ToolIndex {
+/** An in-process tool: its commands already loaded, the compile step's output in memory. */
+export function sourceOf(tool: Tool, compiled: { index: ToolIndex; describe: unknown; skill: string; validators: Readonly<Record<string, { live(): CompiledValidators }>> }): ToolSource {
+  const text = JSON.stringify(compiled.describe);
   return {
-    name: tool.name,
-    version: tool.version,
-    contractVersion: tool.contractVersion,
-    ...(tool.env ? { env: tool.env } : {}),
-    commands: tool.commands.map(
-      (c): CommandHead => ({
-        name: c.name,
-        ...(c.resource === undefined ? {} : { resource: c.resource }),
-        verb: c.verb,
-        tier: c.tier,
-        rw: c.rw,
-        schema: c.schema,
-        ...(c.env ? { env: c.env } : {}),
-        pagination: c.pagination,
-        ...(c.stage ? { stage: c.stage } : {}),
-        ...(c.outcome ? { outcome: c.outcome } : {}),
-        flags: flagSpecsOf(c.flags),
-        fields: fieldPaths(c.result),
-      }) as CommandHead,
-    ),
-  };
-}
-
-/** An in-process tool: everything is already loaded. */
-export function sourceOf(tool: Tool): ToolSource {
-  return {
-    index: indexOf(tool),
+    index: compiled.index,
     load: async (head) => {
       const command = tool.commands.find((c) => c.name === head.name)!;
-      return { command, checks: zodChecks(command, head.flags) };
+      return { command, checks: compiledChecks(compiled.validators[head.name]!.live(), head.flags) };
     },
-    describe: async () => JSON.stringify((await import("../introspection/describe.ts")).describeTool(tool)),
-    // In-process there is no build: SKILL.md is generated from the declaration, and no spec.yaml is carried.
-    document: async (file) => (file === "SKILL.md" ? (await import("../introspection/skill.ts")).toolSkill((await import("../introspection/describe.ts")).describeTool(tool)) : null),
+    describe: async () => text,
+    // No spec.yaml is carried in-process: only a build copies it in.
+    document: async (file) => (file === "SKILL.md" ? compiled.skill : null),
   };
 }
 

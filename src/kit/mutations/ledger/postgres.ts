@@ -13,31 +13,7 @@ export async function openPostgres(url: string): Promise<Ledger> {
   const host = hostname();
   return {
     engine: "postgres",
-    async claim(req: ClaimRequest): Promise<Claim> {
-      // The common case, a key nobody has claimed, is one statement and one round trip.
-      const inserted = await sql`
-        INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-        VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
-        ON CONFLICT (idempotency_key) DO NOTHING
-        RETURNING idempotency_key`;
-      if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
-      return sql.begin(async (tx) => {
-        const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
-        // Released and forgotten between the insert and this read: claim it afresh.
-        if (!row) {
-          await tx`
-            INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-            VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})`;
-          return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } as const;
-        }
-        const d = decide(row, req, host);
-        if (d !== "takeover") return d;
-        const [taken] = await tx`
-          UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now}
-          WHERE idempotency_key = ${req.key} RETURNING attempts`;
-        return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null, generation: Number(taken.attempts) } as const;
-      });
-    },
+    claim: (req) => claim(sql, req, host),
     async renew(f: Fence, leaseUntil, now) {
       const r = await sql`
         UPDATE action_items SET lease_until = ${leaseUntil}, updated_at = ${now}
@@ -77,6 +53,33 @@ export async function openPostgres(url: string): Promise<Ledger> {
       await sql.close();
     },
   };
+}
+
+/** The intent row inserted, or the existing one locked (SELECT … FOR UPDATE) and decided. */
+async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> {
+  // The common case, a key nobody has claimed, is one statement and one round trip.
+  const inserted = await sql`
+    INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+    VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
+    ON CONFLICT (idempotency_key) DO NOTHING
+    RETURNING idempotency_key`;
+  if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
+  return sql.begin(async (tx) => {
+    const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
+    // Released and forgotten between the insert and this read: claim it afresh.
+    if (!row) {
+      await tx`
+        INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+        VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})`;
+      return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } as const;
+    }
+    const d = decide(row, req, host);
+    if (d !== "takeover") return d;
+    const [taken] = await tx`
+      UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now}
+      WHERE idempotency_key = ${req.key} RETURNING attempts`;
+    return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null, generation: Number(taken.attempts) } as const;
+  });
 }
 
 async function migrate(sql: SQL): Promise<void> {

@@ -5,8 +5,9 @@ import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, typ
 
 const BUSY_TIMEOUT_MS = 10_000;
 
-export function openSqlite(path: string): Ledger {
-  const db = withBusyRetry(() => {
+/** The file, in WAL mode and migrated. */
+const openDatabase = (path: string): Database =>
+  withBusyRetry(() => {
     const d = new Database(path, { create: true, strict: true });
     try {
       d.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
@@ -21,25 +22,31 @@ export function openSqlite(path: string): Ledger {
       throw e;
     }
   });
+
+/** Every statement the protocol runs, prepared once per open. */
+const statements = (db: Database) => ({
+  get: db.query("SELECT * FROM action_items WHERE idempotency_key = ?"),
+  insert: db.query(
+    `INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?)`,
+  ),
+  takeover: db.query("UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ? RETURNING attempts"),
+  renew: db.query("UPDATE action_items SET lease_until = ?, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+  settle: db.query(
+    "UPDATE action_items SET state = 'settled', outcome = ?, result = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
+  ),
+  log: db.query(
+    `INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  ),
+  forget: db.query("DELETE FROM action_items WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+  reconcile: db.query("UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+});
+
+export function openSqlite(path: string): Ledger {
+  const db = openDatabase(path);
   const host = hostname();
-  const q = {
-    get: db.query("SELECT * FROM action_items WHERE idempotency_key = ?"),
-    insert: db.query(
-      `INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?)`,
-    ),
-    takeover: db.query("UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ? RETURNING attempts"),
-    renew: db.query("UPDATE action_items SET lease_until = ?, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
-    settle: db.query(
-      "UPDATE action_items SET state = 'settled', outcome = ?, result = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
-    ),
-    log: db.query(
-      `INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ),
-    forget: db.query("DELETE FROM action_items WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
-    reconcile: db.query("UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
-  };
+  const q = statements(db);
 
   // IMMEDIATE takes the write lock at BEGIN: two processes never both read "no row".
   const claim = db.transaction((req: ClaimRequest): Claim => {

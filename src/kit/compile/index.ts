@@ -1,0 +1,69 @@
+/**
+ * contract §9 and §12, the one compile step: a tool's declaration in; its index, describe
+ * document, SKILL.md and validators out. The build writes them into the
+ * binary; an in-process run (the tests, `runMain`) uses the same result in
+ * memory, so both run the same checks on the same derived data.
+ *
+ *   declaration (zod) → JSON Schema → { index, describe, skill, validators }
+ */
+import type { Command, Tool } from "../declare/define.ts";
+import type { CommandSchemas } from "../introspection/describe.ts";
+import { describeTool } from "../introspection/describe.ts";
+import type { DescribeDoc } from "../introspection/describe-doc.ts";
+import { toolSkill } from "../introspection/skill.ts";
+import type { CommandHead, ToolIndex } from "../runtime/source.ts";
+import { jsonSchemaOf } from "./json-schema.ts";
+import { fieldPathsFrom, flagSpecsFrom, kebabFlagsSchema } from "./specs.ts";
+import { standInGaps } from "./stand-in.ts";
+import { validatorsOf, type CommandValidators } from "./validators.ts";
+
+export type { CommandValidators } from "./validators.ts";
+
+export interface CompiledTool {
+  readonly index: ToolIndex;
+  readonly describe: DescribeDoc;
+  readonly skill: string;
+  /** By command name. */
+  readonly validators: Readonly<Record<string, CommandValidators>>;
+}
+
+/** JSON-safe: the build writes it into the compiled entry as it is. */
+function headOf(c: Command, s: CommandSchemas, fields: string[]): CommandHead {
+  return {
+    name: c.name,
+    ...(c.resource === undefined ? {} : { resource: c.resource }),
+    verb: c.verb,
+    tier: c.tier,
+    rw: c.rw,
+    schema: c.schema,
+    ...(c.env ? { env: c.env } : {}),
+    pagination: c.pagination,
+    ...(c.stage ? { stage: c.stage } : {}),
+    ...(c.outcome ? { outcome: c.outcome } : {}),
+    flags: s.specs,
+    fields,
+  } as CommandHead;
+}
+
+/**
+ * `sources`: the files the binary will bundle (the build passes them), so a
+ * `z.` member the stand-in lacks fails here, not in the binary.
+ */
+export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = {}): CompiledTool {
+  const gaps = standInGaps(opts.sources ?? []);
+  if (gaps.length > 0) throw new Error(`${tool.name}: the zod stand-in (src/kit/compile/zod-stand-in.ts) lacks ${gaps.join(", ")}; export it there`);
+  const schemas = new Map<string, CommandSchemas>();
+  const validators: Record<string, CommandValidators> = {};
+  const heads = tool.commands.map((c) => {
+    const where = `${tool.name} ${c.name}`;
+    const flags = jsonSchemaOf(c.flags, "input", `${where} flags`);
+    const output = jsonSchemaOf(c.result, "output", `${where} result`);
+    const s: CommandSchemas = { input: kebabFlagsSchema(flags), output, specs: flagSpecsFrom(flags) };
+    schemas.set(c.name, s);
+    validators[c.name] = validatorsOf(flags, output);
+    return headOf(c, s, fieldPathsFrom(output));
+  });
+  const describe = describeTool(tool, (c) => schemas.get(c.name)!);
+  const index: ToolIndex = { name: tool.name, version: tool.version, contractVersion: tool.contractVersion, ...(tool.env ? { env: tool.env } : {}), commands: heads };
+  return { index, describe, skill: toolSkill(describe), validators };
+}

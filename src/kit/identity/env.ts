@@ -1,0 +1,49 @@
+/**
+ * contract §10: credentials come only from the environment, each declared
+ * with the phase that may hold it. A read never holds a write credential:
+ * only `apply` (and a declared tier-2 write, such as the gate's signing) does.
+ */
+import { KitError } from "../output/errors.ts";
+
+/** Where a variable's value may be used: contract §10 scope split. */
+export type EnvScope = "read" | "write" | "config";
+
+export interface EnvVar {
+  readonly name: string;
+  /** `read`/`write`: a credential of that phase (always redacted); `config`: plain settings. */
+  readonly scope: EnvScope;
+  readonly required?: boolean;
+  readonly description: string;
+}
+
+type Declares = { readonly env?: readonly EnvVar[] };
+type Phase = { readonly verb: string; readonly tier: 1 | 2; readonly rw: "read" | "write" };
+
+/** MCP seed: credential fields are prohibited in inputs; here, in flags. */
+export const CREDENTIAL_FLAG = /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
+
+/** contract §10: `plan` and write CRUD verbs only write plans; `apply` and declared tier-2 writes act. */
+export const holdsWriteCredentials = (c: Phase): boolean => c.verb === "apply" || (c.tier === 2 && c.rw === "write");
+
+/** The environment a command may read: the tool's variables and its own. */
+export const envOf = (tool: Declares, command: Declares): readonly EnvVar[] => [...(tool.env ?? []), ...(command.env ?? [])];
+
+/** Every credential the tool declares anywhere: what the redactor masks. */
+export const credentialNames = (tool: Declares & { readonly commands: readonly Declares[] }): string[] =>
+  [...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])].filter((v) => v.scope !== "config").map((v) => v.name);
+
+/** The write credentials present that this command's phase may not hold: what its process must run without. */
+export const withheldFrom = (tool: Declares, command: Declares & Phase, env: Readonly<Record<string, string | undefined>>): string[] =>
+  holdsWriteCredentials(command) ? [] : envOf(tool, command).filter((v) => v.scope === "write" && env[v.name] !== undefined).map((v) => v.name);
+
+/** A required variable of this phase that is absent is a precondition failure naming it. */
+export function assertRequiredEnv(tool: Declares, command: Declares & Phase, env: Readonly<Record<string, string | undefined>>): void {
+  for (const v of envOf(tool, command)) {
+    if (!v.required || (v.scope === "write" && !holdsWriteCredentials(command))) continue;
+    if (!env[v.name])
+      throw new KitError("MISSING_ENV", `${v.name} is not set`, {
+        hint: `set ${v.name} in the environment: ${v.description}`,
+        detail: { variable: v.name, scope: v.scope },
+      });
+  }
+}

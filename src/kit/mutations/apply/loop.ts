@@ -1,0 +1,53 @@
+/**
+ * contract §8 `apply`: every item of an approved plan, in plan order, each
+ * through the ledger protocol (protocol.ts). Items touching one target run
+ * in order, each expecting the version the previous one leaves, so the
+ * plan's own confirmed items never make it stale; an item that did not
+ * apply blocks the later items on its targets. A ledger that fails stops
+ * the run: the rest are reported as not attempted.
+ */
+import type { KitError } from "../../output/errors.ts";
+import { isLedgerFailure } from "../ledger/open.ts";
+import type { PlanItem } from "../plan.ts";
+import { Applier, type ApplyRun } from "./protocol.ts";
+import { failedBefore, IN_PLACE, reportOf, type ItemReport } from "./report.ts";
+
+export type { ApplyRun } from "./protocol.ts";
+
+/** Every item's report, in plan order; `stoppedBy` is set when the ledger failed and the rest were not attempted. */
+export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]; stoppedBy: KitError | null }> {
+  const applier = new Applier(run);
+  const blocked = new Map<string, string>(); // target → the item whose failure blocks later items on it
+  const dryChecked = new Set<string>();
+  const reports: ItemReport[] = [];
+  for (const [index, it] of run.plan.items.entries()) {
+    run.signal.throwIfAborted();
+    const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
+    let report: ItemReport;
+    if (blocker) report = reportOf(it, "skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
+    else if (!run.ledger) report = await applier.dryRun(it, dryChecked).catch((e) => failedBefore(it, e));
+    else {
+      const progress = { executed: false };
+      try {
+        report = await applier.apply(it, run.ledger, progress);
+      } catch (e) {
+        if (!isLedgerFailure(e) || run.signal.aborted) throw e;
+        reports.push(...ledgerStopped(it, progress.executed, e, run.plan.items.slice(index + 1)));
+        return { reports, stoppedBy: e };
+      }
+    }
+    reports.push(report);
+    if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
+  }
+  return { reports, stoppedBy: null };
+}
+
+/** The ledger failed during `it`: what is known of it, and that the rest were not attempted. */
+function ledgerStopped(it: PlanItem, executed: boolean, e: KitError, rest: readonly PlanItem[]): ItemReport[] {
+  return [
+    executed
+      ? reportOf(it, "unconfirmed", true, null, { code: e.code, message: `executed, but not confirmed: ${e.message}; the next apply reconciles it` })
+      : reportOf(it, "failed", false, null, { code: e.code, message: e.message }),
+    ...rest.map((r) => reportOf(r, "skipped", false, null, { code: e.code, message: "not attempted: the ledger failed" })),
+  ];
+}

@@ -1,0 +1,208 @@
+/**
+ * contract §8, one item through the ledger, a method per step:
+ *
+ *   claim → (takeover: recover, reconcile) → precondition → execute → settle + log
+ *
+ * fenced by the claim's generation: an owner whose lease was taken over
+ * neither commits nor settles. Only a final outcome is stored; a failure
+ * that may pass releases the item for the next run to reconcile.
+ */
+import { hostname, userInfo } from "node:os";
+import { fromSystemError, KitError, type ErrorCode } from "../../output/errors.ts";
+import { sha256 } from "../../pipeline/hash.ts";
+import type { ActionSpec, ExecContext, Mutations } from "../actions.ts";
+import { failpointsOf, type Failpoints } from "../failpoints.ts";
+import type { Fence, Ledger } from "../ledger/ledger.ts";
+import { isLedgerFailure } from "../ledger/open.ts";
+import { canonicalJson, type Plan, type PlanItem } from "../plan.ts";
+import { Lease, leaseOf } from "./lease.ts";
+import { lostLease, reportOf, type ItemReport } from "./report.ts";
+
+const POLL_MS = 50;
+
+export interface ApplyRun {
+  readonly plan: Plan;
+  readonly mutations: Mutations;
+  readonly tool: string;
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  readonly wait: boolean;
+  /** null: a dry run (nothing is claimed or executed). */
+  readonly ledger: Ledger | null;
+}
+
+/** What the whole run shares: who it is, how long its leases last, what a test asked to break. */
+export class Applier {
+  readonly owner = `${hostname()}/${process.pid}/${crypto.randomUUID().slice(0, 8)}`;
+  readonly faults: Failpoints;
+  readonly leaseMs: number;
+  readonly actor: string;
+  executions = 0;
+  fences = 0;
+
+  constructor(readonly run: ApplyRun) {
+    this.faults = failpointsOf(run.env);
+    this.leaseMs = leaseOf(run.env);
+    this.actor = run.env.AGENT_ACTOR || `${safeUser()}@${hostname()}`;
+  }
+
+  action(it: PlanItem): ActionSpec {
+    return this.run.mutations.actions[it.action]!;
+  }
+
+  context(it: PlanItem, signal: AbortSignal, fence: () => Promise<void>): ExecContext {
+    return { plan: this.run.plan, env: this.run.env, signal, idempotencyKey: it.idempotency_key, fence };
+  }
+
+  /** precondition: why the item's targets are not as planned, or null when they are. */
+  async stale(it: PlanItem): Promise<string | null> {
+    for (const c of it.preconditions) {
+      const live = await this.run.mutations.readTarget(c.target, { plan: this.run.plan, env: this.run.env, signal: this.run.signal });
+      const version = live?.version ?? null;
+      if (version !== c.version) return `${c.target} is ${version === null ? "gone" : `at ${version.slice(0, 19)}…`}, not ${c.version === null ? "absent" : `${c.version.slice(0, 19)}…`} as planned`;
+    }
+    return null;
+  }
+
+  /** A dry run changes nothing, so only the first item on a target can be checked against it; later ones expect what the earlier leave. */
+  async dryRun(it: PlanItem, checked: Set<string>): Promise<ItemReport> {
+    if (it.target_resource_ids.every((t) => checked.has(t))) return reportOf(it, "would-apply", false);
+    for (const t of it.target_resource_ids) checked.add(t);
+    const stale = await this.stale(it);
+    if (stale === null) return reportOf(it, "would-apply", false);
+    const x = this.context(it, this.run.signal, async () => {});
+    if (await this.action(it).landed(it, x)) return reportOf(it, "already-applied", false);
+    return reportOf(it, "failed", false, null, { code: "PRECONDITION_FAILED", message: stale });
+  }
+
+  /** claim, then the rest of the protocol for an item this run now holds. */
+  async apply(it: PlanItem, ledger: Ledger, progress: { executed: boolean }): Promise<ItemReport> {
+    const claim = await this.claim(it, ledger);
+    if (claim.kind === "conflict") return reportOf(it, "failed", false, null, { code: "CONFLICT", message: `the ledger holds key ${it.idempotency_key.slice(0, 19)}… with different params: a conflict, never a replay` });
+    if (claim.kind === "busy") return reportOf(it, "in-progress", false, null, { code: "IN_PROGRESS", message: `another apply (${claim.owner}) holds this item until ${new Date(claim.leaseUntil).toISOString()}` });
+    if (claim.kind === "settled") {
+      if (claim.outcome === "applied") return reportOf(it, "already-applied", false, claim.result);
+      const stored = claim.result as { error?: ItemReport["error"] } | null;
+      return reportOf(it, "failed", false, claim.result, stored?.error ?? { code: "UPSTREAM_ERROR", message: "this item failed in an earlier run" });
+    }
+    const fence: Fence = { key: it.idempotency_key, owner: this.owner, generation: claim.generation };
+    const lease = new Lease(ledger, fence, this.leaseMs, this.run.now, this.run.signal, this.faults.heartbeat);
+    try {
+      return await new HeldItem(this, it, ledger, fence, lease).run(claim.takeover ? (claim.previousOwner ?? "an earlier run") : null, progress);
+    } finally {
+      lease.stop();
+    }
+  }
+
+  /** claim: the intent row, written before any side effect; with --wait, a busy item is waited for. */
+  private async claim(it: PlanItem, ledger: Ledger) {
+    const fingerprint = sha256(canonicalJson(it.params));
+    const request = () =>
+      ledger.claim({ key: it.idempotency_key, fingerprint, tool: this.run.tool, action: it.action, plan: this.run.plan.checksum, item: it.id, owner: this.owner, leaseMs: this.leaseMs, now: this.run.now() });
+    let claim = await request();
+    while (claim.kind === "busy" && this.run.wait) {
+      this.run.signal.throwIfAborted();
+      await Bun.sleep(POLL_MS);
+      claim = await request();
+    }
+    return claim;
+  }
+}
+
+/** An item this run has claimed, fenced by the claim's generation. */
+class HeldItem {
+  private readonly action: ActionSpec;
+  private readonly x: ExecContext;
+  private readonly started: number;
+
+  constructor(
+    private readonly by: Applier,
+    private readonly it: PlanItem,
+    private readonly ledger: Ledger,
+    private readonly fence: Fence,
+    private readonly lease: Lease,
+  ) {
+    this.action = by.action(it);
+    this.x = by.context(it, lease.signal, async () => {
+      await lease.fence();
+      by.faults.crashAt("kill-at-commit", ++by.fences);
+    });
+    this.started = by.run.now();
+  }
+
+  async run(takenFrom: string | null, progress: { executed: boolean }): Promise<ItemReport> {
+    let executing = false;
+    let result: Record<string, unknown>;
+    try {
+      const decided = (takenFrom === null ? null : await this.reconcile(takenFrom)) ?? (await this.precondition());
+      if (decided) return decided;
+      await this.by.faults.delay(this.by.executions + 1);
+      executing = true;
+      result = await this.action.execute(this.it, this.x);
+    } catch (e) {
+      if (isLedgerFailure(e)) throw e;
+      // A stale owner finds the change made by the apply that took the item over: say so, not "precondition failed".
+      if (e instanceof KitError && e.code === "PRECONDITION_FAILED" && !(await this.lease.holds())) return lostLease(this.it, false);
+      return this.failed(e, executing);
+    }
+    progress.executed = true;
+    this.by.faults.crashAt("after-execute", ++this.by.executions);
+    return (await this.settle("applied", true, "applied", result)) ? reportOf(this.it, "applied", true, result) : lostLease(this.it, true);
+  }
+
+  /** reconcile: a takeover means a previous owner may have executed and died before confirming; read external truth first. */
+  private async reconcile(takenFrom: string): Promise<ItemReport | null> {
+    await this.action.recover?.(this.it, this.x);
+    return (await this.action.landed(this.it, this.x)) ? this.reconciled({ reconciled_from: takenFrom }) : null;
+  }
+
+  /** precondition: the targets are as planned, or the change is already in place, or the item fails and is forgotten. */
+  private async precondition(): Promise<ItemReport | null> {
+    const stale = await this.by.stale(this.it);
+    if (stale === null) return null;
+    if (await this.action.landed(this.it, this.x)) return this.reconciled({ reconciled: "the change was already in place" });
+    await this.ledger.release(this.fence, "forget");
+    return reportOf(this.it, "failed", false, null, { code: "PRECONDITION_FAILED", message: stale });
+  }
+
+  private async reconciled(why: Record<string, unknown>): Promise<ItemReport> {
+    return (await this.settle("applied", false, "reconciled", why)) ? reportOf(this.it, "reconciled", false) : lostLease(this.it, false);
+  }
+
+  /** settle: the outcome and its action-log row in one transaction, refused to an owner that lost the item. */
+  private settle(outcome: "applied" | "failed", executed: boolean, logOutcome: string, result: unknown): Promise<boolean> {
+    const { it, by } = this;
+    const now = by.run.now();
+    const log = { at: now, actor: by.actor, tool: by.run.tool, action: it.action, plan: by.run.plan.checksum, item: it.id, key: it.idempotency_key, outcome: logOutcome, executed, startedAt: this.started, finishedAt: now, detail: result };
+    return this.ledger.settle(this.fence, { outcome, result, now, log });
+  }
+
+  /** Only a final outcome is stored; a retryable failure releases the item so the next run reconciles it. */
+  private async failed(e: unknown, executing: boolean): Promise<ItemReport> {
+    const { it } = this;
+    if (e instanceof KitError && e.code === "IN_PROGRESS") return lostLease(it, false);
+    // Refused before any side effect (by the executor, or by the checks before it): nothing to store or reconcile.
+    if (e instanceof KitError && (e.code === "PRECONDITION_FAILED" || (!executing && !e.retryable))) {
+      await this.ledger.release(this.fence, "forget");
+      return reportOf(it, "failed", false, null, { code: e.code, message: e.message });
+    }
+    if (e instanceof KitError && !e.retryable) {
+      const error = { code: e.code, message: e.message };
+      return (await this.settle("failed", true, "failed", { error })) ? reportOf(it, "failed", true, null, error) : lostLease(it, false);
+    }
+    // Anything else (a system error, a passing failure) is not a decision about the item: never stored.
+    const known = e instanceof KitError ? e : fromSystemError(e);
+    const error = known ? { code: known.code, message: known.message } : { code: "UPSTREAM_ERROR" as ErrorCode, message: (e as Error).message };
+    await this.ledger.release(this.fence, "reconcile");
+    return reportOf(it, "failed", false, null, { code: error.code, message: `${error.message} (not stored: a re-run tries the item again)` });
+  }
+}
+
+const safeUser = (): string => {
+  try {
+    return userInfo().username;
+  } catch {
+    return "unknown";
+  }
+};

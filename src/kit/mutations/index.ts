@@ -1,0 +1,12 @@
+/** contract §8, the write path: plans, admission, the apply loop through the ledger, approvals and the policy. */
+export type { ActionSpec, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
+export { admit, approvalIdOf, GATE_PUBLIC_KEY_ENV } from "./admit.ts";
+export { applyItems, type ApplyRun } from "./apply/loop.ts";
+export { IN_PLACE, ITEM_OUTCOMES, type ItemOutcome, type ItemReport } from "./apply/report.ts";
+export { mutationCommands } from "./commands.ts";
+export { FAILPOINT_ENV } from "./failpoints.ts";
+export { LEDGER_ENV, openLedger } from "./ledger/open.ts";
+export type { Ledger } from "./ledger/ledger.ts";
+export { buildPlan, PLAN_FILE, readPlanFile, type ItemInput, type Plan, type PlanItem, type Precondition } from "./plan.ts";
+export { POLICY_ENV, readPolicy, type Policy } from "./policy.ts";
+export { planResult, ttlFlag, writePlan } from "./write-plan.ts";

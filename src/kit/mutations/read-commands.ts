@@ -1,0 +1,97 @@
+/**
+ * contract §8, the reads a mutating tool gets: `target list`, the live state
+ * of every resource a plan targets (what the gate judges a plan by), and
+ * `action list`, the action log from the ledger.
+ */
+import { existsSync } from "node:fs";
+import * as z from "zod/mini";
+import { describe } from "../declare/annotate.ts";
+import { defineCommand, type CommandSpec } from "../declare/define.ts";
+import { KIT_BOUNDS } from "../lists/bounds.ts";
+import { KitError } from "../output/errors.ts";
+import type { CommandContext } from "../runtime/context.ts";
+import type { Mutations } from "./actions.ts";
+import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
+import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
+import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
+
+export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, any> {
+  return defineCommand({
+    resource: "target",
+    verb: "list",
+    tier: 1,
+    rw: "read",
+    summary: "List the live state of every resource a plan targets: the read-back the gate judges it by.",
+    flags: z.object({ plan: planFlag }),
+    result: z.object({ items: z.array(z.object({ id: z.string(), exists: z.boolean(), version: z.nullable(z.string()), bytes: z.int(), items: describe(z.array(z.string()), "The plan items that touch it.") })) }),
+    schema: `${tool}.target.list@1`,
+    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "INVALID_INPUT", ...(m.errors ?? [])],
+    env: m.env ?? [],
+    list: KIT_BOUNDS,
+    async run(ctx) {
+      const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
+      const byTarget = new Map<string, string[]>();
+      for (const it of plan.items) for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
+      const rows = [];
+      for (const [id, items] of byTarget) {
+        const live = await m.readTarget(id, { plan, env: ctx.env, signal: ctx.signal });
+        rows.push({ id, exists: live !== null, version: live?.version ?? null, bytes: live?.bytes ?? 0, items });
+      }
+      return { items: ctx.paginate(rows, "targets") };
+    },
+  });
+}
+
+const actionRow = z.object({
+  at: z.string(),
+  actor: z.string(),
+  tool: z.string(),
+  action: z.string(),
+  plan: z.string(),
+  item: z.string(),
+  idempotency_key: z.string(),
+  outcome: z.string(),
+  executed: z.boolean(),
+  started_at: z.string(),
+  finished_at: z.string(),
+});
+
+/** The log of one plan (its ledger beside it unless a shared one is set), or of the shared ledger. */
+async function readActions(ctx: CommandContext<{ plan?: string }>): Promise<{ items: z.input<typeof actionRow>[] }> {
+  const url = ctx.env[LEDGER_ENV];
+  let plan: Plan | null = null;
+  let fallback: string | null = null;
+  if (ctx.flags.plan) {
+    const path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
+    plan = readPlanFile(path, ctx.tool.name);
+    fallback = ledgerBeside(path);
+  } else if (!url) throw new KitError("MISSING_FLAG", "give --plan, or set AGENT_LEDGER_URL to read a shared ledger", { hint: "add --plan ./run" });
+  // A read never creates a ledger: no file yet means nothing has been applied.
+  if (!url && fallback && !existsSync(fallback)) return { items: ctx.paginate([], "actions") };
+  const ledger = await openLedger(url, fallback ?? "");
+  try {
+    const rows = await ledger.actions({ plan: plan?.checksum, tool: ctx.tool.name });
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const items = rows.map((r) => ({ at: iso(r.at), actor: r.actor, tool: r.tool, action: r.action, plan: r.plan, item: r.item, idempotency_key: r.key, outcome: r.outcome, executed: r.executed, started_at: iso(r.startedAt), finished_at: iso(r.finishedAt) }));
+    return { items: ctx.paginate(items, "actions") };
+  } finally {
+    await ledger.close();
+  }
+}
+
+export function actionListCommand(tool: string): CommandSpec<any, any> {
+  return defineCommand({
+    resource: "action",
+    verb: "list",
+    tier: 1,
+    rw: "read",
+    summary: "List the action log: every executed or reconciled item, who ran it, its key and outcome.",
+    flags: z.object({ plan: describe(z.optional(z.string().check(z.minLength(1))), "Only this plan's actions; its ledger is found beside it unless AGENT_LEDGER_URL is set.") }),
+    result: z.object({ items: z.array(actionRow) }),
+    schema: `${tool}.action.list@1`,
+    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "MISSING_FLAG", "PLAN_INVALID", "UPSTREAM_ERROR"],
+    env: APPLY_ENV.filter((v) => v.name === LEDGER_ENV),
+    list: KIT_BOUNDS,
+    run: readActions,
+  });
+}

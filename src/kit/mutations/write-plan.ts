@@ -1,0 +1,49 @@
+/**
+ * contract §8, the plan half: a planning command writes plan.json into its
+ * run dir and changes nothing else. A plan whose making fails is written as
+ * `failed`, so a stale plan.json from before cannot be applied by mistake.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import * as z from "zod/mini";
+import { describe } from "../declare/annotate.ts";
+import { asKitError } from "../output/errors.ts";
+import type { CommandContext } from "../runtime/context.ts";
+import { buildPlan, PLAN_FILE, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
+
+export const planResult = z.object({
+  plan: describe(z.string(), "The plan.json written: give it to the gate, then to `apply --plan`."),
+  checksum: z.string(),
+  expiry: z.string(),
+  items: z.array(z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) })),
+});
+
+export const ttlFlag = describe(z.optional(z.int().check(z.minimum(1), z.maximum(7 * 24 * 3600))), "Seconds until the plan expires (default 86400: one day).");
+
+/**
+ * Writes plan.json into the run dir. If making the items fails, a plan marked
+ * `failed` is written instead (so a stale plan.json from before cannot be
+ * applied by mistake) and the error is raised.
+ */
+export async function writePlan(
+  ctx: CommandContext<unknown>,
+  make: () => Promise<{ context: Record<string, unknown>; items: ItemInput[] }>,
+  ttlSeconds = 86400,
+): Promise<z.output<typeof planResult>> {
+  ctx.runDir.create();
+  const path = join(ctx.runDir.path, PLAN_FILE);
+  const base = { tool: ctx.tool.name, toolVersion: ctx.tool.version, now: ctx.now(), ttlSeconds };
+  let plan: Plan;
+  try {
+    const made = await make();
+    plan = buildPlan({ ...base, ...made });
+  } catch (e) {
+    const err = asKitError(e);
+    // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against.
+    if (existsSync(ctx.runDir.path)) writePlanFile(path, buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }));
+    throw err;
+  }
+  if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
+  writePlanFile(path, plan);
+  return { plan: path, checksum: plan.checksum, expiry: plan.expiry, items: plan.items.map((i) => ({ id: i.id, action: i.action, reason: i.reason, target_resource_ids: i.target_resource_ids })) };
+}

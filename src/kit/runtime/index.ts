@@ -1,0 +1,6 @@
+/** contract §0 and §5, one invocation: the stages from argv to one envelope and its exit code, over a KitIO. */
+export { createContext, RunState, type CommandContext } from "./context.ts";
+export { processIO, type KitIO, type Signal } from "./io.ts";
+export { runIndexed, runMain } from "./main.ts";
+export { runTool } from "./run-tool.ts";
+export { sourceOf, type CommandHead, type ToolIndex, type ToolSource } from "./source.ts";

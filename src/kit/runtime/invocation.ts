@@ -1,0 +1,116 @@
+/**
+ * One invocation's state, from its first byte of argv to its one envelope:
+ * what `meta` reports, where the answer goes, and whether it has been given.
+ * Every stage reads and fills this, and every way out (success, failure, a
+ * signal) ends in `emit`, which answers at most once.
+ */
+import { earlyUniversal } from "../cli/flags.ts";
+import { credentialNames } from "../identity/env.ts";
+import { createRedactor, type Redactor } from "../identity/redact.ts";
+import { emitEnvelope, modeOf, type Sink } from "../output/emit.ts";
+import { failure, success, type Envelope, type Meta } from "../output/envelope.ts";
+import { asKitError, KitError, toErrorObject } from "../output/errors.ts";
+import { createLogger, type Logger } from "../output/log.ts";
+import type { RunDir } from "../pipeline/run-dir.ts";
+import { RunState } from "./context.ts";
+import type { KitIO, Signal } from "./io.ts";
+import type { CommandHead, ToolIndex, ToolSource } from "./source.ts";
+
+/** Costs to 1e-8 USD: a cheap model call costs well under a thousandth of a cent. */
+const round = (usd: number): number => Math.round(usd * 1e8) / 1e8;
+
+export class Invocation {
+  readonly tool: ToolIndex;
+  readonly started: number;
+  readonly redact: Redactor;
+  /** The flags that decide how to answer, read before anything can fail. */
+  readonly early: ReturnType<typeof earlyUniversal>;
+  readonly sink: Sink;
+  readonly log: Logger;
+  readonly abort = new AbortController();
+  commandName: string;
+  head: CommandHead | undefined;
+  state = new RunState("count");
+  runDir: RunDir | undefined;
+  /** Another speaker owns stdout now (the child it respawned, the MCP server): no envelope, not even on a signal. */
+  delegated = false;
+  private answered = false;
+
+  constructor(
+    readonly source: ToolSource,
+    readonly io: KitIO,
+    words: readonly string[],
+  ) {
+    this.tool = source.index;
+    this.started = io.now();
+    this.commandName = words.join(" ");
+    this.redact = createRedactor(io.env, credentialNames(this.tool));
+    this.early = earlyUniversal(io.argv);
+    const colour = !io.env.NO_COLOR && io.env.TERM !== "dumb";
+    const redact = this.redact;
+    this.sink = {
+      mode: modeOf(this.early, io.stdoutIsTTY),
+      redact,
+      colour: colour && io.stdoutIsTTY,
+      width: io.columns,
+      writeStdout: (text) => io.writeStdout(text),
+      writeStderr: (text) => io.writeStderr(text),
+    };
+    this.log = createLogger({ write: (s) => io.writeStderr(redact(s)), colour: colour && io.stderrIsTTY, level: 3 });
+  }
+
+  /** The command a stage has resolved: `meta.schema` and the outcome unit are its. */
+  commandIs(head: CommandHead): void {
+    this.head = head;
+    this.commandName = head.name;
+    this.state = new RunState(head.outcome ?? "count");
+  }
+
+  meta(): Meta {
+    const { state } = this;
+    return {
+      schema: this.head?.schema ?? null,
+      duration_ms: Math.max(0, Math.round(this.io.now() - this.started)),
+      cost_usd: round(state.costUsd),
+      llm_tokens: state.llmTokens,
+      pagination: state.page?.pagination ?? null,
+      truncated: Boolean(state.page?.pagination.next_cursor),
+      truncation_hint: state.page?.truncationHint ?? null,
+      run_dir: this.runDir?.used ? this.runDir.path : null,
+      outcome: {
+        unit: state.outcome.unit,
+        projected: state.outcome.projected,
+        realized: state.outcome.realized,
+        cost_usd: round(state.costUsd),
+        confidence: state.outcome.confidence,
+      },
+    };
+  }
+
+  private parts(meta: Meta = this.meta()) {
+    return { tool: this.tool.name, contractVersion: this.tool.contractVersion, command: this.commandName, meta };
+  }
+
+  async emit(env: Envelope): Promise<number> {
+    if (this.answered) return 0;
+    this.answered = true;
+    return emitEnvelope(env, this.sink);
+  }
+
+  succeed(data: unknown, meta?: Meta): Promise<number> {
+    return this.emit(success(this.parts(meta), data));
+  }
+
+  fail(e: unknown): Promise<number> {
+    const err = asKitError(e);
+    if (err.code === "INTERNAL" && err.cause instanceof Error) this.log.debug(err.cause.stack ?? err.cause.message);
+    return this.emit(failure(this.parts(), toErrorObject(err)));
+  }
+
+  /** SIGINT/SIGTERM: stop the command, answer CANCELLED, exit 130. */
+  cancel(signal: Signal): void {
+    if (this.delegated) return;
+    this.abort.abort(signal);
+    void this.fail(new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir" })).then(() => this.io.exit(130));
+  }
+}

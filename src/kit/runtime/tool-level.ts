@@ -1,0 +1,88 @@
+/**
+ * What a tool answers before any command runs: `--describe` (contract §9,
+ * the bare document), `--help` (text, or inside an envelope with --json),
+ * the documents it carries (`--skill`, `--spec`), and `--mcp`.
+ */
+import { parseFlags } from "../cli/argv.ts";
+import { UNIVERSAL_ARGV } from "../cli/command-flags.ts";
+import { resolveCommand } from "../cli/resolve.ts";
+import { DOCUMENT_FLAGS, narrowDoc, type DescribeDoc, type DocumentFlag } from "../introspection/describe-doc.ts";
+import { KitError } from "../output/errors.ts";
+import type { Invocation } from "./invocation.ts";
+import type { CommandHead, ToolSource } from "./source.ts";
+
+const docOf = async (source: ToolSource, command?: CommandHead): Promise<DescribeDoc> => {
+  const doc = JSON.parse(await source.describe()) as DescribeDoc;
+  return command ? narrowDoc(doc, command.name) : doc;
+};
+
+/** The bare document, not an envelope; exit 0. The whole tool's, off a terminal, is printed as it was built. */
+export async function printDescribe(inv: Invocation, command?: CommandHead): Promise<number> {
+  const tty = inv.io.stdoutIsTTY;
+  const text = command || tty ? JSON.stringify(await docOf(inv.source, command), null, tty ? 2 : undefined) : await inv.source.describe();
+  await inv.io.writeStdout(inv.redact(`${text}\n`));
+  return 0;
+}
+
+/** `--help` prints text, piped or not; `--help --json` answers with an envelope, for a caller that parses every answer. */
+export async function printHelp(inv: Invocation, command?: CommandHead): Promise<number> {
+  const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(inv.source, command), import("../introspection/help.ts")]);
+  const text = command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc);
+  if (!inv.early.json) {
+    await inv.io.writeStdout(inv.redact(text));
+    return 0;
+  }
+  const usage = `${inv.tool.name} ${command ? `${command.name} ` : "<command> "}[flags]`;
+  return inv.succeed({ help: text, usage }, { ...inv.meta(), schema: `${inv.tool.name}.help@1` });
+}
+
+/** `<tool> --skill`, `<tool> --spec`: a document built into the binary. */
+async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<number> {
+  const file = DOCUMENT_FLAGS[flag];
+  const text = await inv.source.document(file);
+  if (text === null) throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, { hint: "use a compiled binary from `npm run build`" });
+  await inv.io.writeStdout(inv.redact(text.endsWith("\n") ? text : `${text}\n`));
+  return 0;
+}
+
+/** No command words: a tool-level flag, or a usage error that teaches the command shape. */
+export async function toolLevel(inv: Invocation, rest: readonly string[]): Promise<number> {
+  if (rest.includes("--mcp")) return startMcp(inv, rest);
+  if (inv.early.describe) return printDescribe(inv);
+  const wanted = (Object.keys(DOCUMENT_FLAGS) as DocumentFlag[]).find((f) => rest.includes(f));
+  if (wanted) return printDocument(inv, wanted);
+  if (inv.early.help) return printHelp(inv);
+  const { tool } = inv;
+  const stray = rest.find((t) => !t.startsWith("-"));
+  const command = stray && tool.commands.find((c) => c.name.split(" ")[0] === stray);
+  if (command)
+    throw new KitError("USAGE", `the command comes first: \`${tool.name} ${command.name} ${rest.filter((t) => t !== stray).join(" ")}\``.trim(), {
+      hint: `write \`${tool.name} ${command.name} [flags]\``,
+    });
+  parseFlags(rest, UNIVERSAL_ARGV, tool.name);
+  return resolveCommand(tool, []) as never;
+}
+
+/**
+ * `<tool> --mcp [--profile full|read-only] [--toon]`: the commands over MCP
+ * stdio (bindings/mcp.ts, loaded only here). The profile and the text-block
+ * format come from the flags, else AGENT_MCP_PROFILE and
+ * AGENT_MCP_OUTPUT_FORMAT; an unknown one fails the start with one line on stderr.
+ */
+async function startMcp(inv: Invocation, rest: readonly string[]): Promise<number> {
+  inv.delegated = true; // stdout carries protocol frames from here on: no envelope, not even on a signal
+  const { io, tool } = inv;
+  const at = rest.indexOf("--profile");
+  const profile = (at >= 0 ? rest[at + 1] : undefined) ?? io.env.AGENT_MCP_PROFILE ?? "full";
+  const format = rest.includes("--toon") ? "toon" : (io.env.AGENT_MCP_OUTPUT_FORMAT ?? "json");
+  const { MCP_FORMATS, MCP_PROFILES, serveMcp } = await import("../bindings/mcp.ts");
+  const refuse = (what: string, got: string, allowed: readonly string[]) => {
+    io.writeStderr(`${tool.name}: unknown MCP ${what} '${got}'; one of: ${allowed.join(", ")}\n`);
+    return 1;
+  };
+  if (!(MCP_PROFILES as readonly string[]).includes(profile)) return refuse("profile", profile, MCP_PROFILES);
+  if (!(MCP_FORMATS as readonly string[]).includes(format)) return refuse("output format", format, MCP_FORMATS);
+  const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
+  await serveMcp(doc, { profile: profile as (typeof MCP_PROFILES)[number], format: format as (typeof MCP_FORMATS)[number], version: tool.version });
+  return 0;
+}
