@@ -2,7 +2,6 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { binary, run } from "../helpers/bin.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
 const commits = (k: KnowledgeBase) => k.git("rev-list", "--count", "HEAD").trim();

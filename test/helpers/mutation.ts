@@ -3,7 +3,9 @@ import { generateKeyPairSync } from "node:crypto";
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
+import seoTool from "../../tools/seo/tool.ts";
 import { baseEnv, binary, root, run, type RunResult } from "./bin.ts";
+import { runInProcess } from "./in-process.ts";
 
 export function gateKeys(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
@@ -75,7 +77,13 @@ export function removeWorkspaces(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
-export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxPages?: number } = {}): Promise<Workspace> {
+/**
+ * A site with its audit done, keys and a policy. `door`: how `seo` runs: the
+ * compiled binary (a process, for crashes, races and bytes), or in-process
+ * through the kit's seam. The gate is always its binary: its read-back starts
+ * the seo binary beside it.
+ */
+export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxPages?: number; door?: "binary" | "in-process" } = {}): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), "mut-"));
   made.push(dir);
   const site = join(dir, "site");
@@ -94,7 +102,10 @@ export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxP
     site,
     run: runDir,
     env,
-    seo: (args, extra = {}) => run(binary("seo"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
+    seo: (args, extra = {}) =>
+      opts.door === "in-process"
+        ? runInProcess(seoTool, [...args, "--json"], { env: { ...env, ...extra } })
+        : run(binary("seo"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
     gate: (args, extra = {}) => run(binary("gate"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
   };
   const base = opts.pages ? "https://gen.example" : "https://harbour.example";

@@ -54,7 +54,7 @@ export class RunDir {
 
   constructor(
     given: string | undefined,
-    private readonly cwd: string,
+    cwd: string,
     private readonly tmpdir: string,
     private readonly opts: RunDirOptions,
   ) {

@@ -1,9 +1,11 @@
-/** seo synthesize against a real chat-completions server on 127.0.0.1, run as the compiled binary. */
+/** seo synthesize against a real chat-completions server on 127.0.0.1, run in-process through the kit's seam. */
 import { afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binary, root, run } from "../helpers/bin.ts";
+import seoTool from "../../tools/seo/tool.ts";
+import { root } from "../helpers/bin.ts";
+import { runInProcess } from "../helpers/in-process.ts";
 import { chatServer, type ChatServer } from "../helpers/chat-server.ts";
 
 const REPORT = JSON.stringify({
@@ -21,9 +23,8 @@ afterEach(() => server?.stop());
 
 beforeAll(async () => {
   audited = mkdtempSync(join(tmpdir(), "synth-"));
-  const seo = binary("seo");
   for (const stage of [["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["score"]]) {
-    const r = await run(seo, [...stage, "--run-dir", audited, "--json"]);
+    const r = await runInProcess(seoTool, [...stage, "--run-dir", audited, "--json"]);
     expect(r.code).toBe(0);
   }
 });
@@ -35,7 +36,7 @@ function runDir(): string {
 }
 
 const synthesize = (dir: string, extra: string[] = [], env: Record<string, string> = { OPENROUTER_API_KEY: "sk-or-v1-test-0123456789abcdef0123456789abcdef" }) =>
-  run(binary("seo"), ["synthesize", "--run-dir", dir, "--base-url", server!.url, "--model", "openai/gpt-4o-mini", "--json", ...extra], { env, timeoutMs: 30_000 });
+  runInProcess(seoTool, ["synthesize", "--run-dir", dir, "--base-url", server!.url, "--model", "openai/gpt-4o-mini", "--json", ...extra], { env });
 
 describe("seo synthesize", () => {
   test("fills meta.llm_tokens and meta.cost_usd with what the server reported, and records model, prompt and input", async () => {

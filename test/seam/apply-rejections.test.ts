@@ -1,4 +1,8 @@
-/** Every way apply refuses a plan, each with its own code and exit class; and the gate's decisions. */
+/**
+ * Every way apply refuses a plan, each with its own code and exit class; and
+ * the gate's decisions. seo runs in-process through the kit's seam; the gate
+ * is its binary.
+ */
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -30,7 +34,7 @@ async function refused(ws: Workspace, code: string, exit: number, extra: Record<
 
 describe("apply refuses", () => {
   test("a plan changed after planning: PLAN_TAMPERED, exit 3", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     const plan = readPlan(ws);
     plan.items[0].params.edits[0].insert = ' lang="xx"';
@@ -39,19 +43,19 @@ describe("apply refuses", () => {
   });
 
   test("a plan without approval: APPROVAL_REQUIRED, exit 5", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     await refused(ws, "APPROVAL_REQUIRED", 5);
   });
 
   test("an approval signed by another key: APPROVAL_INVALID, exit 5", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     await refused(ws, "APPROVAL_INVALID", 5, { AGENT_GATE_PUBLIC_KEY: gateKeys().publicKey });
   });
 
   test("a tool holding only the public key cannot approve its own plan", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     const r = await ws.gate(["review", "--plan", ws.run], { AGENT_GATE_PRIVATE_KEY: "" });
     expect(r.json.error.code).toBe("MISSING_ENV");
@@ -65,9 +69,9 @@ describe("apply refuses", () => {
   });
 
   test("an approval for a different plan: APPROVAL_MISMATCH, exit 5", async () => {
-    const a = await workspace();
+    const a = await workspace({ door: "in-process" });
     await reviewed(a);
-    const b = await workspace();
+    const b = await workspace({ door: "in-process" });
     expect((await b.seo(["plan", "--run-dir", b.run])).code).toBe(0);
     const plan = readPlan(b);
     const approved = readPlan(a);
@@ -77,14 +81,14 @@ describe("apply refuses", () => {
   });
 
   test("an expired plan: PLAN_EXPIRED, exit 3", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws, ["--ttl", "1"]);
     await Bun.sleep(1100);
     await refused(ws, "PLAN_EXPIRED", 3);
   });
 
   test("a plan approved under a policy version no longer current: POLICY_STALE, exit 3", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     writePolicy(ws.dir, "p2");
     const e = await refused(ws, "POLICY_STALE", 3);
@@ -92,7 +96,7 @@ describe("apply refuses", () => {
   });
 
   test("a target changed by someone else since planning: that item fails its precondition, the rest apply (partial)", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     const index = join(ws.site, "index.html");
     writeFileSync(index, readFileSync(index, "utf8").replace("Harbour Tools", "Harbour Tools Ltd"));
@@ -106,7 +110,7 @@ describe("apply refuses", () => {
   });
 
   test("a plan that failed while planning can never be applied: PLAN_FAILED, exit 3", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     rmSync(join(ws.site, "about.html"));
     const p = await ws.seo(["plan", "--run-dir", ws.run]);
     expect(p.json.error.code).toBe("INVALID_INPUT");
@@ -117,7 +121,7 @@ describe("apply refuses", () => {
   });
 
   test("the same idempotency key with different params: CONFLICT, never a replay", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     expect((await ws.seo(["apply", "--plan", ws.run])).code).toBe(0);
     const plan = readPlan(ws);
@@ -134,14 +138,14 @@ describe("apply refuses", () => {
   });
 
   test("no public key in the environment: MISSING_ENV naming it, exit 3", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     const e = await refused(ws, "MISSING_ENV", 3, { AGENT_GATE_PUBLIC_KEY: "" });
     expect(e.hint).toContain("AGENT_GATE_PUBLIC_KEY");
   });
 
   test("--dry-run validates everything and reports what would execute, changing nothing", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     const before = readFileSync(join(ws.site, "index.html"), "utf8");
     const r = await ws.seo(["apply", "--plan", ws.run, "--dry-run"]);
@@ -155,7 +159,7 @@ describe("apply refuses", () => {
 
 describe("the gate", () => {
   test("recomputes bounds from params and the live read-back, and asks a person when they exceed policy", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     writePolicy(ws.dir, "p1", { "add-meta-description": { max_write_bytes: 100 } });
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     // Under-reporting the impact changes nothing: the gate never reads it (and the checksum would break).
@@ -171,7 +175,7 @@ describe("the gate", () => {
   });
 
   test("an action the policy does not list, and a plan over the item limit, need a person", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     writeFileSync(join(ws.dir, "policy.json"), JSON.stringify({ version: "p1", max_items: 2, actions: { "seo.set-lang": { auto_approve: true } }, roots: { seo: [ws.dir] } }));
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     const r = await ws.gate(["review", "--plan", ws.run]);
@@ -182,7 +186,7 @@ describe("the gate", () => {
   });
 
   test("refuses to approve a plan whose targets changed since planning", async () => {
-    const ws = await workspace();
+    const ws = await workspace({ door: "in-process" });
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     writeFileSync(join(ws.site, "about.html"), "<html><head></head></html>\n");
     const r = await ws.gate(["review", "--plan", ws.run]);

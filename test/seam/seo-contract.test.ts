@@ -1,11 +1,13 @@
-/** The compiled dist/seo at the contract seam: envelope, exit codes, flags, lists. */
+/** seo at the contract seam, run in-process through the kit (runTool over a KitIO): envelope, error classes, flags, lists, describe and help. */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ANSI, binary, root, run } from "../helpers/bin.ts";
+import seoTool from "../../tools/seo/tool.ts";
+import { root } from "../helpers/bin.ts";
+import { runInProcess, type InProcessOptions } from "../helpers/in-process.ts";
 
-const seo = binary("seo");
+const seo = (argv: readonly string[], opts: InProcessOptions = {}) => runInProcess(seoTool, argv, opts);
 const site = join(root, "examples", "site");
 let runDir: string;
 
@@ -13,7 +15,7 @@ let runDir: string;
 beforeAll(async () => {
   runDir = mkdtempSync(join(tmpdir(), "seo-contract-"));
   for (const stage of [["crawl", "--dir", site, "--base-url", "https://harbour.example"], ["extract"], ["audit"]]) {
-    const r = await run(seo, [...stage, "--run-dir", runDir]);
+    const r = await seo([...stage, "--run-dir", runDir]);
     expect(r.code).toBe(0);
   }
 });
@@ -32,7 +34,7 @@ function expectEnvelope(env: any) {
 
 describe("seo: errors and exit codes agree", () => {
   test("an enum value outside the set: exit 2, INVALID_ENUM, allowed and got", async () => {
-    const r = await run(seo, ["audit", "--severity", "urgent", "--json"]);
+    const r = await seo(["audit", "--severity", "urgent", "--json"]);
     expect(r.code).toBe(2);
     expectEnvelope(r.json);
     expect(r.json.error).toEqual({
@@ -46,14 +48,14 @@ describe("seo: errors and exit codes agree", () => {
   });
 
   test("a forbidden synonym is refused, with the canonical verb as the hint", async () => {
-    const r = await run(seo, ["ls"]);
+    const r = await seo(["ls"]);
     expect(r.code).toBe(2);
     expect(r.json.error.code).toBe("UNKNOWN_COMMAND");
     expect(r.json.error.hint).toContain("list");
     expect(r.json.error.hint).toContain("seo page list");
     expect(r.json.error.allowed).toContain("finding list");
 
-    const show = await run(seo, ["page", "show"]);
+    const show = await seo(["page", "show"]);
     expect([show.code, show.json.error.code]).toEqual([2, "UNKNOWN_COMMAND"]);
     expect(show.json.error.hint).toContain("`seo page get`");
   });
@@ -77,7 +79,7 @@ describe("seo: errors and exit codes agree", () => {
   ];
   for (const [name, argv, code, exit] of cases)
     test(`${name}: exit ${exit}, ${code}`, async () => {
-      const r = await run(seo, argv);
+      const r = await seo(argv);
       expectEnvelope(r.json);
       expect({ exit: r.code, code: r.json.error?.code, ok: r.json.ok }).toEqual({ exit, code, ok: false });
       expect(r.json.error.retryable).toBe(exit === 4);
@@ -86,14 +88,14 @@ describe("seo: errors and exit codes agree", () => {
 
   test("a missing artifact is exit 3, and the hint names the stage to run first", async () => {
     const empty = mkdtempSync(join(tmpdir(), "seo-empty-"));
-    const r = await run(seo, ["extract", "--run-dir", empty]);
+    const r = await seo(["extract", "--run-dir", empty]);
     expect([r.code, r.json.error.code]).toEqual([3, "MISSING_ARTIFACT"]);
     expect(r.json.error.hint).toBe(`run \`seo crawl --run-dir ${empty}\` first`);
     expect(r.json.error.detail).toEqual({ artifact: "crawl", stage: "crawl" });
   });
 
   test("a page that is not there is NOT_FOUND (exit 3) with the nearest URL as a hint", async () => {
-    const r = await run(seo, ["page", "get", "--url", "https://harbour.example/abot.html", "--run-dir", runDir]);
+    const r = await seo(["page", "get", "--url", "https://harbour.example/abot.html", "--run-dir", runDir]);
     expect([r.code, r.json.error.code]).toEqual([3, "NOT_FOUND"]);
     expect(r.json.error.hint).toContain("https://harbour.example/about.html");
   });
@@ -101,45 +103,15 @@ describe("seo: errors and exit codes agree", () => {
   test("a corrupt artifact is INVALID_ARTIFACT, not a crash", async () => {
     const dir = mkdtempSync(join(tmpdir(), "seo-corrupt-"));
     writeFileSync(join(dir, "crawl.json"), "{ not json");
-    const r = await run(seo, ["extract", "--run-dir", dir]);
+    const r = await seo(["extract", "--run-dir", dir]);
     expect([r.code, r.json.error.code]).toEqual([3, "INVALID_ARTIFACT"]);
     expect(r.stdout).not.toContain("    at ");
   });
 });
 
-describe("seo: output streams", () => {
-  test("stdout is exactly one JSON object, even with progress on stderr", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "seo-one-"));
-    const r = await run(seo, ["crawl", "--dir", site, "--run-dir", dir]);
-    expect(r.code).toBe(0);
-    expectEnvelope(r.json);
-    expect(r.json.meta.run_dir).toBe(dir);
-    expect(r.json.meta.schema).toBe("seo.crawl@1");
-  });
-
-  test("no ANSI on stdout or stderr when piped, even when the environment asks for colour", async () => {
-    const env = { FORCE_COLOR: "3", TERM: "xterm-256color", CLICOLOR_FORCE: "1" };
-    for (const argv of [["finding", "list", "--run-dir", runDir], ["audit", "--severity", "urgent"], ["--help"], ["audit", "--help"], ["nope"]]) {
-      const r = await run(seo, argv, { env });
-      expect(ANSI.test(r.stdout)).toBe(false);
-      expect(ANSI.test(r.stderr)).toBe(false);
-    }
-  });
-
-  test("--toon prints the same envelope as TOON", async () => {
-    const r = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "2", "--toon"]);
-    expect(r.code).toBe(0);
-    const { decode } = await import("@toon-format/toon");
-    const json = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "2", "--json"]);
-    const decoded = decode(r.stdout) as any;
-    expect(decoded.data).toEqual(json.json.data);
-    expect(decoded.meta.pagination).toEqual(json.json.meta.pagination);
-  });
-});
-
 describe("seo: bounded lists and cursors", () => {
   test("a list without --limit returns at most its declared default and says it was cut", async () => {
-    const r = await run(seo, ["finding", "list", "--run-dir", runDir]);
+    const r = await seo(["finding", "list", "--run-dir", runDir]);
     const { pagination, truncated, truncation_hint } = r.json.meta;
     expect(pagination.limit).toBe(20);
     expect(r.json.data.items.length).toBe(20);
@@ -149,14 +121,14 @@ describe("seo: bounded lists and cursors", () => {
   });
 
   test("following next_cursor to the end returns every item exactly once", async () => {
-    const all = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "1000"]);
+    const all = await seo(["finding", "list", "--run-dir", runDir, "--limit", "1000"]);
     const everyId: string[] = all.json.data.items.map((f: any) => f.id);
     expect(all.json.meta.truncated).toBe(false);
     const seen: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const r = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "7", ...(cursor ? ["--cursor", cursor] : [])]);
+      const r = await seo(["finding", "list", "--run-dir", runDir, "--limit", "7", ...(cursor ? ["--cursor", cursor] : [])]);
       expect(r.code).toBe(0);
       seen.push(...r.json.data.items.map((f: any) => f.id));
       cursor = r.json.meta.pagination.next_cursor;
@@ -168,25 +140,25 @@ describe("seo: bounded lists and cursors", () => {
   });
 
   test("a cursor replayed with different filters is refused", async () => {
-    const first = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "2"]);
+    const first = await seo(["finding", "list", "--run-dir", runDir, "--limit", "2"]);
     const cursor = first.json.meta.pagination.next_cursor;
-    const r = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "2", "--severity", "high", "--cursor", cursor]);
+    const r = await seo(["finding", "list", "--run-dir", runDir, "--limit", "2", "--severity", "high", "--cursor", cursor]);
     expect([r.code, r.json.error.code]).toEqual([2, "INVALID_CURSOR"]);
   });
 });
 
 describe("seo: --fields and --params", () => {
   test("--fields projects data and never changes the envelope's shape", async () => {
-    const full = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "3"]);
-    const slim = await run(seo, ["finding", "list", "--run-dir", runDir, "--limit", "3", "--fields", "items.id,items.rule"]);
+    const full = await seo(["finding", "list", "--run-dir", runDir, "--limit", "3"]);
+    const slim = await seo(["finding", "list", "--run-dir", runDir, "--limit", "3", "--fields", "items.id,items.rule"]);
     expect(Object.keys(slim.json)).toEqual(Object.keys(full.json));
     expect(Object.keys(slim.json.meta)).toEqual(Object.keys(full.json.meta));
     expect(slim.json.data.items).toEqual(full.json.data.items.map((f: any) => ({ id: f.id, rule: f.rule })));
   });
 
   test("--params - reads the flags as JSON from stdin, the same as argv", async () => {
-    const viaArgv = await run(seo, ["finding", "list", "--run-dir", runDir, "--severity", "medium", "--rule", "canonical", "--limit", "3"]);
-    const viaParams = await run(seo, ["finding", "list", "--params", "-"], {
+    const viaArgv = await seo(["finding", "list", "--run-dir", runDir, "--severity", "medium", "--rule", "canonical", "--limit", "3"]);
+    const viaParams = await seo(["finding", "list", "--params", "-"], {
       stdin: JSON.stringify({ severity: "medium", rule: "canonical", limit: 3, "run-dir": runDir }),
     });
     expect(viaParams.code).toBe(0);
@@ -198,19 +170,19 @@ describe("seo: --fields and --params", () => {
     const dir = mkdtempSync(join(tmpdir(), "seo-params-"));
     const file = join(dir, "params.json");
     writeFileSync(file, JSON.stringify({ url: "https://harbour.example/it's \"quoted\" $(rm -rf)", "run-dir": runDir }));
-    const r = await run(seo, ["page", "get", "--params", file]);
+    const r = await seo(["page", "get", "--params", file]);
     expect([r.code, r.json.error.code]).toEqual([3, "NOT_FOUND"]);
     expect(r.json.error.got).toBe("https://harbour.example/it's \"quoted\" $(rm -rf)");
   });
 
   test("--params with command flags on the command line too is a conflict", async () => {
-    const r = await run(seo, ["finding", "list", "--params", "-", "--severity", "high"], { stdin: "{}" });
+    const r = await seo(["finding", "list", "--params", "-", "--severity", "high"], { stdin: "{}" });
     expect([r.code, r.json.error.code]).toEqual([2, "CONFLICTING_FLAGS"]);
   });
 
   test("--params that is not a JSON object, or has an unknown key, is a usage error", async () => {
     for (const [stdin, code] of [["[1,2]", "INVALID_PARAMS"], ["{oops", "INVALID_PARAMS"], ['{"severty":"high"}', "UNKNOWN_FLAG"], ['{"severity":3}', "INVALID_ENUM"]] as const) {
-      const r = await run(seo, ["finding", "list", "--params", "-"], { stdin });
+      const r = await seo(["finding", "list", "--params", "-"], { stdin });
       expect([r.code, r.json.error.code]).toEqual([2, code]);
     }
   });
@@ -218,7 +190,7 @@ describe("seo: --fields and --params", () => {
 
 describe("seo: describe and help", () => {
   test("--describe is the bare document: commands, tiers, read/write, JSON Schema", async () => {
-    const r = await run(seo, ["--describe"]);
+    const r = await seo(["--describe"]);
     expect(r.code).toBe(0);
     const doc = r.json;
     expect(doc.contract_version).toBe(0);
@@ -237,14 +209,14 @@ describe("seo: describe and help", () => {
   });
 
   test("per-command --describe describes just that command, even beside bad flags", async () => {
-    const r = await run(seo, ["page", "get", "--describe", "--bogus"]);
+    const r = await seo(["page", "get", "--describe", "--bogus"]);
     expect(r.code).toBe(0);
     expect(r.json.commands.map((c: any) => c.name)).toEqual(["page get"]);
   });
 
   test("--help lists every flag --describe lists", async () => {
-    const describe = (await run(seo, ["crawl", "--describe"])).json;
-    const help = (await run(seo, ["crawl", "--help"])).stdout;
+    const describe = (await seo(["crawl", "--describe"])).json;
+    const help = (await seo(["crawl", "--help"])).stdout;
     for (const f of describe.commands[0].flags) expect(help).toContain(`--${f.name}`);
     for (const f of describe.universal_flags) expect(help).toContain(`--${f.name}`);
   });
@@ -253,7 +225,7 @@ describe("seo: describe and help", () => {
 describe("seo: --dry-run", () => {
   test("a stage on --dry-run computes but writes no artifact", async () => {
     const dir = mkdtempSync(join(tmpdir(), "seo-dry-"));
-    const r = await run(seo, ["crawl", "--dir", site, "--run-dir", dir, "--dry-run"]);
+    const r = await seo(["crawl", "--dir", site, "--run-dir", dir, "--dry-run"]);
     expect(r.code).toBe(0);
     expect(r.json.data.dry_run).toBe(true);
     expect(r.json.data.artifact).toBeNull();

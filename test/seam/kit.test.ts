@@ -1,0 +1,114 @@
+/**
+ * The kit's runtime rules, in-process through its seam (runTool over a
+ * KitIO), on a tool built only to exercise them and on seo: the scope split,
+ * failures as envelopes, prompts off a terminal, cancellation, the output
+ * modes and the tool-level documents. What only a process can show (a
+ * child's environment, stdout bytes) is in test/bin/kit-probe.test.ts.
+ */
+import { describe, expect, test } from "bun:test";
+import { probe } from "../fixtures/probe/main.ts";
+import seoTool from "../../tools/seo/tool.ts";
+import { runInProcess } from "../helpers/in-process.ts";
+import { compileTool } from "../../src/kit/compile/index.ts";
+
+const READ = "read-credential-0123456789";
+const WRITE = "write-credential-0123456789";
+
+describe("identity (contract §10)", () => {
+  test("a read verb is run again without the write credential", async () => {
+    const r = await runInProcess(probe, ["secret", "get"], { env: { PROBE_READ_TOKEN: READ, PROBE_WRITE_TOKEN: WRITE } });
+    expect([r.code, r.runs]).toEqual([0, 2]);
+    expect(r.json.data).toMatchObject({ sees_read: true, sees_write: false });
+  });
+
+  test("apply holds the write credential, in the one run", async () => {
+    const r = await runInProcess(probe, ["apply"], { env: { PROBE_READ_TOKEN: READ, PROBE_WRITE_TOKEN: WRITE } });
+    expect([r.code, r.runs]).toEqual([0, 1]);
+    expect(r.json.data).toMatchObject({ sees_read: true, sees_write: true });
+  });
+
+  test("a missing required variable is MISSING_ENV (exit 3), naming it", async () => {
+    const r = await runInProcess(probe, ["secret", "get"]);
+    expect([r.code, r.json.error.code]).toEqual([3, "MISSING_ENV"]);
+    expect(r.json.error.detail).toEqual({ variable: "PROBE_READ_TOKEN", scope: "read" });
+  });
+
+  test("a declared credential is redacted from every byte", async () => {
+    const r = await runInProcess(probe, ["thing", "delete", "--id", READ, "--yes"], { env: { PROBE_READ_TOKEN: READ } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain(READ);
+    expect(r.json.data.deleted).toBe("[REDACTED]");
+  });
+});
+
+describe("failures become envelopes", () => {
+  test("an uncaught exception is INTERNAL, exit 1", async () => {
+    const r = await runInProcess(probe, ["explode"], { env: { PROBE_READ_TOKEN: READ } });
+    expect([r.code, r.json.error.code]).toEqual([1, "INTERNAL"]);
+    expect(r.json.error.message).toBe("unexpected error: cannot read properties of undefined (reading 'x')");
+  });
+
+  test("a result that breaks its own schema is INTERNAL, naming where", async () => {
+    const r = await runInProcess(probe, ["misreport"], { env: { PROBE_READ_TOKEN: READ } });
+    expect([r.code, r.json.error.code]).toEqual([1, "INTERNAL"]);
+    expect(r.json.error.message).toContain("does not match probe.misreport@1 at 'count'");
+  });
+
+  test("a signal while a command runs is CANCELLED, exit 130, with one envelope", async () => {
+    const r = await runInProcess(probe, ["idle"], { env: { PROBE_READ_TOKEN: READ }, signal: { name: "SIGTERM", afterMs: 20 } });
+    expect(r.code).toBe(130);
+    expect(r.json.error).toMatchObject({ code: "CANCELLED", message: "interrupted by SIGTERM", retryable: true });
+  });
+});
+
+describe("prompts off a terminal", () => {
+  test("a confirmation is CONFIRMATION_REQUIRED (exit 5); --yes gives it", async () => {
+    const env = { PROBE_READ_TOKEN: READ };
+    const refused = await runInProcess(probe, ["thing", "delete", "--id", "t1"], { env });
+    expect([refused.code, refused.json.error.code]).toEqual([5, "CONFIRMATION_REQUIRED"]);
+    const given = await runInProcess(probe, ["thing", "delete", "--id", "t1", "--yes"], { env });
+    expect([given.code, given.json.data]).toEqual([0, { deleted: "t1" }]);
+  });
+
+  test("a value that would be asked for is INPUT_REQUIRED (exit 2)", async () => {
+    const r = await runInProcess(probe, ["thing", "create", "--no-input"], { env: { PROBE_READ_TOKEN: READ } });
+    expect([r.code, r.json.error.code]).toEqual([2, "INPUT_REQUIRED"]);
+  });
+});
+
+describe("output modes and tool-level answers", () => {
+  test("on a terminal the answer is text, not JSON; --json asks for JSON anyway", async () => {
+    const text = await runInProcess(seoTool, ["audit", "--severity", "urgent"], { tty: true });
+    expect(text.code).toBe(2);
+    expect(text.stdout).toBe("");
+    expect(text.stderr).toContain("INVALID_ENUM");
+    const json = await runInProcess(seoTool, ["audit", "--severity", "urgent", "--json"], { tty: true });
+    expect(json.json.error.code).toBe("INVALID_ENUM");
+  });
+
+  test("--json --toon is CONFLICTING_FLAGS, answered in JSON", async () => {
+    const r = await runInProcess(seoTool, ["finding", "list", "--json", "--toon"]);
+    expect([r.code, r.json.error.code]).toEqual([2, "CONFLICTING_FLAGS"]);
+  });
+
+  test("--help --json is an envelope whose data is the help text and usage", async () => {
+    const r = await runInProcess(seoTool, ["finding", "list", "--help", "--json"]);
+    expect(r.code).toBe(0);
+    expect(r.json.meta.schema).toBe("seo.help@1");
+    expect(r.json.data.usage).toBe("seo finding list [flags]");
+    expect(r.json.data.help).toContain("--severity");
+  });
+
+  test("--skill prints the SKILL.md the compile step renders; --spec is carried only by a build", async () => {
+    const skill = await runInProcess(seoTool, ["--skill"]);
+    expect([skill.code, skill.stdout]).toEqual([0, compileTool(seoTool).skill]);
+    const spec = await runInProcess(seoTool, ["--spec"]);
+    expect([spec.code, spec.json.error.code]).toEqual([3, "NOT_FOUND"]);
+  });
+
+  test("a command word after a flag is a USAGE error that shows the command shape", async () => {
+    const r = await runInProcess(seoTool, ["--json", "audit"]);
+    expect([r.code, r.json.error.code]).toEqual([2, "USAGE"]);
+    expect(r.json.error.hint).toBe("write `seo audit [flags]`");
+  });
+});
