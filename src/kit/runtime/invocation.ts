@@ -52,7 +52,10 @@ export class Invocation {
       mode: modeOf(this.early, io.stdoutIsTTY),
       redact,
       colour: colour && io.stdoutIsTTY,
-      width: io.columns,
+      // Asked only when text is drawn: reading it touches process.stdout, which costs milliseconds to make.
+      get width() {
+        return io.columns;
+      },
       writeStdout: (text) => io.writeStdout(text),
       writeStderr: (text) => io.writeStderr(text),
     };
