@@ -6,42 +6,25 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { binary, baseEnv } from "../helpers/bin.ts";
-import { removeWorkspaces, snapshot, workspace, type Workspace } from "../helpers/mutation.ts";
-import { postgresUrl } from "../helpers/postgres.ts";
+import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
 
 afterAll(removeWorkspaces);
-
-const ENGINES = { sqlite: () => undefined, postgres: () => postgresUrl() } as const;
-
-async function planned(ws: Workspace): Promise<any> {
-  const p = await ws.seo(["plan", "--run-dir", ws.run]);
-  expect(p.code).toBe(0);
-  const g = await ws.gate(["review", "--plan", ws.run]);
-  expect(g.json.error).toBeNull();
-  return p.json.data;
-}
 
 /** The files a clean apply of the same plan on a twin site leaves. */
 async function expectedAfterCleanApply(opts: { pages?: number }): Promise<Record<string, string>> {
   const twin = await workspace(opts);
-  await planned(twin);
+  await planAndReview(twin);
   const r = await twin.seo(["apply", "--plan", twin.run]);
   expect(r.json.data.status).toBe("applied");
   return snapshot(twin.site);
 }
 
-async function actions(ws: Workspace): Promise<any[]> {
-  const r = await ws.seo(["action", "list", "--plan", ws.run, "--limit", "1000"]);
-  expect(r.code).toBe(0);
-  return r.json.data.items;
-}
-
-for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
+for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
   describe(`apply through the ${engine} ledger`, () => {
     test("SIGKILL after execute and before confirm: the re-run reconciles, every item lands exactly once", async () => {
       const expected = await expectedAfterCleanApply({});
       const ws = await workspace({ ledgerUrl: ledgerUrl() });
-      const plan = await planned(ws);
+      const plan = await planAndReview(ws);
       const crashed = await ws.seo(["apply", "--plan", ws.run], { AGENT_KIT_FAILPOINT: "after-execute:3" });
       expect(crashed.code).toBe(137); // killed: no envelope, no confirm
       expect(crashed.stdout).toBe("");
@@ -53,7 +36,7 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
       expect(outcomes.slice(3).every((o: string) => o === "applied")).toBe(true);
       expect(snapshot(ws.site)).toEqual(expected); // not doubled: the same bytes as one clean apply
 
-      const log = await actions(ws);
+      const log = await actionLog(ws);
       const byKey = Map.groupBy(log, (r: any) => r.idempotency_key);
       expect(byKey.size).toBe(plan.items.length);
       for (const rows of byKey.values()) expect(rows.length).toBe(1);
@@ -65,7 +48,7 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
       const pages = 40;
       const expected = await expectedAfterCleanApply({ pages });
       const ws = await workspace({ ledgerUrl: ledgerUrl(), pages });
-      const plan = await planned(ws);
+      const plan = await planAndReview(ws);
       expect(plan.items.length).toBe(pages * 2);
       // Each execution takes 10 ms, as a real API call would, so the two runs overlap. One waits on
       // items the other holds (--wait); the other skips them (IN_PROGRESS) and runs ahead.
@@ -84,7 +67,7 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
       const settled = await ws.seo(["apply", "--plan", ws.run]);
       expect(settled.json.data.executed).toBe(0);
       expect(snapshot(ws.site)).toEqual(expected);
-      const log = await actions(ws);
+      const log = await actionLog(ws);
       expect(log.filter((r) => r.executed).length).toBe(plan.items.length);
       expect(new Set(log.map((r) => r.idempotency_key)).size).toBe(plan.items.length);
     }, 120_000);

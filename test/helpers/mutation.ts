@@ -6,6 +6,7 @@ import { join, relative } from "node:path";
 import seoTool from "../../tools/seo/tool.ts";
 import { baseEnv, binary, root, run, type RunResult } from "./bin.ts";
 import { runInProcess } from "./in-process.ts";
+import { postgresUrl } from "./postgres.ts";
 
 export function gateKeys(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
@@ -68,6 +69,25 @@ export async function finishApply(p: ReturnType<typeof spawnApply>): Promise<{ c
   } catch {
     return { code, json: { unparsable: text.slice(0, 200) } };
   }
+}
+
+/** Both ledger engines, as AGENT_LEDGER_URL gives them: unset (a SQLite file beside the plan), or PostgreSQL. */
+export const LEDGER_ENGINES = { sqlite: (): string | undefined => undefined, postgres: (): string | undefined => postgresUrl() } as const;
+
+/** `seo plan`, then the gate's review; the plan's data. Throws, saying why, if either fails. */
+export async function planAndReview(ws: Workspace): Promise<any> {
+  const p = await ws.seo(["plan", "--run-dir", ws.run]);
+  if (p.code !== 0) throw new Error(`seo plan failed: ${p.stdout}`);
+  const g = await ws.gate(["review", "--plan", ws.run]);
+  if (g.json.error) throw new Error(`gate review refused: ${g.stdout}`);
+  return p.json.data;
+}
+
+/** The action log of the workspace's plan. */
+export async function actionLog(ws: Workspace): Promise<any[]> {
+  const r = await ws.seo(["action", "list", "--plan", ws.run, "--limit", "1000"]);
+  if (r.code !== 0) throw new Error(`seo action list failed: ${r.stdout}`);
+  return r.json.data.items;
 }
 
 const made: string[] = [];

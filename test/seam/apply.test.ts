@@ -6,33 +6,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { removeWorkspaces, snapshot, workspace, type Workspace } from "../helpers/mutation.ts";
-import { postgresUrl } from "../helpers/postgres.ts";
+import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
 
 afterAll(removeWorkspaces);
 
-const ENGINES = { sqlite: () => undefined, postgres: () => postgresUrl() } as const;
-
-async function planned(ws: Workspace): Promise<any> {
-  const p = await ws.seo(["plan", "--run-dir", ws.run]);
-  expect(p.code).toBe(0);
-  const g = await ws.gate(["review", "--plan", ws.run]);
-  expect(g.json.error).toBeNull();
-  return p.json.data;
-}
-
-async function actions(ws: Workspace): Promise<any[]> {
-  const r = await ws.seo(["action", "list", "--plan", ws.run, "--limit", "1000"]);
-  expect(r.code).toBe(0);
-  return r.json.data.items;
-}
-
-for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
+for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
   describe(`apply through the ${engine} ledger`, () => {
     test("plan → gate → apply edits the files; a re-run applies nothing twice", async () => {
       const ws = await workspace({ ledgerUrl: ledgerUrl(), door: "in-process" });
       const before = snapshot(ws.site);
-      const plan = await planned(ws);
+      const plan = await planAndReview(ws);
       expect(plan.items.map((i: any) => i.action)).toEqual(expect.arrayContaining(["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"]));
       expect(snapshot(ws.site)).toEqual(before); // planning and reviewing mutate nothing
 
@@ -58,7 +41,7 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
       expect(new Set(again.json.data.items.map((i: any) => i.outcome))).toEqual(new Set(["already-applied"]));
       expect(snapshot(ws.site)).toEqual(after);
 
-      const log = await actions(ws);
+      const log = await actionLog(ws);
       expect(log.length).toBe(plan.items.length);
       expect(log.every((r) => r.executed && r.outcome === "applied")).toBe(true);
     }, 60_000);
@@ -66,7 +49,7 @@ for (const [engine, ledgerUrl] of Object.entries(ENGINES)) {
 
     test("--dry-run reports every item as would-apply and changes nothing, the ledger included", async () => {
       const ws = await workspace({ ledgerUrl: ledgerUrl(), door: "in-process" });
-      const plan = await planned(ws);
+      const plan = await planAndReview(ws);
       const before = snapshot(ws.site);
       const dry = await ws.seo(["apply", "--plan", ws.run, "--dry-run"]);
       expect([dry.code, dry.json.data.status, dry.json.data.executed]).toEqual([0, "dry-run", 0]);
