@@ -66,7 +66,7 @@ async function writeMulticallEntry(): Promise<string> {
       `if (name === undefined || !Object.hasOwn(tools, name)) {`,
       `  const allowed = Object.keys(tools);`,
       `  const message = name === undefined ? "give the tool to run: fleet <tool> [command] [flags]" : \`no fleet tool is named '\${name}'; tools: \${allowed.join(", ")}\`;`,
-      `  const meta = { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null } };`,
+      `  const meta = { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null }, next: [] };`,
       `  process.stdout.write(JSON.stringify({ ok: false, contract_version: 0, tool: "fleet", command: "", data: null, error: { code: "UNKNOWN_COMMAND", message, retryable: false, allowed, got: name ?? null, hint: "e.g. fleet seo --help, or start it as one of the links in image/bin" }, meta }) + "\\n");`,
       `  process.exitCode = 2;`,
       `} else {`,

@@ -57,6 +57,7 @@ export function envelope(data: unknown, error: ErrorBody | null, durationMs: num
       truncation_hint: null,
       run_dir: null,
       outcome: { unit: "count", projected: null, realized: error === null ? ((data as { summary?: Summary })?.summary?.conforming ?? null) : null, cost_usd: 0, confidence: null },
+      next: [],
     },
   })}\n`;
 }

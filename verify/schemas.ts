@@ -43,6 +43,8 @@ export const Meta = v.looseObject({
   truncation_hint: v.nullable(v.string()),
   run_dir: v.nullable(v.string()),
   outcome: Outcome,
+  /** What a caller would run next (a kit addition; where present, command lines). */
+  next: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
 });
 
 export const Envelope = v.strictObject({

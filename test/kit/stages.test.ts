@@ -109,7 +109,7 @@ describe("pages", () => {
 });
 
 describe("emit", () => {
-  const meta = { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null } } as Meta;
+  const meta = { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null }, next: [] } as Meta;
   const parts = { tool: "t", contractVersion: 0, command: "audit", meta };
   const sink = (mode: Sink["mode"]) => {
     const out = { stdout: "", stderr: "" };

@@ -21,7 +21,7 @@ beforeAll(async () => {
 });
 
 const ENVELOPE_KEYS = ["ok", "contract_version", "tool", "command", "data", "error", "meta"];
-const META_KEYS = ["schema", "duration_ms", "cost_usd", "llm_tokens", "pagination", "truncated", "truncation_hint", "run_dir", "outcome"];
+const META_KEYS = ["schema", "duration_ms", "cost_usd", "llm_tokens", "pagination", "truncated", "truncation_hint", "run_dir", "outcome", "next"];
 
 function expectEnvelope(env: any) {
   expect(Object.keys(env)).toEqual(ENVELOPE_KEYS);

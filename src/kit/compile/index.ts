@@ -40,6 +40,7 @@ function headOf(c: Command, s: CommandSchemas, fields: string[]): CommandHead {
     pagination: c.pagination,
     ...(c.stage ? { stage: c.stage } : {}),
     ...(c.outcome ? { outcome: c.outcome } : {}),
+    ...(c.next ? { next: c.next } : {}),
     flags: s.specs,
     fields,
   } as CommandHead;

@@ -45,6 +45,12 @@ export type CommandSpec<F extends FlagsSchema = FlagsSchema, R extends ResultSch
   /** A pipeline stage names the artifact it writes and those it reads (contract §7). */
   readonly stage?: { readonly writes: string; readonly reads?: readonly string[] };
   readonly outcome?: OutcomeUnit;
+  /**
+   * What a caller would run next after a success (meta.next), beyond the
+   * pipeline stages that read what this one writes (the kit adds those):
+   * command lines with `{tool}`, `{run_dir}` and `{flag:NAME}` filled in.
+   */
+  readonly next?: readonly string[];
   readonly examples?: readonly Example[];
   readonly run: (ctx: CommandContext<z.output<F>>) => Promise<z.input<R>>;
 };

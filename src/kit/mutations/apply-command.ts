@@ -103,6 +103,7 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
     env: [...APPLY_ENV, ...(m.env ?? [])],
     outcome: "count",
+    next: ["{tool} action list --plan {flag:plan}"],
     examples: [
       { argv: ["--plan", "./run"], summary: "Apply the approved plan in ./run." },
       { argv: ["--plan", "./run/plan.json", "--dry-run"], summary: "Check it and list what would execute." },

@@ -28,6 +28,8 @@ export interface Meta {
   truncation_hint: string | null;
   run_dir: string | null;
   outcome: Outcome;
+  /** The commands a caller would run next, e.g. `seo audit --run-dir …` after `seo extract`; empty after a failure (its hint says what to do). */
+  next: string[];
 }
 
 export interface Envelope {

@@ -87,6 +87,7 @@ export class Invocation {
         cost_usd: round(state.costUsd),
         confidence: state.outcome.confidence,
       },
+      next: state.next,
     };
   }
 
@@ -114,6 +115,8 @@ export class Invocation {
   cancel(signal: Signal): void {
     if (this.delegated) return;
     this.abort.abort(signal);
-    void this.fail(new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir" })).then(() => this.io.exit(130));
+    const progress = this.state.progress;
+    const err = new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir", ...(progress ? { detail: progress } : {}) });
+    void this.fail(err).then(() => this.io.exit(130));
   }
 }

@@ -17,6 +17,7 @@ import { assertRequiredEnv, withheldFrom } from "../identity/env.ts";
 import { pageRequestOf } from "../lists/bounds.ts";
 import { KitError } from "../output/errors.ts";
 import { sha256 } from "../pipeline/hash.ts";
+import { nextCommands } from "../pipeline/next.ts";
 import { RunDir } from "../pipeline/run-dir.ts";
 import { createContext } from "./context.ts";
 import { Invocation } from "./invocation.ts";
@@ -61,6 +62,7 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
   const returned = await execute(inv, head, command, flags, universal);
   if (inv.abort.signal.aborted) return 130;
   const data = checkResult(checks, command, returned);
+  inv.state.next = nextCommands(inv.tool, head, inv.runDir?.used ? inv.runDir.path : null, flags);
   return inv.succeed(fields ? project(data, fields) : data);
 }
 

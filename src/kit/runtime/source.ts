@@ -9,7 +9,7 @@ import { compiledChecks, type Checks, type CompiledValidators } from "../cli/che
 import type { Command, CommandSpec, EnvVar, Tool } from "../declare/define.ts";
 import type { FlagSpec } from "../cli/flags.ts";
 
-export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "schema" | "env" | "pagination" | "stage" | "outcome"> & {
+export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "schema" | "env" | "pagination" | "stage" | "outcome" | "next"> & {
   readonly flags: readonly FlagSpec[];
   /** The paths `--fields` may name in the result. */
   readonly fields: readonly string[];

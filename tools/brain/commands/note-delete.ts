@@ -14,6 +14,7 @@ export default defineCommand({
   flags: z.object({ repo: repoFlag, id: describe(z.array(z.string().check(z.minLength(1), z.maxLength(200))).check(z.minLength(1), z.maxLength(500)), "The note to delete (repeat for several)."), ttl: ttlFlag }),
   result: planResult,
   schema: "brain.note.delete@1",
+  next: ["gate review --plan {run_dir}"],
   errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "UPSTREAM_ERROR"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--id", "old-draft", "--id", "older-draft"], summary: "Plan removing two notes." }],

@@ -23,6 +23,7 @@ export default defineCommand({
   }),
   result: planResult,
   schema: "brain.note.update@1",
+  next: ["gate review --plan {run_dir}"],
   errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history", "--tag", "history", "--tag", "people"], summary: "Plan new tags for a note." }],

@@ -13,7 +13,7 @@
  * this format is rebuilt, with a warning, never trusted.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
+import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { NOTE_ID, NOTES_DIR, parseNote, readNoteFile, type Note } from "./notes.ts";
 
@@ -74,7 +74,7 @@ export class NoteIndex {
     if (!file) return NoteIndex.fresh(":memory:");
     try {
       mkdirSync(dirname(file), { recursive: true });
-      if (!existsSync(file)) return NoteIndex.replace(file);
+      if (!existsSync(file)) return NoteIndex.install(file);
       try {
         const db = new Database(file, { strict: true });
         db.run("PRAGMA busy_timeout = 5000");
@@ -91,6 +91,27 @@ export class NoteIndex {
       log.warn(`the note index cannot be kept in ${dirname(file)} (${(e as Error).message}): indexing in memory for this call`);
       return NoteIndex.fresh(":memory:");
     }
+  }
+
+  /**
+   * A first index at `file`, made aside and linked into place only if no
+   * call got there first (link fails where a file exists; rename would not):
+   * calls racing to build the first index all end up on one file, and none
+   * removes the write-ahead log of a file another call has open.
+   */
+  private static install(file: string): Database {
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+    try {
+      NoteIndex.fresh(temp).close();
+      linkSync(temp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    } finally {
+      rmSync(temp, { force: true });
+    }
+    const db = new Database(file, { strict: true });
+    db.run("PRAGMA busy_timeout = 5000");
+    return db;
   }
 
   /**

@@ -18,6 +18,7 @@ export default defineCommand({
   }),
   result: planResult,
   schema: "seo.plan@1",
+  next: ["gate review --plan {run_dir}"],
   errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "INVALID_INPUT", "PLAN_INVALID"],
   stage: { writes: "plan", reads: ["extract", "audit"] },
   examples: [{ argv: ["--run-dir", "./run"], summary: "Plan every fix the audit in ./run supports." }],
