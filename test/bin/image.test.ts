@@ -9,6 +9,7 @@ import { copyFileSync, cpSync, mkdtempSync, readdirSync, readlinkSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, dist, root, run } from "../helpers/bin.ts";
+import { toolNames } from "../../scripts/build.ts";
 import { gateKeys } from "../helpers/mutation.ts";
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -28,8 +29,8 @@ describe("the image folder, copied elsewhere", () => {
 
   test("holds one binary and a link to it per tool", () => {
     const entries = readdirSync(bin).sort();
-    expect(entries).toEqual(["brain", "fleet", "gate", "seo", "verify"]);
-    for (const name of ["brain", "gate", "seo", "verify"]) expect(readlinkSync(join(bin, name))).toBe("fleet");
+    expect(entries).toEqual([...toolNames(), "fleet", "verify"].sort());
+    for (const name of [...toolNames(), "verify"]) expect(readlinkSync(join(bin, name))).toBe("fleet");
   });
 
   test("runs the example-site pipeline through its links: crawl → extract → audit → score → plan → gate review → apply (SQLite ledger)", async () => {
@@ -64,7 +65,7 @@ describe("the image folder, copied elsewhere", () => {
     const r = await run(join(bin, "fleet"), ["seo", "audit", "--severity", "urgent"], { env: { PATH } });
     expect([r.code, r.json.tool, r.json.error.code]).toEqual([2, "seo", "INVALID_ENUM"]);
     const bad = await run(join(bin, "fleet"), ["nope"], { env: { PATH } });
-    expect([bad.code, bad.json.error.code, bad.json.error.allowed]).toEqual([2, "UNKNOWN_COMMAND", ["brain", "gate", "seo", "verify"]]);
+    expect([bad.code, bad.json.error.code, bad.json.error.allowed]).toEqual([2, "UNKNOWN_COMMAND", [...toolNames(), "verify"]]);
   });
 
   test("a tool prints its own SKILL.md and spec.yaml, as --describe lists them", async () => {

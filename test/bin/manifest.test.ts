@@ -9,6 +9,7 @@ import { cpSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv, binary, dist, root } from "../helpers/bin.ts";
+import { toolNames } from "../../scripts/build.ts";
 import { commitAll } from "../helpers/notes-repo.ts";
 
 const manifest = JSON.parse(readFileSync(join(dist, "tools.json"), "utf8")) as { schema: number; tools: Record<string, { description: string; input_schema: any; command: string[]; env?: Record<string, string>; side_effect: string; timeout_ms: number }> };
@@ -24,7 +25,7 @@ async function call(name: string, input: Record<string, unknown>, env: Record<st
 describe("dist/tools.json", () => {
   test("one entry per command, verb first, an argv that reads JSON on stdin, credentials only as ${VAR}", () => {
     expect(manifest.schema).toBe(1);
-    const describes = ["seo", "brain", "gate"].map((t) => JSON.parse(Bun.spawnSync([binary(t), "--describe"]).stdout.toString()));
+    const describes = toolNames().map((t) => JSON.parse(Bun.spawnSync([binary(t), "--describe"]).stdout.toString()));
     expect(Object.keys(manifest.tools).length).toBe(describes.reduce((n, d) => n + d.commands.length, 0));
     for (const [name, t] of Object.entries(manifest.tools)) {
       expect(name).toMatch(/^[a-z]+_[a-z]+(_[a-z_]+)?$/);

@@ -1,0 +1,88 @@
+/**
+ * contract §11: the harness, not the tools, routes a run dir's artifacts by
+ * type. Bulky raw output and full reports go to S3-compatible storage
+ * (Cloudflare R2 in production) when it is configured; the report references
+ * every artifact by URL (or its path in the run dir) and sha256.
+ */
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { KitError } from "../output/errors.ts";
+import { sha256 } from "../pipeline/hash.ts";
+
+export type ArtifactType = "raw" | "report" | "plan";
+
+/** By file name; anything else in the run dir (a ledger, a temp file) is not an artifact of the job. */
+export const ARTIFACT_TYPES: Readonly<Record<string, ArtifactType>> = {
+  "crawl.json": "raw",
+  "extract.json": "raw",
+  "audit.json": "report",
+  "score.json": "report",
+  "synthesize.json": "report",
+  "plan.json": "plan",
+};
+/** The types that leave the machine: the bulky ones. */
+const UPLOADED: ReadonlySet<ArtifactType> = new Set(["raw", "report"]);
+
+export interface ArtifactRef {
+  name: string;
+  type: ArtifactType;
+  bytes: number;
+  sha256: string;
+  /** Where it is stored: the object's URL, or null when it stays in the run dir. */
+  url: string | null;
+}
+
+export const STORAGE_ENV = {
+  endpoint: "AGENT_ARTIFACT_ENDPOINT",
+  bucket: "AGENT_ARTIFACT_BUCKET",
+  accessKeyId: "AGENT_ARTIFACT_ACCESS_KEY_ID",
+  secretAccessKey: "AGENT_ARTIFACT_SECRET_ACCESS_KEY",
+} as const;
+
+const ATTEMPTS = 3;
+const BACKOFF_MS = [200, 600];
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The storage the environment configures, or null; half a configuration is an error naming what is missing (checked before any step runs). */
+export function storageOf(env: Env): { client: Bun.S3Client; endpoint: string; bucket: string } | null {
+  const values = Object.fromEntries(Object.entries(STORAGE_ENV).map(([k, name]) => [k, env[name]])) as Record<keyof typeof STORAGE_ENV, string | undefined>;
+  const missing = Object.entries(STORAGE_ENV).filter(([k]) => !values[k as keyof typeof STORAGE_ENV]).map(([, name]) => name);
+  if (missing.length === Object.keys(STORAGE_ENV).length) return null;
+  if (missing.length > 0) throw new KitError("MISSING_ENV", `artifact storage is half configured: ${missing.join(", ")} unset`, { hint: `set ${missing.join(", ")}, or unset every AGENT_ARTIFACT_* variable to keep artifacts in the run dir` });
+  const endpoint = values.endpoint!.replace(/\/+$/, "");
+  const client = new Bun.S3Client({ endpoint, bucket: values.bucket!, accessKeyId: values.accessKeyId!, secretAccessKey: values.secretAccessKey!, region: "auto" });
+  return { client, endpoint, bucket: values.bucket! };
+}
+
+async function upload(client: Bun.S3Client, key: string, bytes: Uint8Array, signal: AbortSignal): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await client.write(key, bytes, { type: "application/json" });
+      return;
+    } catch (e) {
+      if (attempt >= ATTEMPTS || signal.aborted)
+        throw new KitError("UPSTREAM_ERROR", `artifact storage refused ${key} ${attempt} time(s): ${(e as Error).message}`, { hint: "check AGENT_ARTIFACT_ENDPOINT and the bucket; the report and artifacts are kept in the run dir" });
+      await Bun.sleep(BACKOFF_MS[attempt - 1] ?? BACKOFF_MS.at(-1)!);
+    }
+  }
+}
+
+/** Every artifact of the run dir, in name order: uploaded under `jobs/<job id>/` where storage is configured. */
+export async function routeArtifacts(runDir: string, jobId: string, env: Env, signal: AbortSignal): Promise<ArtifactRef[]> {
+  const storage = storageOf(env);
+  const names = readdirSync(runDir).filter((n) => Object.hasOwn(ARTIFACT_TYPES, n)).sort();
+  const refs: ArtifactRef[] = [];
+  for (const name of names) {
+    const bytes = readFileSync(join(runDir, name));
+    const type = ARTIFACT_TYPES[name]!;
+    let url: string | null = null;
+    if (storage && UPLOADED.has(type)) {
+      const key = `jobs/${jobId}/${name}`;
+      await upload(storage.client, key, bytes, signal);
+      url = `${storage.endpoint}/${storage.bucket}/${key}`;
+    }
+    refs.push({ name, type, bytes: bytes.length, sha256: sha256(bytes), url });
+  }
+  return refs;
+}

@@ -1,0 +1,11 @@
+/** contract §0 and §11, the harness seam: a job's CLI envelopes folded into one signed, validated report, its artifacts routed by type. */
+export { ARTIFACT_TYPES, routeArtifacts, STORAGE_ENV, type ArtifactRef, type ArtifactType } from "./artifacts.ts";
+export { deliver, type Delivered } from "./deliver.ts";
+export { foldJob, type JobReport, type StepEnvelope, type StepRecord, type StepRun } from "./fold.ts";
+export { esc, renderHistory } from "./history.ts";
+export { ingest, SchemaRegistry, type Verdict } from "./ingest.ts";
+export { parseJob, STEP_TOOLS, type Job, type JobStep } from "./job.ts";
+export { createReceiver, type ReceiverEvent, type ReceiverOptions } from "./receiver.ts";
+export { checkSignature, DEFAULT_WINDOW_SECONDS, HEADERS, signedHeaders, type Refusal } from "./sign.ts";
+export { runSteps, stepArgv } from "./steps.ts";
+export { openEventStore, type EventStore, type StoredEvent } from "./store.ts";

@@ -1,0 +1,78 @@
+/**
+ * A job (contract §0): an id, steps that are argv arrays for fleet tools
+ * (never a shell string), optional JSON input per step for `--params -`, and
+ * where the report goes. Read from a file and checked whole before any step
+ * runs; each refusal names the field.
+ */
+import { dirname, resolve } from "node:path";
+import { KitError } from "../output/errors.ts";
+
+/** The tools a job may run: the fleet's, found beside the harness or in its multicall binary. */
+export const STEP_TOOLS = ["seo", "brain", "gate"] as const;
+const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
+const MAX_STEPS = 100;
+
+export interface JobStep {
+  readonly argv: readonly string[];
+  readonly input?: Readonly<Record<string, unknown>>;
+  readonly continue_on_error: boolean;
+}
+
+export interface Job {
+  readonly id: string;
+  readonly steps: readonly JobStep[];
+  /** The run dir every step shares, resolved against the job file's folder; null: the harness's own. */
+  readonly runDir: string | null;
+  readonly delivery: { readonly url: string } | null;
+  /** The job file's folder: steps run there, so their relative paths mean what the job's author meant. */
+  readonly base: string;
+}
+
+const bad = (path: string, what: string, got?: unknown): KitError =>
+  new KitError("INVALID_INPUT", `the job's ${path} ${what}`, { ...(got === undefined ? {} : { got }), hint: "fix the job file; see `harness job execute --help` for its shape" });
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+function stepOf(raw: unknown, i: number): JobStep {
+  const at = `steps[${i}]`;
+  if (!isObject(raw)) throw bad(at, "must be an object { argv, input?, continue_on_error? }");
+  for (const key of Object.keys(raw)) if (!["argv", "input", "continue_on_error"].includes(key)) throw bad(`${at}.${key}`, "is not a step field (argv, input, continue_on_error)", key);
+  const { argv, input, continue_on_error } = raw;
+  if (!Array.isArray(argv) || argv.length < 2 || !argv.every((a) => typeof a === "string"))
+    throw bad(`${at}.argv`, "must be an array of strings: a fleet tool and its command, e.g. [\"seo\", \"audit\"] (never a shell string)", argv);
+  if (!(STEP_TOOLS as readonly string[]).includes(argv[0]!)) throw bad(`${at}.argv[0]`, `must be one of the fleet's tools: ${STEP_TOOLS.join(", ")}`, argv[0]);
+  if (input !== undefined && !isObject(input)) throw bad(`${at}.input`, "must be a JSON object: the step's flags, given on stdin with --params -", input);
+  if (input !== undefined && argv.includes("--params")) throw bad(`${at}`, "gives both input and --params; give one");
+  if (continue_on_error !== undefined && typeof continue_on_error !== "boolean") throw bad(`${at}.continue_on_error`, "must be true or false", continue_on_error);
+  return { argv, ...(input === undefined ? {} : { input }), continue_on_error: continue_on_error === true };
+}
+
+function deliveryOf(raw: unknown): Job["delivery"] {
+  if (raw === undefined || raw === null) return null;
+  if (!isObject(raw) || typeof raw.url !== "string" || !URL.canParse(raw.url) || !/^https?:$/.test(new URL(raw.url).protocol))
+    throw bad("delivery", "must be { \"url\": \"https://…\" }: where the signed report is posted", raw);
+  return { url: raw.url };
+}
+
+/** The job in `text`, read from the file at `path`. */
+export function parseJob(text: string, path: string): Job {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new KitError("INVALID_INPUT", `${path} is not JSON: ${(e as Error).message}`, { hint: "a job is one JSON object: { id, steps, run_dir?, delivery? }" });
+  }
+  if (!isObject(raw)) throw bad("document", "must be one JSON object: { id, steps, run_dir?, delivery? }");
+  for (const key of Object.keys(raw)) if (!["id", "steps", "run_dir", "delivery"].includes(key)) throw bad(key, "is not a job field (id, steps, run_dir, delivery)", key);
+  if (typeof raw.id !== "string" || !JOB_ID.test(raw.id)) throw bad("id", "must be 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit", raw.id);
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0 || raw.steps.length > MAX_STEPS) throw bad("steps", `must be a list of 1 to ${MAX_STEPS} steps`, Array.isArray(raw.steps) ? raw.steps.length : raw.steps);
+  if (raw.run_dir !== undefined && (typeof raw.run_dir !== "string" || raw.run_dir === "")) throw bad("run_dir", "must be a folder path", raw.run_dir);
+  const base = dirname(resolve(path));
+  return {
+    id: raw.id,
+    steps: raw.steps.map(stepOf),
+    runDir: typeof raw.run_dir === "string" ? resolve(base, raw.run_dir) : null,
+    delivery: deliveryOf(raw.delivery),
+    base,
+  };
+}

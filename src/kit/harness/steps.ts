@@ -1,0 +1,75 @@
+/**
+ * Runs a job's steps in order, each a fleet tool as a child process with an
+ * argv array (never a shell): in the job's run dir, answering in JSON, never
+ * prompting, its input on stdin. A failed step stops the job unless it says
+ * continue_on_error; a cancellation stops the step running and the job.
+ */
+import { fleetTool } from "../runtime/multicall.ts";
+import type { StepEnvelope, StepRun } from "./fold.ts";
+import type { Job } from "./job.ts";
+
+export interface StepContext {
+  readonly runDir: string;
+  /** The steps' environment: the harness's own, less its own credentials. */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  readonly signal: AbortSignal;
+  readonly now: () => number;
+  /** After each step: what has run so far (a cancellation reports it). */
+  readonly onStep: (runs: readonly StepRun[]) => void;
+}
+
+/** The step's argv with `{run_dir}` filled in, and the switches the harness always gives. */
+export function stepArgv(argv: readonly string[], runDir: string, hasInput: boolean): string[] {
+  const filled = argv.map((a) => a.replaceAll("{run_dir}", runDir));
+  const extra: string[] = [];
+  for (const flag of ["--json", "--no-input"]) if (!filled.includes(flag)) extra.push(flag);
+  if (!filled.includes("--run-dir")) extra.push("--run-dir", runDir);
+  if (hasInput) extra.push("--params", "-");
+  return [...filled, ...extra];
+}
+
+function envelopeOf(stdout: string): { envelope: StepEnvelope } | { problem: string } {
+  const text = stdout.trim();
+  if (!text) return { problem: "nothing on stdout" };
+  try {
+    const env = JSON.parse(text) as StepEnvelope;
+    if (typeof env === "object" && env && typeof env.ok === "boolean" && typeof env.meta === "object") return { envelope: env };
+  } catch {}
+  return { problem: `stdout was not one envelope: ${text.slice(0, 120)}` };
+}
+
+async function runOne(job: Job, index: number, ctx: StepContext): Promise<StepRun> {
+  const step = job.steps[index]!;
+  const [tool, ...rest] = stepArgv(step.argv, ctx.runDir, step.input !== undefined);
+  const started = ctx.now();
+  const child = Bun.spawn([...fleetTool(tool!), ...rest], {
+    cwd: job.base,
+    env: ctx.env as Record<string, string>,
+    stdin: step.input === undefined ? "ignore" : new Blob([JSON.stringify(step.input)]),
+    stdout: "pipe",
+    stderr: "inherit",
+  });
+  const stop = () => child.kill("SIGTERM");
+  ctx.signal.addEventListener("abort", stop, { once: true });
+  try {
+    const [stdout, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+    const parsed = envelopeOf(stdout);
+    return { index, argv: [tool!, ...step.argv.slice(1)], exit, durationMs: ctx.now() - started, ...("envelope" in parsed ? { envelope: parsed.envelope } : { envelope: null, problem: parsed.problem }) };
+  } finally {
+    ctx.signal.removeEventListener("abort", stop);
+  }
+}
+
+export async function runSteps(job: Job, ctx: StepContext): Promise<{ runs: StepRun[]; notRun: number; cancelled: boolean }> {
+  const runs: StepRun[] = [];
+  for (const [index, step] of job.steps.entries()) {
+    if (ctx.signal.aborted) return { runs, notRun: job.steps.length - index, cancelled: true };
+    const run = await runOne(job, index, ctx);
+    runs.push(run);
+    ctx.onStep(runs);
+    const ok = run.exit === 0 && run.envelope?.ok === true;
+    if (ctx.signal.aborted) return { runs, notRun: job.steps.length - index - 1, cancelled: true };
+    if (!ok && !step.continue_on_error) return { runs, notRun: job.steps.length - index - 1, cancelled: false };
+  }
+  return { runs, notRun: 0, cancelled: false };
+}

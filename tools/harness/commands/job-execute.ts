@@ -1,0 +1,99 @@
+import * as z from "zod/mini";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
+import { routeArtifacts, storageOf, type ArtifactRef } from "../../../src/kit/harness/artifacts.ts";
+import { deliver } from "../../../src/kit/harness/deliver.ts";
+import { foldJob, type JobReport, type StepRun } from "../../../src/kit/harness/fold.ts";
+import { parseJob } from "../../../src/kit/harness/job.ts";
+import { runSteps } from "../../../src/kit/harness/steps.ts";
+import { OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
+
+const step = z.object({
+  step: z.int(),
+  tool: z.string(),
+  command: z.string(),
+  argv: z.array(z.string()),
+  exit: z.int(),
+  ok: z.boolean(),
+  schema: z.nullable(z.string()),
+  outcome: z.unknown(),
+  duration_ms: z.number(),
+  cost_usd: z.number(),
+  llm_tokens: z.int(),
+  data: describe(z.unknown(), "The step's envelope data (null when it failed): what the receiver validates against its schema."),
+});
+
+const result = z.object({
+  job_id: z.string(),
+  event_type: z.string(),
+  event_id: z.string(),
+  status: describe(z.enum(["succeeded", "partial", "failed"]), "succeeded: every step ran and succeeded; failed: none succeeded; partial: the rest."),
+  cancelled: z.boolean(),
+  steps: z.array(step),
+  not_run: z.int(),
+  cost_usd: z.number(),
+  llm_tokens: z.int(),
+  errors: z.array(z.object({ step: z.int(), tool: z.string(), command: z.string(), error: z.record(z.string(), z.unknown()) })),
+  next: z.array(z.object({ step: z.int(), commands: z.array(z.string()) })),
+  artifacts: z.array(z.object({ name: z.string(), type: z.string(), bytes: z.int(), sha256: z.string(), url: z.nullable(z.string()) })),
+  report: describe(z.string(), "report.json in the run dir: the report as delivered."),
+  delivered: describe(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int() })), "Where the signed report was posted, after how many attempts; null without a delivery target."),
+});
+
+/** The job's report, written before anything can fail to deliver it: nothing is lost. */
+function writeReport(runDir: string, report: JobReport): string {
+  const path = join(runDir, "report.json");
+  writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
+  return path;
+}
+
+export default defineCommand({
+  resource: "job",
+  verb: "execute",
+  tier: 2,
+  rw: "write",
+  summary: "Run a job's steps (fleet tools, as argv arrays) in one run dir, fold their envelopes into one report, store its artifacts, and deliver it signed.",
+  description:
+    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false }], run_dir?, delivery?: { url } }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -); a failed step stops the job unless it continues on error. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256; it is written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx and timeouts. A signal stops the running step; the CANCELLED error's detail says what ran.",
+  flags: z.object({ job: describe(z.string().check(z.minLength(1)), "The job file (JSON).") }),
+  result,
+  schema: "harness.job.execute@1",
+  errors: ["NOT_FOUND", "INVALID_INPUT", "UPSTREAM_ERROR", "MISSING_ENV"],
+  env: [SECRET, ...STORAGE],
+  outcome: "count",
+  examples: [{ argv: ["--job", "job.json"], summary: "Run the job in job.json and deliver its report." }],
+  async run(ctx) {
+    const path = resolve(ctx.cwd, ctx.flags.job);
+    if (!existsSync(path)) throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
+    const job = parseJob(readFileSync(path, "utf8"), path);
+    const secret = ctx.env[SECRET_ENV];
+    if (job.delivery && !secret) throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, { hint: `set ${SECRET_ENV}: the report is signed with it` });
+    storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
+    const runDir = job.runDir ?? ctx.runDir.path;
+    mkdirSync(runDir, { recursive: true });
+    const env = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => !OWN.has(k)));
+    const eventId = crypto.randomUUID();
+    const fold = (runs: readonly StepRun[], notRun: number, cancelled: boolean, artifacts: readonly ArtifactRef[] = []) => foldJob({ jobId: job.id, eventId, runs, notRun, cancelled, artifacts });
+    const { runs, notRun, cancelled } = await runSteps(job, {
+      runDir,
+      env,
+      signal: ctx.signal,
+      now: ctx.now,
+      onStep: (so) => ctx.progress({ ...fold(so, job.steps.length - so.length, true) }),
+    });
+    let artifacts: ArtifactRef[];
+    try {
+      artifacts = await routeArtifacts(runDir, job.id, ctx.env, ctx.signal);
+    } catch (e) {
+      writeReport(runDir, fold(runs, notRun, cancelled, await routeArtifacts(runDir, job.id, {}, ctx.signal)));
+      throw e;
+    }
+    const report = fold(runs, notRun, cancelled, artifacts);
+    const reportPath = writeReport(runDir, report);
+    ctx.addCost({ usd: report.cost_usd, tokens: report.llm_tokens });
+    ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });
+    const delivered = job.delivery ? await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId, now: ctx.now, signal: ctx.signal }) : null;
+    return { ...report, report: reportPath, delivered };
+  },
+});
