@@ -127,6 +127,19 @@ describe("harness job execute over the example site's pipeline", () => {
   });
 });
 
+describe("the job's history", () => {
+  test("history render --job: the job's steps, then every item of the plan it applied with its outcome", async () => {
+    const r = await run(binary("harness"), ["history", "render", "--job", join(dir, "run"), "--run-dir", join(dir, "pages"), "--json"]);
+    expect(r.code).toBe(0);
+    const html = readFileSync(r.json.data.history, "utf8");
+    const plan = JSON.parse(readFileSync(join(dir, "run", "plan.json"), "utf8"));
+    expect(html).toContain("<h1>History: job <code>job-e2e-1</code></h1>");
+    expect(html.match(/<tr><td>\d+<\/td><td><code>/g)?.length).toBe(7);
+    expect(html.match(/<li class="applied">/g)?.length).toBe(plan.items.length);
+    expect(r.json.data.entries).toBe(plan.items.length);
+  });
+});
+
 describe("the receiver refuses, each with its own reason", () => {
   test("a replay, a bad signature, an old timestamp and a body changed in flight; then a fresh report is accepted", async () => {
     const again = await receiverProcess(["--max-reports", "1", "--store", storePath], { AGENT_HARNESS_SECRET: SECRET });

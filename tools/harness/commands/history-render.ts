@@ -1,46 +1,72 @@
 import * as z from "zod/mini";
-import { existsSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
-import { renderHistory } from "../../../src/kit/harness/history.ts";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
+import { renderHistory, renderJobHistory, type JobSummary } from "../../../src/kit/harness/history.ts";
+import type { ActionLogRow } from "../../../src/kit/mutations/ledger/ledger.ts";
 import { LEDGER_ENV, openLedger } from "../../../src/kit/mutations/ledger/open.ts";
-import { readPlanFile, resolvePlanPath } from "../../../src/kit/mutations/plan.ts";
+import { readPlanFile, resolvePlanPath, type Plan } from "../../../src/kit/mutations/plan.ts";
+
+/** The plan's action log: from the ledger beside it, or the shared one. A read never creates a ledger. */
+async function actionsOf(plan: Plan, planPath: string, url: string | undefined): Promise<ActionLogRow[]> {
+  const beside = join(dirname(planPath), "ledger.sqlite");
+  if (!url && !existsSync(beside)) return [];
+  const ledger = await openLedger(url, beside);
+  try {
+    return await ledger.actions({ plan: plan.checksum });
+  } finally {
+    await ledger.close();
+  }
+}
+
+/** A job's report.json, given as the file or the run dir that holds it. */
+function readReport(ref: string, cwd: string): { path: string; job: JobSummary } {
+  let path = resolve(cwd, ref);
+  if (existsSync(path) && statSync(path).isDirectory()) path = join(path, "report.json");
+  if (!existsSync(path)) throw new KitError("NOT_FOUND", `no job report at ${path}`, { hint: "give --job the report.json `harness job execute` wrote, or its run dir" });
+  try {
+    const job = JSON.parse(readFileSync(path, "utf8")) as JobSummary;
+    if (typeof job.job_id !== "string" || !Array.isArray(job.steps) || !Array.isArray(job.errors)) throw new Error("not a job report");
+    return { path, job };
+  } catch (e) {
+    throw new KitError("INVALID_INPUT", `${path} is not a job report: ${(e as Error).message}`, { hint: "give the report.json `harness job execute` wrote" });
+  }
+}
 
 export default defineCommand({
   resource: "history",
   verb: "render",
   tier: 2,
   rw: "read",
-  summary: "Render a plan's history.html and timeline.html from its action log, through a trusted template.",
+  summary: "Render the history.html and timeline.html of a plan, or of a job and the plan it applied, from the action log, through a trusted template.",
   description:
-    "Reads the plan and its action log (the ledger beside the plan, or AGENT_LEDGER_URL) and writes history.html (one entry per item: its outcome and audit path, plan → approval → ledger key → log) and timeline.html (every log row in time order) into the run dir. Everything a tool wrote is escaped, and the pages run no script.",
-  flags: z.object({ plan: describe(z.string().check(z.minLength(1)), "The plan: a plan.json path, or the run dir that holds it.") }),
+    "For --plan, reads the plan and its action log (the ledger beside the plan, or AGENT_LEDGER_URL): history.html has one entry per item, its outcome and audit path (plan → approval → ledger key → log); timeline.html every log row in time order. For --job (a report.json, or its run dir), the job's steps come first, then the plan in its run dir. The pages are written into the run dir. Everything a tool wrote is escaped, and the pages run no script.",
+  flags: z.object({
+    plan: describe(z.optional(z.string().check(z.minLength(1))), "The plan: a plan.json path, or the run dir that holds it."),
+    job: describe(z.optional(z.string().check(z.minLength(1))), "A job's report.json, or the run dir that holds it."),
+  }),
   result: z.object({ history: z.string(), timeline: z.string(), items: z.int(), entries: describe(z.int(), "Action-log rows rendered.") }),
   schema: "harness.history.render@1",
-  errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "UPSTREAM_ERROR"],
+  errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "INVALID_INPUT", "UPSTREAM_ERROR"],
   env: [{ name: LEDGER_ENV, scope: "config", description: "The ledger to read the action log from: a postgres:// URL, or a SQLite file (default: ledger.sqlite beside the plan)." }],
-  examples: [{ argv: ["--plan", "./run", "--run-dir", "./pages"], summary: "Render the history of the plan in ./run into ./pages." }],
+  examples: [
+    { argv: ["--plan", "./run", "--run-dir", "./pages"], summary: "Render the history of the plan in ./run into ./pages." },
+    { argv: ["--job", "./job-run/report.json"], summary: "Render a job's history." },
+  ],
   async run(ctx) {
-    const path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
-    const plan = readPlanFile(path, null);
-    const url = ctx.env[LEDGER_ENV];
-    const beside = join(dirname(path), "ledger.sqlite");
-    let rows: Awaited<ReturnType<Awaited<ReturnType<typeof openLedger>>["actions"]>> = [];
-    // A read never creates a ledger: no file yet means nothing has been applied.
-    if (url || existsSync(beside)) {
-      const ledger = await openLedger(url, beside);
-      try {
-        rows = await ledger.actions({ plan: plan.checksum });
-      } finally {
-        await ledger.close();
-      }
-    }
-    const pages = renderHistory(plan, rows);
+    const { plan: planRef, job: jobRef } = ctx.flags;
+    if (planRef && jobRef) throw new KitError("CONFLICTING_FLAGS", "give --plan or --job, not both", { hint: "--job renders the plan in the job's run dir too" });
+    if (!planRef && !jobRef) throw new KitError("MISSING_FLAG", "--plan or --job is required", { hint: "add --plan ./run, or --job ./run/report.json" });
+    const report = jobRef ? readReport(jobRef, ctx.cwd) : null;
+    const planPath = planRef ? resolvePlanPath(planRef, ctx.cwd) : join(dirname(report!.path), "plan.json");
+    const plan = planRef || existsSync(planPath) ? readPlanFile(planPath, null) : null;
+    const rows = plan ? await actionsOf(plan, planPath, ctx.env[LEDGER_ENV]) : [];
+    const pages = report ? renderJobHistory(report.job, plan, rows) : renderHistory(plan!, rows);
     ctx.runDir.create();
     const history = join(ctx.runDir.path, "history.html");
     const timeline = join(ctx.runDir.path, "timeline.html");
     writeFileSync(history, pages.history);
     writeFileSync(timeline, pages.timeline);
-    return { history, timeline, items: plan.items.length, entries: rows.length };
+    return { history, timeline, items: plan?.items.length ?? 0, entries: rows.length };
   },
 });
