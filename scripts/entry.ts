@@ -72,7 +72,8 @@ export async function writeEntry(name: string, outDir: string): Promise<string> 
       `}, () => import("./describe.json", { with: { type: "text" } }), {`,
       `  "SKILL.md": () => import("./SKILL.md", { with: { type: "text" } }),`,
       `  "spec.yaml": () => import("./spec.yaml", { with: { type: "text" } }),`,
-      `});`,
+      // A tool that adds MCP profiles serves them from tools/<name>/mcp.ts, loaded only by `--mcp`.
+      tool.mcpProfiles?.length ? `}, () => import(${JSON.stringify(join(root, "tools", name, "mcp.ts"))}));` : `});`,
       ``,
     ].join("\n"),
   );

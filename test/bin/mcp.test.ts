@@ -5,7 +5,7 @@
  * still refuses without the gate.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdtempSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -117,4 +117,57 @@ describe("brain --mcp", () => {
     const found = await client.callTool({ name: "brain_search", arguments: { repo, query: "spade" } });
     expect((found.structuredContent as { items: unknown[] }).items.length).toBeGreaterThan(0);
   });
+});
+
+describe("brain --mcp --profile memory (the host-agent seed's memory server)", () => {
+  const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
+
+  test("lists the four memory tools and two resources; search, context and both resources read the repository", async () => {
+    const kb = knowledgeBase();
+    const client = await connect("brain", ["--profile", "memory"], kb.env);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(["mem_context", "mem_save_fact", "mem_save_turn", "mem_search"]);
+    expect((await client.listResources()).resources.map((r) => r.uri)).toEqual(["mem://profile"]);
+    expect((await client.listResourceTemplates()).resourceTemplates.map((r) => r.uriTemplate)).toEqual(["mem://search?q={query}&topK={topK}"]);
+    const argv = (await kb.brain(["search", "--query", "sharpen", "--limit", "5"])).json.data.items.map((i: any) => i.id);
+    const found = text(await client.callTool({ name: "mem_search", arguments: { query: "sharpen", topK: 0 } }));
+    expect(found.split("\n").map((l) => /\(`([^`]+)`/.exec(l)?.[1])).toEqual(argv);
+    expect(text(await client.callTool({ name: "mem_search", arguments: { query: "sharpen", topK: 1 } })).split("\n")).toHaveLength(1);
+    const ctx = text(await client.callTool({ name: "mem_context", arguments: { query: "sharpen" } }));
+    expect(ctx).toStartWith("## Profile\n\n_No profile yet");
+    expect(ctx).toContain('## Matches for "sharpen"');
+    const byResource = await client.readResource({ uri: "mem://search?q=sharpen&topK=5" });
+    expect((byResource.contents[0] as { text: string }).text).toBe(found);
+    expect(((await client.readResource({ uri: "mem://profile" })).contents[0] as { text: string }).text).toStartWith("## Profile");
+  });
+
+  test("failures as the seed says: a tool's is isError, an empty search resource -32603, an unknown resource -32002", async () => {
+    const kb = knowledgeBase();
+    const client = await connect("brain", ["--profile", "memory"], kb.env);
+    const empty = await client.callTool({ name: "mem_search", arguments: { query: "" } });
+    expect([empty.isError, JSON.parse(text(empty)).code]).toEqual([true, "MISSING_FLAG"]);
+    const toolRole = await client.callTool({ name: "mem_save_fact", arguments: { messages: [{ role: "tool", content: "ls output" }] } });
+    expect([toolRole.isError, JSON.parse(text(toolRole)).message]).toEqual([true, "mem_save_fact takes user and assistant messages only (got role 'tool')"]);
+    const codeOf = async (uri: string) => (await client.readResource({ uri }).catch((e) => e)).code;
+    expect([await codeOf("mem://search?q="), await codeOf("mem://nothing"), await codeOf("https://example.com/")]).toEqual([-32603, -32002, -32002]);
+  });
+
+  test("a save goes through the gate and apply where the policy approves (one commit), and waits for a person where it does not", async () => {
+    const kb = knowledgeBase();
+    const client = await connect("brain", ["--profile", "memory"], kb.env);
+    const before = kb.git("rev-list", "--count", "HEAD").trim();
+    const saved = await client.callTool({ name: "mem_save_fact", arguments: { fact: "Prefers oil stones to diamond plates." } });
+    expect(JSON.parse(text(saved))).toMatchObject({ saved: true, note: "profile", executed: 1 });
+    const turn = await client.callTool({ name: "mem_save_turn", arguments: { sessionKey: "S 1", messages: [{ role: "user", content: "how do I flatten a stone?" }, { role: "tool", content: "grep: 3 notes" }] } });
+    expect(JSON.parse(text(turn))).toMatchObject({ saved: true, executed: 1 });
+    expect(Number(kb.git("rev-list", "--count", "HEAD").trim())).toBe(Number(before) + 2);
+    const ctx = text(await client.callTool({ name: "mem_context", arguments: { query: "" } }));
+    expect(ctx).toContain("- Prefers oil stones to diamond plates.");
+    // A policy that approves nothing: the save answers with its plan, and nothing is committed.
+    writeFileSync(kb.env.AGENT_POLICY_FILE!, JSON.stringify({ version: "v2", max_items: 10, actions: {}, roots: { brain: [kb.dir] } }));
+    const waiting = await client.callTool({ name: "mem_save_fact", arguments: { fact: "Sharpens on Sundays." } });
+    const refusal = JSON.parse(text(waiting));
+    expect([waiting.isError, refusal.code]).toEqual([true, "APPROVAL_REQUIRED"]);
+    expect(refusal.plan).toMatch(/plan\.json$/);
+    expect(Number(kb.git("rev-list", "--count", "HEAD").trim())).toBe(Number(before) + 2);
+  }, 60_000);
 });

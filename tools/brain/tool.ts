@@ -15,4 +15,6 @@ export default defineTool({
   contractVersion: spec.contract_version,
   purpose: spec.purpose,
   commands: [noteList, noteGet, search, noteCreate, noteUpdate, noteDelete, ...mutations],
+  // The host-agent seed's memory server, served by mcp.ts over these same commands.
+  mcpProfiles: ["memory"],
 });

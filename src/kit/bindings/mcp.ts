@@ -8,11 +8,20 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { encode as toToon } from "@toon-format/toon";
 import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
 import { inputOf, toolName } from "./manifest.ts";
-import { selfArgv } from "../runtime/multicall.ts";
+import { fleetTool, selfArgv } from "../runtime/multicall.ts";
+import { ResourceError, type CommandAnswer, type McpExtension, type RunCommand } from "./extension.ts";
 
 export const MCP_PROFILES = ["full", "read-only"] as const;
 export const MCP_FORMATS = ["json", "toon"] as const;
@@ -35,7 +44,8 @@ export function servedTools(doc: DescribeDoc, profile: McpProfile): Served[] {
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-const toolOf = ({ name, command: c }: Served) => ({
+/** A served command as `tools/list` shows it. */
+export const toolOf = ({ name, command: c }: Served) => ({
   name,
   description: c.description ? `${c.summary} ${c.description}` : c.summary,
   inputSchema: inputOf(c),
@@ -71,10 +81,26 @@ async function call(doc: DescribeDoc, served: Served, args: Record<string, unkno
   return { structuredContent: data, content: [{ type: "text" as const, text }], _meta: { meta: envelope.meta } };
 }
 
-export async function serveMcp(doc: DescribeDoc, opts: { profile: McpProfile; format: McpFormat; version: string }): Promise<void> {
-  const served = servedTools(doc, opts.profile);
+/** Runs a command of this tool (or of the fleet tool `tool`) as the argv door does: an extension's one way to act. */
+const runCommand: RunCommand = async (argv, o = {}) => {
+  const base = o.tool ? fleetTool(o.tool) : selfArgv();
+  const child = Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
+    stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const [out, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
+  try {
+    const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
+    return { exit, ok: env.ok, data: env.data, error: env.error };
+  } catch {
+    throw new McpError(ErrorCode.InternalError, `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`);
+  }
+};
+
+function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat): void {
+  const served = servedTools(doc, profile);
   const byName = new Map(served.map((s) => [s.name, s]));
-  const server = new Server({ name: doc.tool, version: opts.version }, { capabilities: { tools: {} } });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: served.map(toolOf) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const target = byName.get(request.params.name);
@@ -87,7 +113,35 @@ export async function serveMcp(doc: DescribeDoc, opts: { profile: McpProfile; fo
         };
       throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`);
     }
-    return call(doc, target, (request.params.arguments ?? {}) as Record<string, unknown>, opts.format);
+    return call(doc, target, (request.params.arguments ?? {}) as Record<string, unknown>, format);
   });
+}
+
+function serveExtension(server: Server, extension: McpExtension): void {
+  const names = new Set(extension.tools.map((t) => t.name));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...extension.tools].sort((a, b) => (a.name < b.name ? -1 : 1)) }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    if (!names.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${[...names].sort().join(", ")}`);
+    const answer = await extension.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, runCommand);
+    return { ...(answer.isError ? { isError: true } : {}), content: [{ type: "text" as const, text: answer.text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+  });
+  server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [...extension.resources] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [...extension.resourceTemplates] }));
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    try {
+      const { text, mimeType } = await extension.read(request.params.uri, runCommand);
+      return { contents: [{ uri: request.params.uri, mimeType, text }] };
+    } catch (e) {
+      if (e instanceof McpError) throw e;
+      // The host-agent seed: an unknown resource is -32002, any other failure -32603.
+      throw new McpError(e instanceof ResourceError && e.kind === "unknown" ? -32002 : ErrorCode.InternalError, (e as Error).message);
+    }
+  });
+}
+
+export async function serveMcp(doc: DescribeDoc, opts: { profile: string; format: McpFormat; version: string }, extension?: McpExtension): Promise<void> {
+  const server = new Server({ name: doc.tool, version: opts.version }, { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } });
+  if (extension) serveExtension(server, extension);
+  else serveCommands(server, doc, opts.profile as McpProfile, opts.format);
   await server.connect(new StdioServerTransport());
 }

@@ -63,6 +63,8 @@ export interface ToolSpec {
   readonly purpose: string;
   readonly env?: readonly EnvVar[];
   readonly commands: readonly CommandSpec<any, any>[];
+  /** MCP profiles beyond `full` and `read-only` that `tools/<name>/mcp.ts` serves (brain: `memory`). */
+  readonly mcpProfiles?: readonly string[];
 }
 
 export type Command = CommandSpec<any, any> & {

@@ -87,7 +87,7 @@ export function describeTool(tool: Tool, schemasOf: (command: Command) => Comman
         .map((c) => [c, { exit: EXIT[ERROR_CODES[c].exit], retryable: ERROR_CODES[c].retryable, summary: ERROR_CODES[c].summary }]),
     ),
     documents: Object.fromEntries(Object.entries(DOCUMENT_FLAGS).map(([flag, file]) => [file, `${tool.name} ${flag}`])),
-    bindings: { mcp: `${tool.name} --mcp [--profile full|read-only] [--toon]` },
+    bindings: { mcp: `${tool.name} --mcp [--profile ${["full", "read-only", ...(tool.mcpProfiles ?? [])].join("|")}] [--toon]` },
     extensions: KIT_EXTENSIONS,
   };
 }

@@ -37,7 +37,7 @@ export interface CommandContext<F> {
   /** Fills meta.outcome (contract §11). */
   setOutcome(outcome: Partial<Omit<Outcome, "cost_usd">>): void;
   /** What the command has done so far: the `detail` of its CANCELLED error if a signal stops it. */
-  progress(detail: Record<string, unknown>): void;
+  checkpoint(detail: Record<string, unknown>): void;
   /** A confirmation a human would give; --yes gives it in advance. */
   confirm(question: string): Promise<void>;
   /** A value a human would type; INPUT_REQUIRED when nobody can. */
@@ -52,7 +52,7 @@ export class RunState {
   page: Page<unknown> | null = null;
   next: string[] = [];
   /** Reported with CANCELLED if a signal stops the command. */
-  progress: Record<string, unknown> | null = null;
+  checkpoint: Record<string, unknown> | null = null;
   outcome: Omit<Outcome, "cost_usd">;
 
   constructor(unit: OutcomeUnit) {
@@ -108,8 +108,8 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     setOutcome(outcome) {
       state.outcome = { ...state.outcome, ...outcome };
     },
-    progress(detail) {
-      state.progress = detail;
+    checkpoint(detail) {
+      state.checkpoint = detail;
     },
     confirm: (question) => confirm(p.prompts, question),
     ask: (flag, question, choices) => ask(p.prompts, flag, question, choices),

@@ -115,8 +115,8 @@ export class Invocation {
   cancel(signal: Signal): void {
     if (this.delegated) return;
     this.abort.abort(signal);
-    const progress = this.state.progress;
-    const err = new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir", ...(progress ? { detail: progress } : {}) });
+    const checkpoint = this.state.checkpoint;
+    const err = new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir", ...(checkpoint ? { detail: checkpoint } : {}) });
     void this.fail(err).then(() => this.io.exit(130));
   }
 }

@@ -4,6 +4,7 @@
  * loaded, compiling it in memory first (the kit's own test probe).
  */
 import type { Tool } from "../declare/define.ts";
+import type { McpExtensionModule } from "../bindings/extension.ts";
 import { processIO } from "./io.ts";
 import { runTool } from "./run-tool.ts";
 import { compiledChecks, type CompiledValidators } from "../cli/checks.ts";
@@ -29,6 +30,7 @@ export async function runIndexed(
   loaders: Readonly<Record<string, Loader>>,
   describe: () => Promise<{ default: string }>,
   documents: Readonly<Record<string, () => Promise<{ default: string }>>> = {},
+  mcp?: () => Promise<McpExtensionModule>,
 ): Promise<void> {
   process.exitCode = await runTool(
     {
@@ -39,6 +41,7 @@ export async function runIndexed(
       },
       describe: async () => (await describe()).default,
       document: async (file) => (documents[file] ? (await documents[file]()).default : null),
+      ...(mcp ? { mcpProfiles: async () => (await mcp()).profiles } : {}),
     },
     processIO(),
   );

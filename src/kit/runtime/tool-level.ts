@@ -80,9 +80,11 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
     io.writeStderr(`${tool.name}: unknown MCP ${what} '${got}'; one of: ${allowed.join(", ")}\n`);
     return 1;
   };
-  if (!(MCP_PROFILES as readonly string[]).includes(profile)) return refuse("profile", profile, MCP_PROFILES);
+  const extensions = (await inv.source.mcpProfiles?.()) ?? {};
+  const profiles = [...MCP_PROFILES, ...Object.keys(extensions)];
+  if (!profiles.includes(profile)) return refuse("profile", profile, profiles);
   if (!(MCP_FORMATS as readonly string[]).includes(format)) return refuse("output format", format, MCP_FORMATS);
   const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
-  await serveMcp(doc, { profile: profile as (typeof MCP_PROFILES)[number], format: format as (typeof MCP_FORMATS)[number], version: tool.version });
+  await serveMcp(doc, { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version }, extensions[profile]);
   return 0;
 }

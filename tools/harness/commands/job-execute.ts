@@ -80,7 +80,7 @@ export default defineCommand({
       env,
       signal: ctx.signal,
       now: ctx.now,
-      onStep: (so) => ctx.progress({ ...fold(so, job.steps.length - so.length, true) }),
+      onStep: (so) => ctx.checkpoint({ ...fold(so, job.steps.length - so.length, true) }),
     });
     let artifacts: ArtifactRef[];
     try {
