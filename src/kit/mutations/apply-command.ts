@@ -57,7 +57,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
   let run;
   try {
-    run = await applyItems({ plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger });
+    run = await applyItems({ plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total) });
   } finally {
     await ledger?.close();
   }

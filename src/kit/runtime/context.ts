@@ -36,6 +36,11 @@ export interface CommandContext<F> {
   addCost(cost: { usd?: number; tokens?: number }): void;
   /** Fills meta.outcome (contract §11). */
   setOutcome(outcome: Partial<Omit<Outcome, "cost_usd">>): void;
+  /**
+   * Progress of long work, for a person at a terminal: a line on stderr at
+   * most every half second, and the last one. Off a terminal it says nothing.
+   */
+  progress(label: string, done: number, total?: number): void;
   /** What the command has done so far: the `detail` of its CANCELLED error if a signal stops it. */
   checkpoint(detail: Record<string, unknown>): void;
   /** A confirmation a human would give; --yes gives it in advance. */
@@ -76,6 +81,22 @@ export interface ContextParts<F> {
   readonly now: () => number;
   readonly readStdin: () => Promise<string>;
   readonly state: RunState;
+  /** stderr is a terminal: progress is shown. */
+  readonly showProgress: boolean;
+}
+
+const PROGRESS_EVERY_MS = 500;
+
+/** Progress lines for a person: throttled, the last always shown; nothing at all when nobody is watching. */
+function progressLine(log: Logger, now: () => number, on: boolean): CommandContext<unknown>["progress"] {
+  if (!on) return () => {};
+  let last = Number.NEGATIVE_INFINITY;
+  return (label, done, total) => {
+    const final = total !== undefined && done >= total;
+    if (!final && now() - last < PROGRESS_EVERY_MS) return;
+    last = now();
+    log.info(`${label}: ${done}${total === undefined ? "" : ` of ${total}`}`);
+  };
 }
 
 export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
@@ -108,6 +129,7 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     setOutcome(outcome) {
       state.outcome = { ...state.outcome, ...outcome };
     },
+    progress: progressLine(p.log, p.now, p.showProgress),
     checkpoint(detail) {
       state.checkpoint = detail;
     },

@@ -98,6 +98,7 @@ async function execute(inv: Invocation, head: CommandHead, command: Command, fla
     now: io.now,
     readStdin: io.readStdin,
     state: inv.state,
+    showProgress: io.stderrIsTTY,
   });
   return command.run(ctx);
 }

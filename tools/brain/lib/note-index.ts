@@ -32,6 +32,8 @@ export interface SearchHit {
 
 interface Logger {
   warn(message: string): void;
+  /** Progress of a long (re)index, for a person at a terminal. */
+  progress?(label: string, done: number, total: number): void;
 }
 
 const SCHEMA = [
@@ -57,14 +59,14 @@ export class NoteIndex {
     const file = gitDir ? join(gitDir, "brain", `index-${Bun.hash(root).toString(36)}.sqlite`) : null;
     const index = new NoteIndex(NoteIndex.database(file, log), root);
     try {
-      index.refresh();
+      index.refresh(log);
       return index;
     } catch (e) {
       if (!file) throw e;
       index.close();
       log.warn(`the note index ${file} is damaged (${(e as Error).message}): rebuilding it`);
       const rebuilt = new NoteIndex(NoteIndex.replace(file), root);
-      rebuilt.refresh();
+      rebuilt.refresh(log);
       return rebuilt;
     }
   }
@@ -147,7 +149,7 @@ export class NoteIndex {
   }
 
   /** Re-reads the note files that changed since they were indexed, and forgets those that are gone. */
-  private refresh(): void {
+  private refresh(log: Logger): void {
     const dir = join(this.root, NOTES_DIR);
     const known = new Map(
       (this.db.query("SELECT n, id, size, mtime_ns, ino, read_ns FROM files").all() as { n: number; id: string; size: number; mtime_ns: string; ino: string; read_ns: string }[]).map((r) => [r.id, r]),
@@ -188,7 +190,8 @@ export class NoteIndex {
     // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
     this.db.transaction(() => {
       for (const id of gone) drop(id);
-      for (const f of changed) {
+      for (const [done, f] of changed.entries()) {
+        log.progress?.("indexed notes", done + 1, changed.length);
         drop(f.id);
         const stat = [f.id, f.size, String(f.mtimeNs), String(f.ino), readNs] as const;
         let note: Note;

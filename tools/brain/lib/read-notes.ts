@@ -5,7 +5,7 @@ import { openRepo } from "./repo.ts";
 
 export function openNotes(ctx: CommandContext<{ repo?: string }>): NoteIndex {
   const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
-  const index = NoteIndex.open(repo.root, ctx.log, repo.gitDir);
+  const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
   for (const b of index.unreadable()) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
   return index;
 }

@@ -77,6 +77,7 @@ export default defineCommand({
 
     const { crawl } = await import("../lib/crawler.ts");
     const robotsTxt = await fetcher.robotsTxt(start, ctx.signal);
+    let fetched = 0;
     const crawled = await crawl({
       start,
       fetcher,
@@ -85,7 +86,10 @@ export default defineCommand({
       maxDepth: ctx.flags.maxDepth,
       concurrency: ctx.flags.concurrency,
       signal: ctx.signal,
-      onPage: (p) => ctx.log.debug(`${p.status} ${p.url}`),
+      onPage: (p) => {
+        ctx.log.debug(`${p.status} ${p.url}`);
+        ctx.progress("crawled pages", ++fetched);
+      },
     });
     const first = crawled.pages[0];
     if (first && first.status === 0)

@@ -37,6 +37,7 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
       }
     }
     reports.push(report);
+    run.onItem?.(reports.length, run.plan.items.length);
     if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
   }
   return { reports, stoppedBy: null };

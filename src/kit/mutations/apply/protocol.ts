@@ -30,6 +30,8 @@ export interface ApplyRun {
   readonly wait: boolean;
   /** null: a dry run (nothing is claimed or executed). */
   readonly ledger: Ledger | null;
+  /** After each item: how many of the plan's are done. */
+  readonly onItem?: (done: number, total: number) => void;
 }
 
 /** What the whole run shares: who it is, how long its leases last, what a test asked to break. */
