@@ -70,8 +70,8 @@ describe("crawling a live site", () => {
     for (const stage of [["crawl", "--url", `${site.url}/`], ["extract"], ["audit"], ["score"]]) expect((await run(seo, [...stage, "--run-dir", dir])).code).toBe(0);
     const findings = artifact(dir, "audit").data.findings;
     const has = (rule: string, path: string) => findings.some((f: any) => f.rule === rule && new URL(f.url).pathname === path);
-    expect(has("http-status", "/missing")).toBe(true);
-    expect(has("http-status", "/boom")).toBe(true);
+    expect(has("http-status-code", "/missing")).toBe(true);
+    expect(has("http-status-code", "/boom")).toBe(true);
     expect(has("broken-link", "/")).toBe(true);
     expect(has("redirect-chain", "/old")).toBe(true);
     expect(has("blocked-by-robots", "/")).toBe(true);
@@ -107,8 +107,8 @@ describe("auditing the example static site", () => {
     const found = new Set(findings.map((f: any) => `${f.rule} ${new URL(f.url).pathname}`));
     const expected = [
       "broken-link /",
-      "http-status /abuot.html",
-      "http-status /catalogue-2023.html",
+      "http-status-code /abuot.html",
+      "http-status-code /catalogue-2023.html",
       "image-alt /",
       "link-text /",
       "blocked-by-robots /",
@@ -149,5 +149,33 @@ describe("auditing the example static site", () => {
     expect(r.code).toBe(0);
     const crawl = artifact(r.json.meta.run_dir, "crawl");
     for (const p of crawl.data.pages) if (p.file) expect(p.file.startsWith("..")).toBe(false);
+  });
+});
+
+describe("seo crawl --url and robots.txt's Crawl-delay", () => {
+  test("requests start at least the delay apart, whatever --concurrency; the log says so", async () => {
+    const starts: { path: string; at: number }[] = [];
+    const pages = ["/a", "/b", "/c", "/d"];
+    const server = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        const path = new URL(req.url).pathname;
+        if (path === "/robots.txt") return new Response("User-agent: *\nCrawl-delay: 0.25\n");
+        starts.push({ path, at: performance.now() });
+        const body = path === "/" ? `<html><body>${pages.map((p) => `<a href="${p}">${p}</a>`).join(" ")}</body></html>` : "<html><body>leaf</body></html>";
+        return new Response(body, { headers: { "content-type": "text/html" } });
+      },
+    });
+    try {
+      const r = await run(binary("seo"), ["crawl", "--url", `http://127.0.0.1:${server.port}/`, "--concurrency", "4", "--run-dir", mkdtempSync(join(tmpdir(), "delay-")), "--json"]);
+      expect([r.code, r.json.data.pages]).toEqual([0, 5]);
+      expect(r.stderr).toContain("robots.txt asks for a crawl-delay of 0.25 s: requests start 250 ms apart");
+      const gaps = starts.slice(1).map((s, i) => s.at - starts[i]!.at);
+      expect(gaps).toHaveLength(4);
+      for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(240);
+    } finally {
+      server.stop(true);
+    }
   });
 });

@@ -39,7 +39,7 @@ function expectPathKept({ pages, findings }: { pages: any[]; findings: any[] }, 
   const broken = findings.filter((f) => f.rule === "broken-link");
   expect(broken.map((f) => [f.url, f.detail?.href ?? f.message])).toEqual([[`${origin}/docs/15/a.html`, `${origin}/docs/15/missing.html`]]);
   // Canonicals are judged against the site root with its path: b's canonical above it points off-site.
-  const canonical = findings.filter((f) => f.rule === "canonical");
+  const canonical = findings.filter((f) => f.rule === "canonical-offsite");
   expect(canonical.map((f) => [f.url, f.message])).toEqual([[`${origin}/docs/15/b/`, "canonical points off-site, to https://docs.example/b/"]]);
 }
 

@@ -13,12 +13,15 @@ export interface RuleMeta {
 }
 
 export const RULES = {
-  "http-status": { category: "indexability", severity: "high", title: "The page answers with an error status (4xx/5xx) or not at all." },
+  "http-status-code": { category: "indexability", severity: "high", title: "The page answers with an error status (4xx/5xx) or not at all." },
   "is-crawlable": { category: "indexability", severity: "high", title: "The page is kept out of search results by noindex (meta robots or X-Robots-Tag)." },
-  "canonical": { category: "indexability", severity: "medium", title: "The canonical URL is relative, conflicting, off-site, or points at a failing page or the home page." },
+  "canonical": { category: "indexability", severity: "medium", title: "The canonical URL is invalid, relative or conflicting, points at another hreflang alternate, or at the host's root from another page (Lighthouse's judgement)." },
+  "canonical-offsite": { category: "indexability", severity: "low", title: "The canonical URL points outside the site." },
+  "canonical-broken": { category: "indexability", severity: "medium", title: "The canonical URL points at a page that fails." },
   "canonical-missing": { category: "indexability", severity: "low", title: "The page declares no canonical URL." },
   "redirect-chain": { category: "indexability", severity: "low", title: "More than one redirect before the page." },
   "blocked-by-robots": { category: "indexability", severity: "low", title: "An internal link leads to a URL robots.txt disallows." },
+  "robots-txt": { category: "indexability", severity: "medium", title: "robots.txt has a line crawlers cannot read (Lighthouse's validation)." },
   "document-title": { category: "content", severity: "high", title: "The page has no <title>, or it is empty." },
   "title-length": { category: "content", severity: "low", title: "The title is under 10 or over 60 characters." },
   "duplicate-title": { category: "content", severity: "medium", title: "Another page has the same title." },

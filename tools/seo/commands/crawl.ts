@@ -86,6 +86,9 @@ export default defineCommand({
       maxDepth: ctx.flags.maxDepth,
       concurrency: ctx.flags.concurrency,
       signal: ctx.signal,
+      honourCrawlDelay: source.kind === "url",
+      onCrawlDelay: (ms, asked) =>
+        ctx.log.info(`robots.txt asks for a crawl-delay of ${asked} s: requests start ${ms} ms apart${ms < asked * 1000 ? ` (at most ${ms / 1000} s is honoured)` : ""}`),
       onPage: (p) => {
         ctx.log.debug(`${p.status} ${p.url}`);
         ctx.progress("crawled pages", ++fetched);

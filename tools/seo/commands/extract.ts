@@ -62,6 +62,7 @@ export default defineCommand({
       start_url: crawl.start_url,
       pages,
       blocked: crawl.skipped.filter((s) => s.reason === "robots").map((s) => ({ url: s.url, linked_from: s.linked_from })),
+      robots: { url: crawl.robots.url, content: crawl.robots.content ?? null },
     };
     const written = ctx.dryRun ? null : ctx.runDir.write("extract", data);
     ctx.setOutcome({ realized: pages.length });

@@ -17,6 +17,8 @@ export interface ExtractData {
   pages: ExtractedPage[];
   /** URLs robots.txt kept the crawl from, with the pages that link to them. */
   blocked: { url: string; linked_from: string[] }[];
+  /** The site's robots.txt as fetched (content null: there is none); absent in an extract of an older crawl. */
+  robots?: { url: string; content: string | null };
 }
 
 export interface AuditData {

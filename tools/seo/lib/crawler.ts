@@ -28,7 +28,7 @@ export type SkipReason = "robots" | "max-pages" | "max-depth";
 export interface CrawlResult {
   pages: CrawledPage[];
   skipped: { url: string; reason: SkipReason; linked_from: string[] }[];
-  robots: { found: boolean; url: string };
+  robots: { found: boolean; url: string; content: string | null };
 }
 
 export interface CrawlOptions {
@@ -40,6 +40,27 @@ export interface CrawlOptions {
   concurrency: number;
   signal: AbortSignal;
   onPage?: (page: CrawledPage) => void;
+  /** Space requests by robots.txt's Crawl-delay (a live site; a folder is read, not requested). */
+  honourCrawlDelay?: boolean;
+  /** Told the delay it paces by, once, when robots.txt asks for one. */
+  onCrawlDelay?: (ms: number, asked: number) => void;
+}
+
+/** The longest Crawl-delay honoured: a site asking for more is paced at this, and told so. */
+export const MAX_CRAWL_DELAY_MS = 10_000;
+
+/** Request starts at least `ms` apart, however many requests are in flight: a site's Crawl-delay. */
+function pacer(ms: number, signal: AbortSignal): () => Promise<void> {
+  let next = 0;
+  return async () => {
+    const now = Date.now();
+    const at = Math.max(now, next);
+    next = at + ms;
+    if (at > now) {
+      signal.throwIfAborted();
+      await Bun.sleep(at - now);
+    }
+  };
 }
 
 const MAX_REDIRECTS = 10;
@@ -64,6 +85,10 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
   const site = siteRootOf(opts.start);
   const robots = opts.robotsTxt === null ? null : robotsParser(robotsUrl, opts.robotsTxt);
   const allowed = (url: string) => robots?.isAllowed(url, USER_AGENT) !== false;
+  const asked = opts.honourCrawlDelay ? Number(robots?.getCrawlDelay(USER_AGENT) ?? 0) : 0;
+  const delayMs = Number.isFinite(asked) && asked > 0 ? Math.min(Math.round(asked * 1000), MAX_CRAWL_DELAY_MS) : 0;
+  if (delayMs > 0) opts.onCrawlDelay?.(delayMs, asked);
+  const pace = delayMs > 0 ? pacer(delayMs, opts.signal) : async () => {};
 
   const referrers = new Map<string, string[]>();
   const refer = (url: string, from: string | null) => {
@@ -82,7 +107,7 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
     const room = opts.maxPages - pages.length;
     const take = layer.slice(0, Math.max(0, room));
     for (const url of layer.slice(take.length)) skipped.set(url, "max-pages");
-    const fetched = await mapLimit(take, opts.concurrency, (url) => fetchPage(opts, url, depth));
+    const fetched = await mapLimit(take, opts.concurrency, (url) => fetchPage(opts, url, depth, pace));
 
     const next = new Set<string>();
     for (const page of fetched) {
@@ -114,14 +139,15 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
       .sort(([a], [b]) => (a < b ? -1 : 1))
       .slice(0, MAX_SKIPPED)
       .map(([url, reason]) => ({ url, reason, linked_from: referrers.get(url) ?? [] })),
-    robots: { found: opts.robotsTxt !== null, url: robotsUrl },
+    robots: { found: opts.robotsTxt !== null, url: robotsUrl, content: opts.robotsTxt },
   };
 }
 
-async function fetchPage(opts: CrawlOptions, url: string, depth: number): Promise<CrawledPage> {
+async function fetchPage(opts: CrawlOptions, url: string, depth: number, pace: () => Promise<void>): Promise<CrawledPage> {
   const redirects: CrawledPage["redirects"] = [];
   let current = url;
   for (;;) {
+    await pace();
     const res = await opts.fetcher.get(current, opts.signal);
     const target = res.status >= 300 && res.status < 400 && res.location ? normalizeUrl(res.location, current) : null;
     let error = res.error;

@@ -9,11 +9,34 @@ import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { siteRootOf, withinSite } from "./url.ts";
 
-/** Lighthouse's list of link texts that say nothing about the target, in English. */
-const VAGUE_LINK_TEXT = new Set([
-  "click here", "click this", "go", "here", "this", "start", "right here", "more", "learn more", "read more",
-  "link", "continue", "click", "details", "more info", "info", "see more", "go here", "this page", "this link",
-]);
+/**
+ * Lighthouse 12's link texts that say nothing about the target, per language
+ * (from its link-text audit): a link's text is looked up in its page's
+ * language's list, or in every list when the page states no language.
+ */
+const NON_DESCRIPTIVE: Readonly<Record<string, ReadonlySet<string>>> = {
+  "en": new Set(["click here", "click this", "go", "here", "information", "learn more", "more", "more info", "more information", "right here", "read more", "see more", "start", "this"]),
+  "ja": new Set(["ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"]),
+  "es": new Set(["click aquí", "click aqui", "clicka aquí", "clicka aqui", "pincha aquí", "pincha aqui", "aquí", "aqui", "más", "mas", "más información", "más informacion", "mas información", "mas informacion", "este", "enlace", "este enlace", "empezar"]),
+  "pt": new Set(["clique aqui", "ir", "mais informação", "mais informações", "mais", "veja mais"]),
+  "ko": new Set(["여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"]),
+  "sv": new Set(["här", "klicka här", "läs mer", "mer", "mer info", "mer information"]),
+  "de": new Set(["klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"]),
+  "ta": new Set(["அடுத்த பக்கம்", "மறுபக்கம்", "முந்தைய பக்கம்", "முன்பக்கம்", "மேலும் அறிக", "மேலும் தகவலுக்கு", "மேலும் தரவுகளுக்கு", "தயவுசெய்து இங்கே அழுத்தவும்", "இங்கே கிளிக் செய்யவும்"]),
+  "fa": new Set(["اطلاعات بیشتر", "اطلاعات", "این", "اینجا بزنید", "اینجا کلیک کنید", "اینجا", "برو", "بیشتر بخوانید", "بیشتر بدانید", "بیشتر", "شروع"]),
+};
+
+/** Lighthouse's link-text judgement of one link on a page. */
+function nonDescriptive(l: { href: string | null; text: string; rel: string | null }, pageUrl: string, lang: string | null): boolean {
+  if (!l.href || /\bnofollow\b/i.test(l.rel ?? "")) return false;
+  const href = l.href.toLowerCase();
+  if (href.startsWith("javascript:") || href.startsWith("mailto:") || l.href.split("#")[0] === pageUrl.split("#")[0]) return false;
+  const text = l.text.trim().toLowerCase();
+  if (!text) return false;
+  const primary = lang?.split("-")[0]?.toLowerCase();
+  if (primary) return NON_DESCRIPTIVE[primary]?.has(text) ?? false;
+  return Object.values(NON_DESCRIPTIVE).some((texts) => texts.has(text));
+}
 
 const TITLE_RANGE = [10, 60] as const;
 const DESCRIPTION_RANGE = [50, 160] as const;
@@ -41,7 +64,7 @@ const noindex = (p: ExtractedPage) => /\bnoindex\b|\bnone\b/i.test(`${p.robots_m
 
 function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
   if (p.status === 0 || p.status >= 400)
-    emit("http-status", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, { status: p.status });
+    emit("http-status-code", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, { status: p.status });
   if (p.redirects > 1) emit("redirect-chain", p.url, `${p.redirects} redirects before ${p.final_url}`, { redirects: p.redirects, final_url: p.final_url });
   if (!isContentPage(p)) return;
 
@@ -79,24 +102,66 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
 
   p.links.forEach((l, i) => {
     if (!l.crawlable) emit("crawlable-anchors", p.url, `a link has ${l.raw === null ? "no href" : `href '${l.raw}'`}`, { href: l.raw, text: l.text }, `a:${i}:${l.raw}`);
-    else if (l.href && VAGUE_LINK_TEXT.has(l.text.toLowerCase().replace(/[.!?…:»›→\s]+$/u, "")))
+    if (nonDescriptive(l, p.final_url, p.lang))
       emit("link-text", p.url, `link text '${l.text}' does not say where it goes`, { href: l.href, text: l.text }, `text:${l.href}:${l.text}`);
   });
 }
 
+/** Lighthouse's canonical judgement (its order: invalid, relative, conflicting, then two common mistakes), and seo's own two beside it. */
 function canonicalRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
   if (p.canonical_raw.length === 0) return emit("canonical-missing", p.url, "no <link rel=canonical>");
-  const distinct = new Set(p.canonical_raw.map((c) => c.trim()));
-  if (distinct.size > 1) return emit("canonical", p.url, `${distinct.size} different canonical URLs`, { canonicals: [...distinct] }, "conflict");
-  const raw = p.canonical_raw[0]!.trim();
-  if (!p.canonical) return emit("canonical", p.url, `canonical '${raw}' is not a valid URL`, { canonical: raw }, "invalid");
-  if (!/^https?:\/\//i.test(raw)) return emit("canonical", p.url, `canonical '${raw}' is relative; use an absolute URL`, { canonical: raw, absolute: p.canonical }, "relative");
-  const root = siteRootOf(site.start_url);
-  if (!withinSite(p.canonical, root))
-    return emit("canonical", p.url, `canonical points off-site, to ${p.canonical}`, { canonical: p.canonical }, "offsite");
-  if (p.canonical === root && p.final_url !== root) return emit("canonical", p.url, "canonical points at the home page", { canonical: p.canonical }, "root");
-  const target = byUrl.get(p.canonical);
-  if (target && !isOk(target)) emit("canonical", p.url, `canonical ${p.canonical} answers ${target.status}`, { canonical: p.canonical, status: target.status }, "failing");
+  const raws = p.canonical_raw.map((c) => c.trim());
+  const resolved = raws.map((r) => (URL.canParse(r, p.final_url) ? new URL(r, p.final_url).href : null));
+  const invalid = raws.find((_, i) => resolved[i] === null);
+  if (invalid !== undefined) return emit("canonical", p.url, `canonical '${invalid}' is not a valid URL`, { canonical: invalid }, "invalid");
+  const relative = raws.find((r) => !URL.canParse(r));
+  if (relative !== undefined) return emit("canonical", p.url, `canonical '${relative}' is relative; use an absolute URL`, { canonical: relative, absolute: resolved[raws.indexOf(relative)] }, "relative");
+  const unique = [...new Set(resolved as string[])];
+  if (unique.length > 1) return emit("canonical", p.url, `${unique.length} different canonical URLs`, { canonicals: unique }, "conflict");
+  const canonical = new URL(unique[0]!);
+  const page = new URL(p.final_url);
+  const alternates = new Set(p.hreflang.flatMap((h) => (URL.canParse(h.raw.trim(), p.final_url) ? [new URL(h.raw.trim(), p.final_url).href] : [])));
+  if (alternates.has(page.href) && alternates.has(canonical.href) && page.href !== canonical.href)
+    emit("canonical", p.url, `canonical points at another hreflang alternate, ${canonical.href}`, { canonical: canonical.href }, "hreflang");
+  else if (canonical.origin === page.origin && canonical.pathname === "/" && page.pathname !== "/")
+    emit("canonical", p.url, "canonical points at the host's root (the home page)", { canonical: canonical.href }, "root");
+  if (!withinSite(canonical.href, siteRootOf(site.start_url))) emit("canonical-offsite", p.url, `canonical points off-site, to ${canonical.href}`, { canonical: canonical.href });
+  const target = byUrl.get(canonical.href);
+  if (target && !isOk(target)) emit("canonical-broken", p.url, `canonical ${canonical.href} answers ${target.status}`, { canonical: canonical.href, status: target.status });
+}
+
+/** Lighthouse's robots.txt validation: each line a known directive with a value of the right form, allow/disallow inside a group. */
+const ROBOTS_DIRECTIVES = new Set(["user-agent", "disallow", "allow", "sitemap", "crawl-delay", "clean-param", "host", "request-rate", "visit-time", "noindex"]);
+
+function robotsLineProblem(name: string, value: string): string | null {
+  if (!ROBOTS_DIRECTIVES.has(name)) return "Unknown directive";
+  if (name === "sitemap") {
+    if (!URL.canParse(value)) return "Invalid sitemap URL";
+    if (!["https:", "http:", "ftp:"].includes(new URL(value).protocol)) return "Invalid sitemap URL protocol";
+  }
+  if (name === "user-agent" && !value) return "No user-agent specified";
+  if (name === "allow" || name === "disallow") {
+    if (value !== "" && value[0] !== "/" && value[0] !== "*") return 'Pattern should either be empty, start with "/" or "*"';
+    const dollar = value.indexOf("$");
+    if (dollar !== -1 && dollar !== value.length - 1) return '"$" should only be used at the end of the pattern';
+  }
+  return null;
+}
+
+function robotsRules(site: ExtractData, emit: Emit): void {
+  const robots = site.robots;
+  if (!robots?.content) return;
+  let inGroup = false;
+  robots.content.split(/\r\n|\r|\n/).forEach((raw, i) => {
+    const line = raw.split("#")[0]!.trim();
+    if (!line) return;
+    const colon = line.indexOf(":");
+    const name = colon === -1 ? "" : line.slice(0, colon).trim().toLowerCase();
+    const problem = colon === -1 ? "Syntax not understood" : robotsLineProblem(name, line.slice(colon + 1).trim());
+    if (problem) return emit("robots-txt", robots.url, `line ${i + 1}: ${problem}: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
+    if (name === "user-agent") inGroup = true;
+    else if (!inGroup && (name === "allow" || name === "disallow")) emit("robots-txt", robots.url, `line ${i + 1}: No user-agent specified: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
+  });
 }
 
 function siteRules(site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
@@ -126,6 +191,7 @@ function siteRules(site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: E
     }
   for (const b of site.blocked)
     for (const from of b.linked_from) emit("blocked-by-robots", from, `links to ${b.url}, which robots.txt disallows`, { href: b.url }, b.url);
+  robotsRules(site, emit);
 }
 
 export function audit(site: ExtractData): Finding[] {

@@ -12,7 +12,7 @@ import type { AuditData, ExtractData, ScoreData } from "./artifacts.ts";
 export const CATEGORY_WEIGHTS: Record<Category, number> = { indexability: 3, content: 3, links: 2, media: 1, international: 1, mobile: 1 };
 
 /** Rules that judge every fetched page; the rest judge pages that could be indexed. */
-const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status", "redirect-chain"]);
+const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status-code", "redirect-chain"]);
 
 const isContentPage = (p: ExtractedPage) => p.status >= 200 && p.status < 300 && p.html;
 
