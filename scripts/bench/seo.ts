@@ -20,7 +20,8 @@ function generate(dir: string, pages: number): void {
   const word = () => WORDS[(seed = (seed * 1103515245 + 12345) & 0x7fffffff) % WORDS.length]!;
   const path = (i: number) => (i === 0 ? "index.html" : `s${i % 20}/p${i}.html`);
   for (let i = 0; i < pages; i++) {
-    const links = [1, 2, 3, 7].map((d) => (i + d) % pages).map((j) => `<a href="/${path(j)}">${word()} ${word()}</a>`).join(" ");
+    // A binary tree (every page within ten clicks) plus a neighbour and a far page.
+    const links = [2 * i + 1, 2 * i + 2, i + 1, i * 31 + 7].map((j) => j % pages).map((j) => `<a href="/${path(j)}">${word()} ${word()}</a>`).join(" ");
     const paragraphs = Array.from({ length: 6 }, () => `<p>${Array.from({ length: 60 }, word).join(" ")}</p>`).join("\n");
     const file = join(dir, path(i));
     mkdirSync(join(file, ".."), { recursive: true });
@@ -28,7 +29,7 @@ function generate(dir: string, pages: number): void {
   }
 }
 
-async function site(name: string, dir: string, base: string, maxPages: number): Promise<void> {
+async function site(name: string, dir: string, base: string, maxPages: number, goal: boolean): Promise<void> {
   const stages: [string, string[]][] = [
     ["crawl", ["crawl", "--dir", dir, "--base-url", base, "--max-pages", String(maxPages), "--max-depth", "50"]],
     ["extract", ["extract"]],
@@ -46,7 +47,7 @@ async function site(name: string, dir: string, base: string, maxPages: number): 
       const s = await runOnce(c);
       if (s.exitCode !== 0) throw new Error(`seo ${stage} exited ${s.exitCode}`);
       times.set(stage, [...(times.get(stage) ?? []), s.wallMs]);
-      if (r === 0 && stage !== "crawl" && stage !== "plan") rss.set(stage, peakRssMb(c));
+      if (r === 0 && stage !== "crawl") rss.set(stage, peakRssMb(c));
     }
     if (r === 0) {
       pages = JSON.parse(await Bun.file(join(run, "crawl.json")).text()).data.pages.length;
@@ -60,14 +61,15 @@ async function site(name: string, dir: string, base: string, maxPages: number): 
   const ce = ms("crawl") + ms("extract");
   console.log(`\n## seo over ${name}: ${pages} pages (median of ${rounds})\n`);
   console.log(table(["stage", "ms", "pages/s", "peak RSS MB"], rows));
-  console.log(`\ncrawl + extract: ${((pages / ce) * 1000).toFixed(0)} pages/s (goal ≥ 1,000 on this machine size: ${(pages / ce) * 1000 >= 1000 ? "met" : "not met"})`);
+  const rate = (pages / ce) * 1000;
+  console.log(`\ncrawl + extract: ${rate.toFixed(0)} pages/s${goal ? ` (goal ≥ 1,000 on this machine size: ${rate >= 1000 ? "met" : "not met"})` : " (10 pages: the processes' start-up is most of it)"}`);
 }
 
 const generated = mkdtempSync(join(tmpdir(), "seo-bench-site-"));
 generate(generated, 1000);
-await site("a generated 1,000-page site", generated, "https://gen.example", 1000);
+await site("a generated 1,000-page site", generated, "https://gen.example", 1000, true);
 const example = mkdtempSync(join(tmpdir(), "seo-bench-example-"));
 cpSync(join(root, "examples", "site"), example, { recursive: true });
-await site("the example site", example, "https://harbour.example", 500);
+await site("the example site", example, "https://harbour.example", 500, false);
 rmSync(generated, { recursive: true, force: true });
 rmSync(example, { recursive: true, force: true });
