@@ -102,18 +102,13 @@ export class NoteIndex {
    * removes the write-ahead log of a file another call has open.
    */
   private static install(file: string): Database {
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      NoteIndex.fresh(temp).close();
-      linkSync(temp, file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    } finally {
-      rmSync(temp, { force: true });
-    }
-    const db = new Database(file, { strict: true });
-    db.run("PRAGMA busy_timeout = 5000");
-    return db;
+    return NoteIndex.madeAside(file, (temp) => {
+      try {
+        linkSync(temp, file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      }
+    });
   }
 
   /**
@@ -122,12 +117,19 @@ export class NoteIndex {
    * one, never one half made (and never one deleted under it).
    */
   private static replace(file: string): Database {
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      NoteIndex.fresh(temp).close();
+    return NoteIndex.madeAside(file, (temp) => {
       // An old file's write-ahead log must not be replayed into the new one.
       for (const side of ["-wal", "-shm"]) rmSync(`${file}${side}`, { force: true });
       renameSync(temp, file);
+    });
+  }
+
+  /** A fresh index made in a temporary file, put in place at `file` by `place`, then opened there. */
+  private static madeAside(file: string, place: (temp: string) => void): Database {
+    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+    try {
+      NoteIndex.fresh(temp).close();
+      place(temp);
     } finally {
       rmSync(temp, { force: true });
     }
