@@ -6,7 +6,7 @@ import { routeArtifacts, storageOf, type ArtifactRef } from "../../../src/kit/ha
 import { deliver } from "../../../src/kit/harness/deliver.ts";
 import { foldJob, type JobReport, type StepRun } from "../../../src/kit/harness/fold.ts";
 import { parseJob } from "../../../src/kit/harness/job.ts";
-import { runSteps } from "../../../src/kit/harness/steps.ts";
+import { runSteps, stepArgv } from "../../../src/kit/harness/steps.ts";
 import { OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
 
 const step = z.object({
@@ -28,7 +28,7 @@ const result = z.object({
   job_id: z.string(),
   event_type: z.string(),
   event_id: z.string(),
-  status: describe(z.enum(["succeeded", "partial", "failed"]), "succeeded: every step ran and succeeded; failed: none succeeded; partial: the rest."),
+  status: describe(z.enum(["succeeded", "partial", "failed", "dry-run"]), "succeeded: every step ran and succeeded; failed: none succeeded; partial: the rest; dry-run: nothing ran (--dry-run)."),
   cancelled: z.boolean(),
   steps: z.array(step),
   not_run: z.int(),
@@ -39,6 +39,8 @@ const result = z.object({
   artifacts: z.array(z.object({ name: z.string(), type: z.string(), bytes: z.int(), sha256: z.string(), url: z.nullable(z.string()) })),
   report: describe(z.string(), "report.json in the run dir: the report as delivered."),
   delivered: describe(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int() })), "Where the signed report was posted, after how many attempts; null without a delivery target."),
+  dry_run: z.boolean(),
+  would_run: describe(z.array(z.array(z.string())), "With --dry-run: each step's argv as it would run (nothing ran, nothing was stored or delivered); else empty."),
 });
 
 /** The job's report, written before anything can fail to deliver it: nothing is lost. */
@@ -55,7 +57,7 @@ export default defineCommand({
   rw: "write",
   summary: "Run a job's steps (fleet tools, as argv arrays) in one run dir, fold their envelopes into one report, store its artifacts, and deliver it signed.",
   description:
-    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false }], run_dir?, delivery?: { url } }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -); a failed step stops the job unless it continues on error. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256; it is written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx and timeouts. A signal stops the running step; the CANCELLED error's detail says what ran.",
+    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false }], run_dir?, delivery?: { url } }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -); a failed step stops the job unless it continues on error. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256; it is written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx and timeouts. A signal stops the running step; the CANCELLED error's detail says what ran. With --dry-run, the job and the environment are checked and each step's argv listed; nothing runs.",
   flags: z.object({ job: describe(z.string().check(z.minLength(1)), "The job file (JSON).") }),
   result,
   schema: "harness.job.execute@1",
@@ -71,6 +73,13 @@ export default defineCommand({
     if (job.delivery && !secret) throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, { hint: `set ${SECRET_ENV}: the report is signed with it` });
     storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
     const runDir = job.runDir ?? ctx.runDir.path;
+    if (ctx.dryRun) {
+      // The job and the environment are checked; no step runs, nothing is stored or delivered.
+      const report = foldJob({ jobId: job.id, eventId: "", runs: [], notRun: job.steps.length, cancelled: false, artifacts: [] });
+      ctx.setOutcome({ projected: job.steps.length, realized: null, confidence: 1 });
+      const wouldRun = job.steps.map((s) => stepArgv(s.argv, runDir, s.input !== undefined));
+      return { ...report, status: "dry-run" as const, report: join(runDir, "report.json"), delivered: null, dry_run: true, would_run: wouldRun };
+    }
     mkdirSync(runDir, { recursive: true });
     const env = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => !OWN.has(k)));
     const eventId = crypto.randomUUID();
@@ -94,6 +103,6 @@ export default defineCommand({
     ctx.addCost({ usd: report.cost_usd, tokens: report.llm_tokens });
     ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });
     const delivered = job.delivery ? await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId, now: ctx.now, signal: ctx.signal }) : null;
-    return { ...report, report: reportPath, delivered };
+    return { ...report, report: reportPath, delivered, dry_run: false, would_run: [] };
   },
 });
