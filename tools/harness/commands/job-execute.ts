@@ -89,7 +89,7 @@ export default defineCommand({
       env,
       signal: ctx.signal,
       now: ctx.now,
-      onStep: (so) => ctx.checkpoint({ ...fold(so, job.steps.length - so.length, true) }),
+      onStep: (soFar) => ctx.checkpoint({ ...fold(soFar, job.steps.length - soFar.length, true) }),
     });
     let artifacts: ArtifactRef[];
     try {
