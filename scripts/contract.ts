@@ -10,7 +10,7 @@
  *   bun scripts/contract.ts           write it
  *   bun scripts/contract.ts --check   exit 1, saying what drifted, if it is stale
  */
-import { readdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import canonicalize from "canonicalize";
 import { compileTool } from "../src/kit/compile/index.ts";
@@ -19,6 +19,7 @@ import { toolName } from "../src/kit/bindings/manifest.ts";
 import type { McpExtensionModule } from "../src/kit/bindings/extension.ts";
 import { MCP_PROFILES, servedTools, toolOf } from "../src/kit/bindings/mcp.ts";
 import type { DescribeDoc } from "../src/kit/introspection/describe-doc.ts";
+import { toolNames } from "./build.ts";
 
 const root = join(import.meta.dir, "..");
 export const CONTRACT_FILE = join(root, "test", "golden", "contract.json");
@@ -40,7 +41,7 @@ async function mcpProfiles(name: string, tool: Tool, doc: DescribeDoc): Promise<
 
 export async function contractArtifact(): Promise<Record<string, unknown>> {
   const tools: Record<string, unknown> = {};
-  const names = readdirSync(join(root, "tools"), { withFileTypes: true }).filter((d) => d.isDirectory() && existsSync(join(root, "tools", d.name, "tool.ts"))).map((d) => d.name).sort();
+  const names = toolNames();
   for (const name of names) {
     const tool = (await import(join(root, "tools", name, "tool.ts"))).default as Tool;
     const doc = compileTool(tool).describe;

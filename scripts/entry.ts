@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { Tool } from "../src/kit/declare/define.ts";
 import { compileTool } from "../src/kit/compile/index.ts";
 import { commandIn } from "../src/kit/runtime/source.ts";
+import { sourcesUnder } from "./sources.ts";
 
 const root = join(import.meta.dir, "..");
 
@@ -30,10 +31,6 @@ async function declaringModules(name: string, tool: Tool): Promise<Map<string, s
   }
   return found;
 }
-
-/** The TypeScript a binary may bundle from `dir`: what the stand-in check reads. */
-const sourcesUnder = (dir: string): string[] =>
-  (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f));
 
 const slug = (commandName: string): string => commandName.replace(/ /g, "-");
 

@@ -8,13 +8,12 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { parseSync } from "oxc-parser";
+import { sourcesUnder } from "./sources.ts";
 
 const root = join(import.meta.dir, "..");
 export const MAX_FILE_LINES = 250;
 export const MAX_FUNCTION_LINES = 60;
 
-const sourcesUnder = (dir: string): string[] =>
-  (readdirSync(dir, { recursive: true }) as string[]).filter((f) => f.endsWith(".ts")).map((f) => join(dir, f)).sort();
 
 const lineAt = (text: string, offset: number): number => {
   let n = 1;

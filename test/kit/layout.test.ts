@@ -1,8 +1,9 @@
 /** The kit stays a house a newcomer can live in: the rules scripts/layout.ts measures, held. */
 import { expect, test } from "bun:test";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { layoutReport } from "../../scripts/layout.ts";
+import { sourcesUnder } from "../../scripts/sources.ts";
 
 const root = join(import.meta.dir, "..", "..");
 const report = layoutReport();
@@ -25,9 +26,7 @@ test("every kit folder has an index.ts whose header names its contract section",
 
 test("zod's internals are read only by the compile step", () => {
   const readers = ["src", "tools", "scripts"].flatMap((dir) =>
-    (readdirSync(join(root, dir), { recursive: true }) as string[])
-      .filter((f) => f.endsWith(".ts"))
-      .map((f) => join(root, dir, f))
+    sourcesUnder(join(root, dir))
       .filter((f) => readFileSync(f, "utf8").includes("_zod"))
       .map((f) => relative(root, f)),
   );

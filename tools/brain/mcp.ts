@@ -7,6 +7,7 @@
  * approves it, and otherwise answers with the plan and APPROVAL_REQUIRED.
  */
 import { ResourceError, type CommandAnswer, type McpExtension, type McpExtensionModule, type RunCommand, type ToolAnswer } from "../../src/kit/bindings/extension.ts";
+import { slugOf } from "./lib/notes.ts";
 
 const PROFILE_ID = "profile";
 const TOP_K = { default: 5, cap: 50 };
@@ -76,7 +77,6 @@ const messagesOf = (args: Record<string, unknown>): Message[] | null => {
   return typeof args.role === "string" && typeof text === "string" ? [{ role: args.role, content: text }] : null;
 };
 
-const slug = (s: string): string => s.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 40) || "session";
 
 async function saveFact(run: RunCommand, args: Record<string, unknown>, runDir: string): Promise<ToolAnswer> {
   let fact = typeof args.fact === "string" ? args.fact : null;
@@ -101,7 +101,7 @@ async function saveFact(run: RunCommand, args: Record<string, unknown>, runDir: 
 async function saveTurn(run: RunCommand, args: Record<string, unknown>, runDir: string): Promise<ToolAnswer> {
   const messages = messagesOf(args);
   if (!messages || messages.length === 0) return error("INVALID_VALUE", "give messages: [{ role, content }], or role with content (or text)");
-  const session = slug(typeof args.sessionKey === "string" ? args.sessionKey : "session");
+  const session = slugOf(typeof args.sessionKey === "string" ? args.sessionKey : "session");
   const at = new Date();
   const id = `turn-${session}-${at.getTime().toString(36)}`;
   const body = messages.map((m) => `**${m.role}**: ${m.content}`).join("\n\n");

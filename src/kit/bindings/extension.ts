@@ -12,6 +12,7 @@ export interface CommandAnswer {
   readonly ok: boolean;
   readonly data: Record<string, unknown> | null;
   readonly error: Record<string, unknown> | null;
+  readonly meta: Record<string, unknown>;
 }
 
 /** Runs `argv` on this tool (or on the fleet tool `tool`), with `input` as its --params document. */

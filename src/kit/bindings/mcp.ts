@@ -53,24 +53,33 @@ export const toolOf = ({ name, command: c }: Served) => ({
   annotations: { title: c.summary, readOnlyHint: c.rw === "read", destructiveHint: c.rw === "write", idempotentHint: c.rw === "read", openWorldHint: false },
 });
 
-/** One call: the command run as argv would run it, its envelope folded into an MCP result. */
-async function call(doc: DescribeDoc, served: Served, args: Record<string, unknown>, format: McpFormat) {
-  const child = Bun.spawn([...selfArgv(), ...served.command.name.split(" "), "--params", "-", "--json", "--no-input"], {
-    stdin: new Blob([JSON.stringify(args)]),
+/**
+ * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
+ * does, its input as the --params document: how every MCP call acts. The
+ * child's diagnostics go to the server's stderr (stdout is protocol frames).
+ */
+const runCommand: RunCommand = async (argv, o = {}) => {
+  const base = o.tool ? fleetTool(o.tool) : selfArgv();
+  const child = Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
+    stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
     stdout: "pipe",
-    stderr: "pipe",
+    stderr: "inherit",
   });
-  const [out, code] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  let envelope: { ok: boolean; data: Record<string, unknown> | null; error: Record<string, unknown> | null; meta: Record<string, unknown> };
+  const [out, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
   try {
-    envelope = JSON.parse(out);
+    const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
+    return { exit, ok: env.ok, data: env.data, error: env.error, meta: env.meta };
   } catch {
-    throw new McpError(ErrorCode.InternalError, `${doc.tool} ${served.command.name} did not answer an envelope (exit ${code})`);
+    throw new McpError(ErrorCode.InternalError, `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`);
   }
+};
+
+/** One call: the command run as argv would run it, its envelope folded into an MCP result. */
+async function call(served: Served, args: Record<string, unknown>, format: McpFormat) {
+  const envelope = await runCommand(served.command.name.split(" "), { input: args });
   if (!envelope.ok) return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(envelope.error) }] };
   const data = envelope.data ?? {};
-  const compact = JSON.stringify(data);
-  let text = compact;
+  let text = JSON.stringify(data);
   if (format === "toon")
     try {
       const toon = toToon(data);
@@ -80,23 +89,6 @@ async function call(doc: DescribeDoc, served: Served, args: Record<string, unkno
     }
   return { structuredContent: data, content: [{ type: "text" as const, text }], _meta: { meta: envelope.meta } };
 }
-
-/** Runs a command of this tool (or of the fleet tool `tool`) as the argv door does: an extension's one way to act. */
-const runCommand: RunCommand = async (argv, o = {}) => {
-  const base = o.tool ? fleetTool(o.tool) : selfArgv();
-  const child = Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
-    stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  const [out, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  try {
-    const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
-    return { exit, ok: env.ok, data: env.data, error: env.error };
-  } catch {
-    throw new McpError(ErrorCode.InternalError, `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`);
-  }
-};
 
 function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat): void {
   const served = servedTools(doc, profile);
@@ -113,7 +105,7 @@ function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, fo
         };
       throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`);
     }
-    return call(doc, target, (request.params.arguments ?? {}) as Record<string, unknown>, format);
+    return call(target, (request.params.arguments ?? {}) as Record<string, unknown>, format);
   });
 }
 

@@ -44,8 +44,14 @@ const BACKOFF_MS = [200, 600];
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+export interface Storage {
+  readonly client: Bun.S3Client;
+  readonly endpoint: string;
+  readonly bucket: string;
+}
+
 /** The storage the environment configures, or null; half a configuration is an error naming what is missing (checked before any step runs). */
-export function storageOf(env: Env): { client: Bun.S3Client; endpoint: string; bucket: string } | null {
+export function storageOf(env: Env): Storage | null {
   const values = Object.fromEntries(Object.entries(STORAGE_ENV).map(([k, name]) => [k, env[name]])) as Record<keyof typeof STORAGE_ENV, string | undefined>;
   const missing = Object.entries(STORAGE_ENV).filter(([k]) => !values[k as keyof typeof STORAGE_ENV]).map(([, name]) => name);
   if (missing.length === Object.keys(STORAGE_ENV).length) return null;
@@ -68,9 +74,8 @@ async function upload(client: Bun.S3Client, key: string, bytes: Uint8Array, sign
   }
 }
 
-/** Every artifact of the run dir, in name order: uploaded under `jobs/<job id>/` where storage is configured. */
-export async function routeArtifacts(runDir: string, jobId: string, env: Env, signal: AbortSignal): Promise<ArtifactRef[]> {
-  const storage = storageOf(env);
+/** Every artifact of the run dir, in name order: the bulky ones uploaded under `jobs/<job id>/` when there is storage. */
+export async function routeArtifacts(runDir: string, jobId: string, storage: Storage | null, signal: AbortSignal): Promise<ArtifactRef[]> {
   const names = readdirSync(runDir).filter((n) => Object.hasOwn(ARTIFACT_TYPES, n)).sort();
   const refs: ArtifactRef[] = [];
   for (const name of names) {

@@ -3,6 +3,7 @@
  * job response. Pure: the same steps give the same response, which the
  * harness-conformance test holds to a table.
  */
+import { roundUsd } from "../output/envelope.ts";
 import type { ArtifactRef } from "./artifacts.ts";
 
 /** What the harness saw of one step: its argv, how it exited, the envelope it printed (null: none). */
@@ -66,7 +67,6 @@ export interface JobReport {
   artifacts: ArtifactRef[];
 }
 
-const round = (usd: number): number => Math.round(usd * 1e8) / 1e8;
 
 /** Without an envelope, the command is the words before the first flag, as the tool itself reads them. */
 function commandWords(words: readonly string[]): string {
@@ -108,7 +108,7 @@ export function foldJob(p: { jobId: string; eventId: string; runs: readonly Step
     cancelled: p.cancelled,
     steps,
     not_run: p.notRun,
-    cost_usd: round(steps.reduce((sum, s) => sum + s.cost_usd, 0)),
+    cost_usd: roundUsd(steps.reduce((sum, s) => sum + s.cost_usd, 0)),
     llm_tokens: steps.reduce((sum, s) => sum + s.llm_tokens, 0),
     errors: folded.flatMap((f) => (f.error ? [{ step: f.record.step, tool: f.record.tool, command: f.record.command, error: f.error }] : [])),
     next: p.runs.flatMap((s) => (s.envelope?.ok && s.envelope.meta.next?.length ? [{ step: s.index, commands: [...s.envelope.meta.next] }] : [])),

@@ -39,9 +39,10 @@ export function createReceiver(o: ReceiverOptions): (req: Request) => Promise<Re
     if (body.length > (o.maxBytes ?? MAX_BYTES)) return refuse("too-large");
     const refusal = checkSignature(o.secret, req.headers, body, o.now(), o.windowSeconds ?? DEFAULT_WINDOW_SECONDS);
     if (refusal) return refuse(refusal);
+    const text = new TextDecoder().decode(body);
     let report: Record<string, unknown>;
     try {
-      report = JSON.parse(new TextDecoder().decode(body));
+      report = JSON.parse(text);
     } catch {
       return refuse("bad-request", { message: "the body is not JSON" });
     }
@@ -49,7 +50,7 @@ export function createReceiver(o: ReceiverOptions): (req: Request) => Promise<Re
     if (!verdict.ok) return refuse("schema", { step: verdict.step, schema: verdict.schema, path: verdict.path, message: verdict.message });
     const eventId = req.headers.get(HEADERS.eventId)!;
     if (report.event_id !== eventId) return refuse("bad-request", { message: "the body's event_id is not the signed one" });
-    const stored = await o.store.record({ jobId: String(report.job_id), eventType: String(report.event_type), eventId, receivedAt: o.now(), body: new TextDecoder().decode(body) });
+    const stored = await o.store.record({ jobId: String(report.job_id), eventType: String(report.event_type), eventId, receivedAt: o.now(), body: text });
     if (stored === "replay") return refuse("replay", { event_id: eventId });
     o.onEvent?.({ accepted: true, jobId: String(report.job_id), eventId, status: String(report.status) });
     return Response.json({ accepted: true, event_id: eventId });

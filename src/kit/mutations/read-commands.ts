@@ -12,6 +12,7 @@ import { KitError } from "../output/errors.ts";
 import type { CommandContext } from "../runtime/context.ts";
 import type { Mutations } from "./actions.ts";
 import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
+import type { ActionLogRow } from "./ledger/ledger.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
 import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
 
@@ -56,27 +57,35 @@ const actionRow = z.object({
   finished_at: z.string(),
 });
 
+/**
+ * Action-log rows from the shared ledger (`url`), else from the ledger beside
+ * the plan at `planPath`. A read never creates a ledger: none there yet means
+ * nothing has been applied.
+ */
+export async function actionLog(url: string | undefined, planPath: string | null, filter: { plan?: string; tool?: string }): Promise<ActionLogRow[]> {
+  const beside = planPath ? ledgerBeside(planPath) : null;
+  if (!url && (!beside || !existsSync(beside))) return [];
+  const ledger = await openLedger(url, beside ?? "");
+  try {
+    return await ledger.actions(filter);
+  } finally {
+    await ledger.close();
+  }
+}
+
 /** The log of one plan (its ledger beside it unless a shared one is set), or of the shared ledger. */
 async function readActions(ctx: CommandContext<{ plan?: string }>): Promise<{ items: z.input<typeof actionRow>[] }> {
   const url = ctx.env[LEDGER_ENV];
   let plan: Plan | null = null;
-  let fallback: string | null = null;
+  let path: string | null = null;
   if (ctx.flags.plan) {
-    const path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
+    path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
     plan = readPlanFile(path, ctx.tool.name);
-    fallback = ledgerBeside(path);
   } else if (!url) throw new KitError("MISSING_FLAG", "give --plan, or set AGENT_LEDGER_URL to read a shared ledger", { hint: "add --plan ./run" });
-  // A read never creates a ledger: no file yet means nothing has been applied.
-  if (!url && fallback && !existsSync(fallback)) return { items: ctx.paginate([], "actions") };
-  const ledger = await openLedger(url, fallback ?? "");
-  try {
-    const rows = await ledger.actions({ plan: plan?.checksum, tool: ctx.tool.name });
-    const iso = (ms: number) => new Date(ms).toISOString();
-    const items = rows.map((r) => ({ at: iso(r.at), actor: r.actor, tool: r.tool, action: r.action, plan: r.plan, item: r.item, idempotency_key: r.key, outcome: r.outcome, executed: r.executed, started_at: iso(r.startedAt), finished_at: iso(r.finishedAt) }));
-    return { items: ctx.paginate(items, "actions") };
-  } finally {
-    await ledger.close();
-  }
+  const rows = await actionLog(url, path, { plan: plan?.checksum, tool: ctx.tool.name });
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const items = rows.map((r) => ({ at: iso(r.at), actor: r.actor, tool: r.tool, action: r.action, plan: r.plan, item: r.item, idempotency_key: r.key, outcome: r.outcome, executed: r.executed, started_at: iso(r.startedAt), finished_at: iso(r.finishedAt) }));
+  return { items: ctx.paginate(items, "actions") };
 }
 
 export function actionListCommand(tool: string): CommandSpec<any, any> {

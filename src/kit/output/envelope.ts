@@ -9,6 +9,9 @@ import type { Pagination } from "../lists/paginate.ts";
 /** contract §11: the fleet's outcome units. */
 export type OutcomeUnit = "usd" | "rank" | "pct" | "count" | "ms";
 
+/** Costs to 1e-8 USD: a cheap model call costs well under a thousandth of a cent. */
+export const roundUsd = (usd: number): number => Math.round(usd * 1e8) / 1e8;
+
 /** contract §11: the comparable spine every result carries. */
 export interface Outcome {
   unit: OutcomeUnit;

@@ -8,7 +8,7 @@ import { earlyUniversal } from "../cli/flags.ts";
 import { credentialNames } from "../identity/env.ts";
 import { createRedactor, type Redactor } from "../identity/redact.ts";
 import { emitEnvelope, modeOf, type Sink } from "../output/emit.ts";
-import { failure, success, type Envelope, type Meta } from "../output/envelope.ts";
+import { failure, roundUsd, success, type Envelope, type Meta } from "../output/envelope.ts";
 import { asKitError, KitError, toErrorObject } from "../output/errors.ts";
 import { createLogger, type Logger } from "../output/log.ts";
 import type { RunDir } from "../pipeline/run-dir.ts";
@@ -16,8 +16,6 @@ import { RunState } from "./context.ts";
 import type { KitIO, Signal } from "./io.ts";
 import type { CommandHead, ToolIndex, ToolSource } from "./source.ts";
 
-/** Costs to 1e-8 USD: a cheap model call costs well under a thousandth of a cent. */
-const round = (usd: number): number => Math.round(usd * 1e8) / 1e8;
 
 export class Invocation {
   readonly tool: ToolIndex;
@@ -74,7 +72,7 @@ export class Invocation {
     return {
       schema: this.head?.schema ?? null,
       duration_ms: Math.max(0, Math.round(this.io.now() - this.started)),
-      cost_usd: round(state.costUsd),
+      cost_usd: roundUsd(state.costUsd),
       llm_tokens: state.llmTokens,
       pagination: state.page?.pagination ?? null,
       truncated: Boolean(state.page?.pagination.next_cursor),
@@ -84,7 +82,7 @@ export class Invocation {
         unit: state.outcome.unit,
         projected: state.outcome.projected,
         realized: state.outcome.realized,
-        cost_usd: round(state.costUsd),
+        cost_usd: roundUsd(state.costUsd),
         confidence: state.outcome.confidence,
       },
       next: state.next,

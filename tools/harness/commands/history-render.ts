@@ -3,21 +3,9 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
 import { renderHistory, renderJobHistory, type JobSummary } from "../../../src/kit/harness/history.ts";
-import type { ActionLogRow } from "../../../src/kit/mutations/ledger/ledger.ts";
-import { LEDGER_ENV, openLedger } from "../../../src/kit/mutations/ledger/open.ts";
-import { readPlanFile, resolvePlanPath, type Plan } from "../../../src/kit/mutations/plan.ts";
-
-/** The plan's action log: from the ledger beside it, or the shared one. A read never creates a ledger. */
-async function actionsOf(plan: Plan, planPath: string, url: string | undefined): Promise<ActionLogRow[]> {
-  const beside = join(dirname(planPath), "ledger.sqlite");
-  if (!url && !existsSync(beside)) return [];
-  const ledger = await openLedger(url, beside);
-  try {
-    return await ledger.actions({ plan: plan.checksum });
-  } finally {
-    await ledger.close();
-  }
-}
+import { LEDGER_ENV } from "../../../src/kit/mutations/ledger/open.ts";
+import { actionLog } from "../../../src/kit/mutations/read-commands.ts";
+import { readPlanFile, resolvePlanPath } from "../../../src/kit/mutations/plan.ts";
 
 /** A job's report.json, given as the file or the run dir that holds it. */
 function readReport(ref: string, cwd: string): { path: string; job: JobSummary } {
@@ -60,7 +48,7 @@ export default defineCommand({
     const report = jobRef ? readReport(jobRef, ctx.cwd) : null;
     const planPath = planRef ? resolvePlanPath(planRef, ctx.cwd) : join(dirname(report!.path), "plan.json");
     const plan = planRef || existsSync(planPath) ? readPlanFile(planPath, null) : null;
-    const rows = plan ? await actionsOf(plan, planPath, ctx.env[LEDGER_ENV]) : [];
+    const rows = plan ? await actionLog(ctx.env[LEDGER_ENV], planPath, { plan: plan.checksum }) : [];
     const pages = report ? renderJobHistory(report.job, plan, rows) : renderHistory(plan!, rows);
     ctx.runDir.create();
     const history = join(ctx.runDir.path, "history.html");

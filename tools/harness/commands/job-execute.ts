@@ -71,7 +71,7 @@ export default defineCommand({
     const job = parseJob(readFileSync(path, "utf8"), path);
     const secret = ctx.env[SECRET_ENV];
     if (job.delivery && !secret) throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, { hint: `set ${SECRET_ENV}: the report is signed with it` });
-    storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
+    const storage = storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
     const runDir = job.runDir ?? ctx.runDir.path;
     if (ctx.dryRun) {
       // The job and the environment are checked; no step runs, nothing is stored or delivered.
@@ -93,9 +93,10 @@ export default defineCommand({
     });
     let artifacts: ArtifactRef[];
     try {
-      artifacts = await routeArtifacts(runDir, job.id, ctx.env, ctx.signal);
+      artifacts = await routeArtifacts(runDir, job.id, storage, ctx.signal);
     } catch (e) {
-      writeReport(runDir, fold(runs, notRun, cancelled, await routeArtifacts(runDir, job.id, {}, ctx.signal)));
+      // The report stands without the storage: each artifact referenced by its name in the run dir.
+      writeReport(runDir, fold(runs, notRun, cancelled, await routeArtifacts(runDir, job.id, null, ctx.signal)));
       throw e;
     }
     const report = fold(runs, notRun, cancelled, artifacts);
