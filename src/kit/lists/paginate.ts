@@ -55,20 +55,29 @@ export function decodeCursor(cursor: string, fingerprint: string): number {
   return p.o;
 }
 
-export function paginate<T>(all: readonly T[], req: PageRequest, noun = "items"): Page<T> {
-  if (req.offset > all.length)
-    throw new KitError("INVALID_CURSOR", `--cursor points past the end of the list (${all.length} ${noun})`, {
+/** A page a command cut from its store itself (at the asked offset, at most the asked limit), and the whole list's length. */
+export interface CutPage<T> {
+  readonly total: number;
+  readonly items: readonly T[];
+}
+
+const isCut = <T>(list: readonly T[] | CutPage<T>): list is CutPage<T> => !Array.isArray(list);
+
+export function paginate<T>(list: readonly T[] | CutPage<T>, req: PageRequest, noun = "items"): Page<T> {
+  const total = isCut(list) ? list.total : list.length;
+  if (req.offset > total)
+    throw new KitError("INVALID_CURSOR", `--cursor points past the end of the list (${total} ${noun})`, {
       hint: "the list shrank since the cursor was issued; drop --cursor to start over",
     });
-  const items = all.slice(req.offset, req.offset + req.limit);
+  const items = isCut(list) ? list.items.slice(0, req.limit) : list.slice(req.offset, req.offset + req.limit);
   const end = req.offset + items.length;
-  const rest = all.length - end;
+  const rest = total - end;
   const next = rest > 0 ? encode(end, req.fingerprint) : null;
   return {
     items,
-    pagination: { limit: req.limit, returned: items.length, total: all.length, next_cursor: next },
+    pagination: { limit: req.limit, returned: items.length, total, next_cursor: next },
     truncationHint: next
-      ? `${rest} more ${noun}: add --cursor=${next} for the next page, or --limit=${Math.min(all.length - req.offset, req.maxLimit)} for a bigger one`
+      ? `${rest} more ${noun}: add --cursor=${next} for the next page, or --limit=${Math.min(total - req.offset, req.maxLimit)} for a bigger one`
       : null,
   };
 }

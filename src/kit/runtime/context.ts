@@ -7,7 +7,7 @@
 import type { Outcome, OutcomeUnit } from "../output/envelope.ts";
 import { KitError } from "../output/errors.ts";
 import type { Logger } from "../output/log.ts";
-import { paginate, type Page, type PageRequest } from "../lists/paginate.ts";
+import { type CutPage, paginate, type Page, type PageRequest } from "../lists/paginate.ts";
 import { ask, confirm, type PromptPolicy } from "./prompt.ts";
 import type { RunDir } from "../pipeline/run-dir.ts";
 
@@ -30,8 +30,14 @@ export interface CommandContext<F> {
   /** Whether a person could answer a prompt. */
   readonly interactive: boolean;
   now(): number;
+  /**
+   * The window of the list this command is asked for (contract §6): a command
+   * that reads its list from a store cuts this page itself and passes
+   * `{ total, items }` to paginate. Null for a command that returns no list.
+   */
+  readonly page: { readonly offset: number; readonly limit: number } | null;
   /** Bounds a list (contract §6): returns this page's items and fills meta.pagination. */
-  paginate<T>(items: readonly T[], noun?: string): T[];
+  paginate<T>(items: readonly T[] | CutPage<T>, noun?: string): T[];
   /** Adds to meta.cost_usd and meta.llm_tokens. */
   addCost(cost: { usd?: number; tokens?: number }): void;
   /** Fills meta.outcome (contract §11). */
@@ -115,7 +121,8 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     runDir: p.runDir,
     interactive: p.prompts.interactive,
     now: p.now,
-    paginate<T>(items: readonly T[], noun?: string): T[] {
+    page: p.pageRequest ? { offset: p.pageRequest.offset, limit: p.pageRequest.limit } : null,
+    paginate<T>(items: readonly T[] | CutPage<T>, noun?: string): T[] {
       if (!p.pageRequest) throw new KitError("INTERNAL", `${p.command} returns a page but declares no list bounds`);
       if (state.page) throw new KitError("INTERNAL", `${p.command} paginated twice`);
       const page = paginate(items, p.pageRequest, noun);

@@ -22,16 +22,11 @@ export default defineCommand({
   list: { defaultLimit: 20, maxLimit: 500 },
   examples: [{ argv: ["--repo", "./knowledge", "--tag", "seo"], summary: "Notes tagged seo." }],
   async run(ctx) {
-    const index = openNotes(ctx);
+    const tags = ctx.flags.tag ?? [];
+    const window = ctx.page!;
+    const index = await openNotes(ctx, (notes) => notes.list(tags, ctx.flags.text, window));
     try {
-      const tags = ctx.flags.tag ?? [];
-      const text = ctx.flags.text?.toLowerCase();
-      const hits = index
-        .notes({ body: text !== undefined })
-        .filter((n) => tags.every((t) => n.tags.includes(t)))
-        .filter((n) => !text || n.title.toLowerCase().includes(text) || n.body!.toLowerCase().includes(text));
-      const page = ctx.paginate(hits.map(({ body: _b, blob: _h, ...summary }) => summary), "notes");
-      return { items: page, unreadable: index.unreadable() };
+      return { items: ctx.paginate(index.list(tags, ctx.flags.text, window), "notes"), unreadable: index.unreadable() };
     } finally {
       index.close();
     }

@@ -40,11 +40,11 @@ export default defineCommand({
   list: { defaultLimit: 10, maxLimit: 100 },
   examples: [{ argv: ["--repo", "./knowledge", "--query", "sharpening spades"], summary: "Notes about sharpening spades, best first." }],
   async run(ctx) {
-    const index = openNotes(ctx);
+    const tags = ctx.flags.tag ?? [];
+    const window = ctx.page!;
+    const index = await openNotes(ctx, (notes) => notes.search(ctx.flags.query, tags, window));
     try {
-      const tags = ctx.flags.tag ?? [];
-      const ranked = index.search(ctx.flags.query).filter((h) => tags.every((t) => h.tags.includes(t)));
-      const page = ctx.paginate(ranked, "results");
+      const page = ctx.paginate(index.search(ctx.flags.query, tags, window), "results");
       const notes = index.byIds(page.map((h) => h.id));
       const terms = queryTerms(ctx.flags.query);
       const items = page.map((h) => {

@@ -3,31 +3,32 @@
  * its words, in one file inside the repository's git directory
  * (`.git/brain/index-<root hash>.sqlite`: not in the work tree, not in HOME).
  *
- * It is never out of step, and needs no git process to know it: each call
- * compares every note file's size, mtime (ns) and inode with what the index
- * recorded (git's own index works the same way), re-reads only the files that
- * differ, and forgets the ones that are gone. A file changed within the
- * clock's granularity of being indexed is "racily clean" and read again, as
- * git does. So a commit, a rebase, a branch switch or a hand edit all show up
- * on the next call, committed or not. A file that is not an SQLite index of
- * this format is rebuilt, with a warning, never trusted.
+ * It is never out of step. It records the commit it reflects; a note whose
+ * row may differ from that commit's (read from an uncommitted file, or deleted
+ * without a commit) is "pending". A call is told which notes may have changed
+ * — by git (the notes two commits disagree on, and those git status lists)
+ * or, with no git view, every file — and checks each of them, and every
+ * pending one, against its file's size, mtime and ctime (ns) and inode, as
+ * git's own index does. It re-reads only the files that differ, forgets those
+ * that are gone, and lets a note stop pending only when git says its file is
+ * clean and the file is the one that was read. A file changed within the
+ * clock's granularity of being read is "racily clean" and read again, as git
+ * does. A file that is
+ * not an SQLite index of this format is rebuilt, with a warning, never trusted.
  */
-import { Database } from "bun:sqlite";
-import { existsSync, linkSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { NOTE_ID, NOTES_DIR, parseNote, readNoteFile, type Note } from "./notes.ts";
-
-const FORMAT = "brain-index-3";
-/** Changes closer than this to the moment a file was read may share its mtime: read such a file again. */
-const RACY_NS = 50_000_000n;
+import type { Database } from "bun:sqlite";
+import { join } from "node:path";
+import { openIndexFile, replaceIndexFile } from "./index-file.ts";
+import { type Change, indexedHead, planRefresh, type RefreshPlan } from "./index-plan.ts";
+import { parseNote, readNoteFile, type Note } from "./notes.ts";
 
 /** A note as the index keeps it; `body` only when asked for. */
 export type IndexedNote = Omit<Note, "body"> & { body?: string };
+export type NoteSummary = Omit<Note, "body" | "blob">;
 
 export interface SearchHit {
   readonly id: string;
   readonly score: number;
-  readonly tags: string[];
 }
 
 interface Logger {
@@ -36,194 +37,146 @@ interface Logger {
   progress?(label: string, done: number, total: number): void;
 }
 
-const SCHEMA = [
-  "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-  // A note's words live in the FTS5 table under its files row's number: deleting them is a lookup, not a scan.
-  `CREATE TABLE IF NOT EXISTS files (
-     n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ns TEXT NOT NULL, ino TEXT NOT NULL, read_ns TEXT NOT NULL,
-     title TEXT, tags TEXT, created TEXT, updated TEXT, source TEXT, bytes INTEGER, blob TEXT, body TEXT, unreadable TEXT)`,
-  "CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(title, tags, body, tokenize='unicode61 remove_diacritics 2')",
-];
+/** Which part of a list to read. */
+export interface Window {
+  readonly offset: number;
+  readonly limit: number;
+}
 
+/** A page of a list, and the whole list's length. */
+export interface ListPage<T> {
+  readonly total: number;
+  readonly items: T[];
+}
 /** A files row as a note: its tags are kept as JSON. */
-const noteOfRow = (r: Record<string, unknown>): IndexedNote => ({ ...(r as unknown as IndexedNote), tags: JSON.parse(String(r.tags)) as string[] });
+const noteOfRow = <T>(r: Record<string, unknown>): T => ({ ...r, tags: JSON.parse(String(r.tags)) as string[] }) as T;
+/** SQL that keeps only notes with every one of `tags`, one `?` per tag. */
+const withTags = (tags: readonly string[]): string => tags.map(() => " AND EXISTS (SELECT 1 FROM json_each(f.tags) WHERE value = ?)").join("");
 
 export class NoteIndex {
+  /** Answers already computed, until the notes change: a query asked while git status ran is not asked twice. */
+  private readonly memo = new Map<string, unknown>();
+
   private constructor(
-    private readonly db: Database,
+    private db: Database,
     private readonly root: string,
+    private readonly file: string | null,
+    private readonly log: Logger,
   ) {}
 
-  /** The index of `root`'s notes, brought up to date, kept in `gitDir`; without one, built in memory (the reference the tests compare with). */
+  /** The index of `root`'s notes kept in `gitDir` (not yet brought up to date: see refresh); without one, in memory. */
   static open(root: string, log: Logger, gitDir: string | null): NoteIndex {
     const file = gitDir ? join(gitDir, "brain", `index-${Bun.hash(root).toString(36)}.sqlite`) : null;
-    const index = new NoteIndex(NoteIndex.database(file, log), root);
-    try {
-      index.refresh(log);
-      return index;
-    } catch (e) {
-      if (!file) throw e;
-      index.close();
-      log.warn(`the note index ${file} is damaged (${(e as Error).message}): rebuilding it`);
-      const rebuilt = new NoteIndex(NoteIndex.replace(file), root);
-      rebuilt.refresh(log);
-      return rebuilt;
-    }
+    return new NoteIndex(openIndexFile(file, log), root, file, log);
   }
 
-  /** The database at `file`, made if absent, rebuilt if it is not an index of this format; in memory if it cannot be kept. */
-  private static database(file: string | null, log: Logger): Database {
-    if (!file) return NoteIndex.fresh(":memory:");
-    try {
-      mkdirSync(dirname(file), { recursive: true });
-      if (!existsSync(file)) return NoteIndex.install(file);
-      try {
-        const db = new Database(file, { strict: true });
-        db.run("PRAGMA busy_timeout = 5000");
-        // Damage deeper than this header shows up as an error on first use, and is rebuilt then (see open).
-        const format = (db.query("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | null)?.value;
-        if (format === FORMAT) return db;
-        db.close();
-        log.warn(`the note index ${file} is of another format: rebuilding it`);
-      } catch (e) {
-        log.warn(`the note index ${file} cannot be read (${(e as Error).message}): rebuilding it`);
-      }
-      return NoteIndex.replace(file);
-    } catch (e) {
-      log.warn(`the note index cannot be kept in ${dirname(file)} (${(e as Error).message}): indexing in memory for this call`);
-      return NoteIndex.fresh(":memory:");
-    }
+  /** Replaces a damaged index file with an empty one (a call at the same moment opens the old file or the new, whole). */
+  rebuild(reason: string): void {
+    if (!this.file) throw new Error(reason);
+    this.log.warn(`the note index ${this.file} is damaged (${reason}): rebuilding it`);
+    this.db.close();
+    this.db = replaceIndexFile(this.file);
+    this.memo.clear();
+  }
+
+  /** How many notes the index holds. */
+  size(): number {
+    return (this.db.query("SELECT count(*) AS n FROM files").get() as { n: number }).n;
+  }
+
+  /** The commit the index reflects; null when none is recorded. */
+  head(): string | null {
+    return indexedHead(this.db);
   }
 
   /**
-   * A first index at `file`, made aside and linked into place only if no
-   * call got there first (link fails where a file exists; rename would not):
-   * calls racing to build the first index all end up on one file, and none
-   * removes the write-ahead log of a file another call has open.
+   * Brings the index up to date. `seen` is a view taken without the write
+   * lock (null: known to be out of date): when it shows nothing to do,
+   * nothing is written. Otherwise the plan
+   * is made again under the lock from `locked()` (a view taken then), so two
+   * calls never write from views older than what the other wrote.
+   * True when the notes' content changed.
    */
-  private static install(file: string): Database {
-    return NoteIndex.madeAside(file, (temp) => {
-      try {
-        linkSync(temp, file);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-      }
-    });
+  refresh(seen: Change | null, locked: () => Change): boolean {
+    if (seen && planRefresh(this.db, this.root, seen).empty) return false;
+    // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
+    const changed = this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked()))).immediate();
+    if (changed) this.memo.clear();
+    return changed;
   }
 
-  /**
-   * A new, empty index put in place at `file` in one rename, so that a call
-   * running at the same moment opens either the old file or a complete new
-   * one, never one half made (and never one deleted under it).
-   */
-  private static replace(file: string): Database {
-    return NoteIndex.madeAside(file, (temp) => {
-      // An old file's write-ahead log must not be replayed into the new one.
-      for (const side of ["-wal", "-shm"]) rmSync(`${file}${side}`, { force: true });
-      renameSync(temp, file);
-    });
-  }
-
-  /** A fresh index made in a temporary file, put in place at `file` by `place`, then opened there. */
-  private static madeAside(file: string, place: (temp: string) => void): Database {
-    const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      NoteIndex.fresh(temp).close();
-      place(temp);
-    } finally {
-      rmSync(temp, { force: true });
-    }
-    const db = new Database(file, { strict: true });
-    db.run("PRAGMA busy_timeout = 5000");
-    return db;
-  }
-
-  private static fresh(file: string): Database {
-    const db = new Database(file, { create: true, strict: true });
-    db.run("PRAGMA busy_timeout = 5000");
-    // WAL is recorded in the file's header, so every later open of the renamed file uses it.
-    if (file !== ":memory:") db.run("PRAGMA journal_mode = WAL");
-    db.transaction(() => {
-      for (const s of SCHEMA) db.run(s);
-      db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('format', ?)").run(FORMAT);
-    })();
-    return db;
-  }
-
-  /** Re-reads the note files that changed since they were indexed, and forgets those that are gone. */
-  private refresh(log: Logger): void {
-    const dir = join(this.root, NOTES_DIR);
-    const known = new Map(
-      (this.db.query("SELECT n, id, size, mtime_ns, ino, read_ns FROM files").all() as { n: number; id: string; size: number; mtime_ns: string; ino: string; read_ns: string }[]).map((r) => [r.id, r]),
-    );
-    const seen = new Set<string>();
-    const changed: { id: string; size: number; mtimeNs: bigint; ino: bigint }[] = [];
-    const top = lstatSync(dir, { throwIfNoEntry: false });
-    if (top?.isDirectory())
-      for (const name of readdirSync(dir)) {
-        if (!name.endsWith(".md")) continue;
-        const id = name.slice(0, -3);
-        if (!NOTE_ID.test(id)) continue;
-        const st = lstatSync(join(dir, name), { bigint: true, throwIfNoEntry: false });
-        if (!st) continue;
-        seen.add(id);
-        const row = known.get(id);
-        const racy = row !== undefined && st.mtimeNs + RACY_NS >= BigInt(row.read_ns);
-        if (!row || racy || row.size !== Number(st.size) || row.mtime_ns !== String(st.mtimeNs) || row.ino !== String(st.ino)) changed.push({ id, size: Number(st.size), mtimeNs: st.mtimeNs, ino: st.ino });
-      }
-    const gone = [...known.keys()].filter((id) => !seen.has(id));
-    if (changed.length === 0 && gone.length === 0) return;
+  private apply(plan: RefreshPlan): boolean {
     const current = this.db.query("SELECT n FROM files WHERE id = ?");
     const insert = this.db.query(
-      "INSERT INTO files (id, size, mtime_ns, ino, read_ns, title, tags, created, updated, source, bytes, blob, body, unreadable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING n",
+      "INSERT INTO files (id, size, mtime_ns, ctime_ns, ino, read_ns, title, tags, created, updated, source, bytes, blob, unreadable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING n",
     );
+    const fold = this.db.query("INSERT INTO folded (n, title, body) VALUES (?, ?, ?)");
+    const unfold = this.db.query("DELETE FROM folded WHERE n = ?");
     const unword = this.db.query("DELETE FROM words WHERE rowid = ?");
     const word = this.db.query("INSERT INTO words (rowid, title, tags, body) VALUES (?, ?, ?, ?)");
     const forget = this.db.query("DELETE FROM files WHERE n = ?");
-    /** Drops a note's row and words as they are now: another process may have re-indexed it since it was looked at. */
     const drop = (id: string) => {
       const row = current.get(id) as { n: number } | null;
       if (!row) return;
       forget.run(row.n);
       unword.run(row.n);
+      unfold.run(row.n);
     };
     // Stamped before any file is read: a write after this instant is racily clean, and read again next time.
     const readNs = String(BigInt(Date.now()) * 1_000_000n);
-    // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
-    this.db.transaction(() => {
-      for (const id of gone) drop(id);
-      for (const [done, f] of changed.entries()) {
-        log.progress?.("indexed notes", done + 1, changed.length);
-        drop(f.id);
-        const stat = [f.id, f.size, String(f.mtimeNs), String(f.ino), readNs] as const;
-        let note: Note;
-        try {
-          const bytes = readNoteFile(this.root, f.id);
-          if (!bytes) continue; // gone since it was listed
-          note = parseNote(f.id, bytes);
-        } catch (e) {
-          insert.get(...stat, null, null, null, null, null, null, null, null, (e as Error).message);
-          continue;
-        }
-        const { n } = insert.get(...stat, note.title, JSON.stringify(note.tags), note.created, note.updated, note.source, note.bytes, note.blob, note.body, null) as { n: number };
-        word.run(n, note.title, note.tags.join(" "), note.body);
+    for (const id of plan.gone) drop(id);
+    for (const [done, f] of plan.reread.entries()) {
+      this.log.progress?.("indexed notes", done + 1, plan.reread.length);
+      drop(f.id);
+      const stat = [f.id, f.size, f.mtimeNs, f.ctimeNs, f.ino, readNs] as const;
+      let note: Note;
+      try {
+        const bytes = readNoteFile(this.root, f.id);
+        if (!bytes) continue; // gone since it was looked at
+        note = parseNote(f.id, bytes);
+      } catch (e) {
+        insert.get(...stat, null, null, null, null, null, null, null, (e as Error).message);
+        continue;
       }
-    }).immediate();
+      const { title, tags, created, updated, source, bytes, blob, body } = note;
+      const { n } = insert.get(...stat, title, JSON.stringify(tags), created, updated, source, bytes, blob, null) as { n: number };
+      word.run(n, title, tags.join(" "), body);
+      fold.run(n, title.toLowerCase(), body.toLowerCase());
+    }
+    const pend = this.db.query("INSERT OR IGNORE INTO pending (id) VALUES (?)");
+    const unpend = this.db.query("DELETE FROM pending WHERE id = ?");
+    for (const id of plan.pend) pend.run(id);
+    for (const id of plan.unpend) unpend.run(id);
+    if (plan.head === null) this.db.run("DELETE FROM meta WHERE key = 'head'");
+    else this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)").run(plan.head);
+    return plan.gone.length > 0 || plan.reread.length > 0;
   }
 
-  /** Every readable note, by id; its body only when asked for. */
-  notes(opts: { body: boolean }): IndexedNote[] {
-    const rows = this.db.query(`SELECT id, title, tags, created, updated, source, bytes, blob${opts.body ? ", body" : ""} FROM files WHERE unreadable IS NULL ORDER BY id`).all() as Record<string, unknown>[];
-    return rows.map(noteOfRow);
+  private memoized<T>(key: unknown[], compute: () => T): T {
+    const k = JSON.stringify(key);
+    if (!this.memo.has(k)) this.memo.set(k, compute());
+    return this.memo.get(k) as T;
+  }
+
+  /** A page of the readable notes with every one of `tags` whose title or body contains `text` (case-folded), by id. */
+  list(tags: readonly string[], text: string | undefined, window: Window): ListPage<NoteSummary> {
+    return this.memoized(["list", tags, text, window], () => {
+      const folded = text?.toLowerCase();
+      const where = `FROM files f${folded === undefined ? "" : " JOIN folded l ON l.n = f.n"} WHERE f.unreadable IS NULL${withTags(tags)}${folded === undefined ? "" : " AND (instr(l.title, ?) > 0 OR instr(l.body, ?) > 0)"}`;
+      const args = [...tags, ...(folded === undefined ? [] : [folded, folded])];
+      const { total } = this.db.query(`SELECT count(*) AS total ${where}`).get(...args) as { total: number };
+      const rows = this.db.query(`SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes ${where} ORDER BY f.id LIMIT ? OFFSET ?`).all(...args, window.limit, window.offset) as Record<string, unknown>[];
+      return { total, items: rows.map((r) => noteOfRow<NoteSummary>(r)) };
+    });
   }
 
   /** These notes, with their bodies, by id. */
   byIds(ids: readonly string[]): Map<string, IndexedNote> {
-    const q = this.db.query("SELECT id, title, tags, created, updated, source, bytes, blob, body FROM files WHERE id = ? AND unreadable IS NULL");
+    const q = this.db.query("SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes, f.blob, w.body FROM files f JOIN words w ON w.rowid = f.n WHERE f.id = ? AND f.unreadable IS NULL");
     const out = new Map<string, IndexedNote>();
     for (const id of ids) {
       const r = q.get(id) as Record<string, unknown> | null;
-      if (r) out.set(id, noteOfRow(r));
+      if (r) out.set(id, noteOfRow<IndexedNote>(r));
     }
     return out;
   }
@@ -234,16 +187,21 @@ export class NoteIndex {
   }
 
   /**
-   * Ranked full-text search: every word of the query as a prefix, any of them
-   * matching (OR), ranked by BM25 with a title match weighing 3, tags 2, body 1.
+   * A page of ranked full-text search over notes with every one of `tags`:
+   * every word of the query as a prefix, any of them matching (OR), ranked by
+   * BM25 with a title match weighing 3, tags 2, body 1; equal ranks by id.
    */
-  search(query: string): SearchHit[] {
-    const terms = queryTerms(query);
-    if (terms.length === 0) return [];
-    const match = terms.map((t) => `"${t}"*`).join(" OR ");
-    const rows = this.db.query("SELECT f.id AS id, f.tags AS tags, bm25(words, 3.0, 2.0, 1.0) AS rank FROM words JOIN files f ON f.n = words.rowid WHERE words MATCH ? ORDER BY rank, f.id").all(match) as { id: string; tags: string; rank: number }[];
-    // FTS5 gives BM25 as a negative number, and small on a small corpus: kept to six significant digits.
-    return rows.map((r) => ({ id: r.id, score: Number((-r.rank).toPrecision(6)), tags: JSON.parse(r.tags) as string[] }));
+  search(query: string, tags: readonly string[], window: Window): ListPage<SearchHit> {
+    return this.memoized(["search", query, tags, window], () => {
+      const terms = queryTerms(query);
+      if (terms.length === 0) return { total: 0, items: [] };
+      const match = terms.map((t) => `"${t}"*`).join(" OR ");
+      const from = `FROM words JOIN files f ON f.n = words.rowid WHERE words MATCH ?${withTags(tags)}`;
+      const { total } = this.db.query(`SELECT count(*) AS total ${from}`).get(match, ...tags) as { total: number };
+      const rows = this.db.query(`SELECT f.id, bm25(words, 3.0, 2.0, 1.0) AS rank ${from} ORDER BY rank, f.id LIMIT ? OFFSET ?`).values(match, ...tags, window.limit, window.offset) as [string, number][];
+      // FTS5 gives BM25 as a negative number, and small on a small corpus: kept to six significant digits.
+      return { total, items: rows.map(([id, rank]) => ({ id, score: Number((-rank).toPrecision(6)) })) };
+    });
   }
 
   close(): void {

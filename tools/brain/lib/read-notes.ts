@@ -1,11 +1,62 @@
-/** The read commands' common start: the repository's note index, up to date, with the notes that cannot be read reported on stderr. */
+/**
+ * The read commands' common start: the repository's note index, up to date,
+ * with the notes that cannot be read reported on stderr.
+ *
+ * A small repository is checked file by file (a few microseconds a note, no
+ * process). From STATUS_FROM notes on, git says what changed: one `git status`
+ * (and a `git diff-tree` when HEAD moved since the index was written). It runs
+ * while this process answers the query from the index as it stands; when git
+ * then shows nothing new, that answer stands, and otherwise the index is
+ * brought up to date and the query asked again.
+ */
 import type { CommandContext } from "../../../src/kit/index.ts";
+import { type Change, EVERY_FILE } from "./index-plan.ts";
 import { NoteIndex } from "./note-index.ts";
-import { openRepo } from "./repo.ts";
+import { openRepo, type Repo } from "./repo.ts";
+import { notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
 
-export function openNotes(ctx: CommandContext<{ repo?: string }>): NoteIndex {
+/** Below this many notes, checking every file costs less than starting git (measured: `npm run bench -- brain`). */
+export const STATUS_FROM = 1_000;
+
+export async function openNotes(ctx: CommandContext<{ repo?: string }>, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
   const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
   const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
-  for (const b of index.unreadable()) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
-  return index;
+  try {
+    try {
+      await bringUpToDate(index, repo, ask);
+    } catch (e) {
+      // Damage deeper than the file's header shows up here, on first use.
+      index.rebuild((e as Error).message);
+      index.refresh(EVERY_FILE, () => EVERY_FILE);
+    }
+    for (const b of index.unreadable()) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
+    return index;
+  } catch (e) {
+    index.close();
+    throw e;
+  }
+}
+
+async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<void> {
+  if (index.size() < STATUS_FROM) {
+    index.refresh(EVERY_FILE, () => EVERY_FILE);
+    return;
+  }
+  const status = startStatus(repo);
+  ask(index); // remembered by the index, and kept if git shows nothing new
+  const seen = await status;
+  // With HEAD where the index left it, what git lists is all that may have changed; otherwise there is work to do.
+  const unmoved = seen && seen.head === index.head() ? { head: seen.head, candidates: seen.dirty, dirty: seen.dirty } : null;
+  index.refresh(unmoved, () => changeOf(index, repo, statusNow(repo)));
+}
+
+/** What may have changed since the index was written, from git's view of the work tree. */
+function changeOf(index: NoteIndex, repo: Repo, view: WorkTreeView | null): Change {
+  if (!view) return EVERY_FILE;
+  const was = index.head();
+  if (was === view.head) return { head: view.head, candidates: view.dirty, dirty: view.dirty };
+  const between = was && view.head ? notesBetween(repo, was, view.head) : null;
+  if (!between) return { head: view.head, candidates: "all", dirty: view.dirty };
+  for (const id of view.dirty) between.add(id);
+  return { head: view.head, candidates: between, dirty: view.dirty };
 }

@@ -4,7 +4,7 @@
  * the way git computes it, so preconditions need no subprocess per note.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { KitError } from "../../../src/kit/index.ts";
 
 export const REPO_ENV = "AGENT_BRAIN_REPO";
@@ -21,7 +21,17 @@ export interface Repo {
   readonly root: string;
   /** The repository's git directory (`.git`, or where a `gitdir:` file points). */
   readonly gitDir: string;
-  git(args: readonly string[], opts?: GitOptions): { code: number; stdout: string; stderr: string };
+  /** Where `root` is below the top of its work tree, as git writes paths ("" or "knowledge/"). */
+  readonly prefix: string;
+  git(args: readonly string[], opts?: GitOptions): GitResult;
+  /** git run in the background: this process goes on while it runs. */
+  gitAsync(args: readonly string[]): Promise<GitResult>;
+}
+
+export interface GitResult {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
 }
 
 export function openRepo(given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): Repo {
@@ -34,11 +44,13 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" });
   // A read needs no git process to know it is in a repository: the folder or one above it holds .git
   // (a folder, or a file for a worktree or submodule). Writes run git, which checks again.
-  const gitDir = gitDirOf(root);
-  if (!gitDir) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
+  const found = gitDirOf(root);
+  if (!found) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
+  const prefix = relative(found.top, root).split(sep).join("/");
   return {
     root,
-    gitDir,
+    gitDir: found.gitDir,
+    prefix: prefix ? `${prefix}/` : "",
     git(args, opts = {}) {
       const p = Bun.spawnSync(["git", "-C", root, ...args], {
         env: opts.env ? { ...childEnv, ...opts.env } : childEnv,
@@ -50,18 +62,23 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
       if (out.code !== 0 && !opts.allowFail) throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, { detail: { args, stderr: out.stderr.slice(0, 500) } });
       return out;
     },
+    async gitAsync(args) {
+      const p = Bun.spawn(["git", "-C", root, ...args], { env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      return { code, stdout, stderr };
+    },
   };
 }
 
-/** The git directory of the repository `dir` is in, found without running git: `.git` here or above, a folder or a `gitdir:` file. */
-function gitDirOf(dir: string): string | null {
+/** The git directory of the repository `dir` is in and the top of its work tree, found without running git: `.git` here or above, a folder or a `gitdir:` file. */
+function gitDirOf(dir: string): { gitDir: string; top: string } | null {
   for (let d = dir; ; d = dirname(d)) {
     const dotGit = join(d, ".git");
     const st = statSync(dotGit, { throwIfNoEntry: false });
-    if (st?.isDirectory()) return dotGit;
+    if (st?.isDirectory()) return { gitDir: dotGit, top: d };
     if (st?.isFile()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (m) return resolve(d, m[1]!.trim());
+      if (m) return { gitDir: resolve(d, m[1]!.trim()), top: d };
     }
     if (dirname(d) === d) return null;
   }

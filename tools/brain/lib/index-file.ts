@@ -1,0 +1,108 @@
+/**
+ * The note index's SQLite file: made, opened, and replaced when it is not an
+ * index of this format, so that no call ever trusts a damaged or foreign file
+ * and no call ever opens one half made.
+ */
+import { Database } from "bun:sqlite";
+import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
+import { dirname } from "node:path";
+
+export const FORMAT = "brain-index-4";
+
+const SCHEMA = [
+  "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+  // A note's words live in the FTS5 table under its files row's number: deleting them is a lookup, not a scan.
+  // The rows stay small (a note's text lives in the other tables), so that ranking thousands of notes reads few pages.
+  `CREATE TABLE IF NOT EXISTS files (
+     n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ns TEXT NOT NULL, ctime_ns TEXT NOT NULL, ino TEXT NOT NULL, read_ns TEXT NOT NULL,
+     title TEXT, tags TEXT, created TEXT, updated TEXT, source TEXT, bytes INTEGER, blob TEXT, unreadable TEXT)`,
+  // Notes whose file may differ from the indexed commit's, or be missing from it: checked on every call.
+  "CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY) WITHOUT ROWID",
+  // The body as written is the FTS table's own copy; `folded` holds title and body case-folded as JavaScript folds them
+  // (SQLite's lower() folds ASCII only), for --text.
+  "CREATE VIRTUAL TABLE IF NOT EXISTS words USING fts5(title, tags, body, tokenize='unicode61 remove_diacritics 2')",
+  "CREATE TABLE IF NOT EXISTS folded (n INTEGER PRIMARY KEY, title TEXT NOT NULL, body TEXT NOT NULL)",
+];
+
+export interface Warn {
+  warn(message: string): void;
+}
+
+/** The database at `file`, made if absent, rebuilt if it is not an index of this format; in memory without a file or if it cannot be kept. */
+export function openIndexFile(file: string | null, log: Warn): Database {
+  if (!file) return fresh(":memory:");
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    if (!existsSync(file)) return install(file);
+    try {
+      const db = new Database(file, { strict: true });
+      db.run("PRAGMA busy_timeout = 5000");
+      // Damage deeper than this header shows up as an error on first use, and is rebuilt then (replaceIndexFile).
+      const format = (db.query("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | null)?.value;
+      if (format === FORMAT) return db;
+      db.close();
+      log.warn(`the note index ${file} is of another format: rebuilding it`);
+    } catch (e) {
+      log.warn(`the note index ${file} cannot be read (${(e as Error).message}): rebuilding it`);
+    }
+    return replaceIndexFile(file);
+  } catch (e) {
+    log.warn(`the note index cannot be kept in ${dirname(file)} (${(e as Error).message}): indexing in memory for this call`);
+    return fresh(":memory:");
+  }
+}
+
+/**
+ * A first index at `file`, made aside and linked into place only if no
+ * call got there first (link fails where a file exists; rename would not):
+ * calls racing to build the first index all end up on one file, and none
+ * removes the write-ahead log of a file another call has open.
+ */
+function install(file: string): Database {
+  return madeAside(file, (temp) => {
+    try {
+      linkSync(temp, file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    }
+  });
+}
+
+/**
+ * A new, empty index put in place at `file` in one rename, so that a call
+ * running at the same moment opens either the old file or a complete new
+ * one, never one half made (and never one deleted under it).
+ */
+export function replaceIndexFile(file: string): Database {
+  return madeAside(file, (temp) => {
+    // An old file's write-ahead log must not be replayed into the new one.
+    for (const side of ["-wal", "-shm"]) rmSync(`${file}${side}`, { force: true });
+    renameSync(temp, file);
+  });
+}
+
+/** A fresh index made in a temporary file, put in place at `file` by `place`, then opened there. */
+function madeAside(file: string, place: (temp: string) => void): Database {
+  const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+  try {
+    fresh(temp).close();
+    place(temp);
+  } finally {
+    rmSync(temp, { force: true });
+  }
+  const db = new Database(file, { strict: true });
+  db.run("PRAGMA busy_timeout = 5000");
+  return db;
+}
+
+function fresh(file: string): Database {
+  const db = new Database(file, { create: true, strict: true });
+  db.run("PRAGMA busy_timeout = 5000");
+  // WAL is recorded in the file's header, so every later open of the renamed file uses it.
+  if (file !== ":memory:") db.run("PRAGMA journal_mode = WAL");
+  db.transaction(() => {
+    for (const s of SCHEMA) db.run(s);
+    db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('format', ?)").run(FORMAT);
+  })();
+  return db;
+}
