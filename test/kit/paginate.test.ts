@@ -32,6 +32,15 @@ describe("pagination", () => {
     expect(() => decodeCursor(pagination.next_cursor!, other)).toThrow(KitError);
   });
 
+  test("a page a command cut from its store itself pages exactly as the whole list would, and a cursor past its end is refused", () => {
+    for (const offset of [0, 5, 20, 23]) {
+      const req = { limit: 5, maxLimit: 100, offset, fingerprint: fp };
+      const cut = paginate({ total: items.length, items: items.slice(offset, offset + 5) }, req);
+      expect(cut).toEqual(paginate(items, req));
+    }
+    expect(() => paginate({ total: 3, items: [] }, { limit: 5, maxLimit: 100, offset: 5, fingerprint: fp })).toThrow("past the end of the list (3 items)");
+  });
+
   test("garbage is not a cursor", () => {
     expect(() => decodeCursor("not-a-cursor", fp)).toThrow("not a cursor this tool issued");
   });

@@ -12,15 +12,29 @@ const inside = (root: string, path: string): boolean => path === root || path.st
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
-/** The real path of `rel` under `root`, refused (PRECONDITION_FAILED) when it leads out of the root's real path. A file that does not exist yet is judged by its nearest existing folder. */
-export function confinedPath(root: string, rel: string, what: string): string {
-  const lexical = resolveWithin(root, rel, what);
-  let realRoot: string;
+/**
+ * Each root's real path, resolved once per process: a path is confined to
+ * where its root was when first used. A root swapped for a link later only
+ * makes its files' real paths fall outside, and so be refused.
+ */
+const realRoots = new Map<string, string>();
+
+function realRootOf(root: string, what: string): string {
+  let real = realRoots.get(root);
+  if (real !== undefined) return real;
   try {
-    realRoot = realpathSync(root);
+    real = realpathSync(root);
   } catch (e) {
     throw new KitError("INVALID_INPUT", `${what} ${root} cannot be read: ${errno(e) ?? (e as Error).message}`, { got: root });
   }
+  realRoots.set(root, real);
+  return real;
+}
+
+/** The real path of `rel` under `root`, refused (PRECONDITION_FAILED) when it leads out of the root's real path. A file that does not exist yet is judged by its nearest existing folder. */
+export function confinedPath(root: string, rel: string, what: string): string {
+  const lexical = resolveWithin(root, rel, what);
+  const realRoot = realRootOf(root, what);
   let path = lexical;
   const missing: string[] = [];
   for (;;) {

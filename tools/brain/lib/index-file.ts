@@ -35,8 +35,7 @@ export function openIndexFile(file: string | null, log: Warn): Database {
     mkdirSync(dirname(file), { recursive: true });
     if (!existsSync(file)) return install(file);
     try {
-      const db = new Database(file, { strict: true });
-      db.run("PRAGMA busy_timeout = 5000");
+      const db = connect(file);
       // Damage deeper than this header shows up as an error on first use, and is rebuilt then (replaceIndexFile).
       const format = (db.query("SELECT value FROM meta WHERE key = 'format'").get() as { value: string } | null)?.value;
       if (format === FORMAT) return db;
@@ -90,14 +89,25 @@ function madeAside(file: string, place: (temp: string) => void): Database {
   } finally {
     rmSync(temp, { force: true });
   }
-  const db = new Database(file, { strict: true });
+  return connect(file);
+}
+
+/**
+ * A connection to an index file. The index is a cache that is rebuilt when
+ * damaged, so a commit need not wait for the disk (WAL with synchronous
+ * NORMAL survives a crashed process; a power cut may lose the last refresh,
+ * which the next call redoes); a first build gets room for its pages.
+ */
+function connect(file: string, create = false): Database {
+  const db = new Database(file, { create, strict: true });
   db.run("PRAGMA busy_timeout = 5000");
+  db.run("PRAGMA synchronous = NORMAL");
+  db.run("PRAGMA cache_size = -32768");
   return db;
 }
 
 function fresh(file: string): Database {
-  const db = new Database(file, { create: true, strict: true });
-  db.run("PRAGMA busy_timeout = 5000");
+  const db = connect(file, true);
   // WAL is recorded in the file's header, so every later open of the renamed file uses it.
   if (file !== ":memory:") db.run("PRAGMA journal_mode = WAL");
   db.transaction(() => {

@@ -77,6 +77,8 @@ export function planRefresh(db: Database, root: string, change: Change): Refresh
       // What was read now matches the commit only once a later call finds the file clean and unchanged.
       keep = !same || dirty(id);
     }
+    // Without a git view every file is checked on every call anyway: nothing needs to pend.
+    if (change.dirty === "all") keep = false;
     if (keep && !pending.has(id)) plan.pend.push(id);
     if (!keep && pending.has(id)) plan.unpend.push(id);
   }
