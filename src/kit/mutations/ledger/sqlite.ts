@@ -28,7 +28,7 @@ const statements = (db: Database) => ({
   get: db.query("SELECT * FROM action_items WHERE idempotency_key = ?"),
   insert: db.query(
     `INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?)`,
+     VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
   ),
   takeover: db.query("UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ? RETURNING attempts"),
   renew: db.query("UPDATE action_items SET lease_until = ?, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
@@ -48,12 +48,17 @@ export function openSqlite(path: string): Ledger {
   const host = hostname();
   const q = statements(db);
 
-  // IMMEDIATE takes the write lock at BEGIN: two processes never both read "no row".
-  const claim = db.transaction((req: ClaimRequest): Claim => {
+  const insert = (req: ClaimRequest): boolean => q.insert.run(req.key, req.fingerprint, req.tool, req.action, req.plan, req.item, req.owner, req.now + req.leaseMs, req.now, req.now).changes === 1;
+  const acquired: Claim = { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
+
+  // The common case, a key nobody has claimed, is one statement: the insert is atomic on its own.
+  // Otherwise IMMEDIATE takes the write lock at BEGIN, so the row read is the row decided on.
+  const claimTaken = db.transaction((req: ClaimRequest): Claim => {
     const row = q.get.get(req.key) as Parameters<typeof decide>[0] | null;
+    // Released and forgotten between the insert and this read: claim it afresh (the write lock is held).
     if (!row) {
-      q.insert.run(req.key, req.fingerprint, req.tool, req.action, req.plan, req.item, req.owner, req.now + req.leaseMs, req.now, req.now);
-      return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
+      insert(req);
+      return acquired;
     }
     const d = decide(row, req, host);
     if (d !== "takeover") return d;
@@ -69,7 +74,7 @@ export function openSqlite(path: string): Ledger {
 
   return {
     engine: "sqlite",
-    claim: async (req) => claim.immediate(req),
+    claim: async (req) => (insert(req) ? acquired : claimTaken.immediate(req)),
     renew: async (f, leaseUntil, now) => q.renew.run(leaseUntil, now, f.key, f.owner, f.generation).changes === 1,
     settle: async (f, s) => settle.immediate(f, s.outcome, JSON.stringify(s.result ?? null), s.now, s.log),
     async release(f, how) {
