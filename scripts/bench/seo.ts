@@ -1,10 +1,11 @@
 /**
  * seo's pipeline over a generated 1,000-page local site and the example
- * site: crawl → extract → audit → score → plan through the compiled binary,
+ * site (and the PostgreSQL 15 manual, when installed): crawl → extract →
+ * audit → score → plan through the compiled binary,
  * each stage's wall time (median of --rounds, at most 5) and peak RSS, and
  * pages per second for crawl + extract against the goal of 1,000.
  */
-import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, peakRssMb, runOnce, table, type Case } from "./measure.ts";
@@ -71,5 +72,9 @@ await site("a generated 1,000-page site", generated, "https://gen.example", 1000
 const example = mkdtempSync(join(tmpdir(), "seo-bench-example-"));
 cpSync(join(root, "examples", "site"), example, { recursive: true });
 await site("the example site", example, "https://harbour.example", 500, false);
+// A real manual no one here wrote, when Debian's postgresql-doc-15 is installed (the Lighthouse parity corpus).
+const manual = "/usr/share/doc/postgresql-doc-15/html";
+if (existsSync(manual)) await site("the PostgreSQL 15 manual (Debian postgresql-doc-15)", manual, "https://www.example.org/docs/15/", 2000, true);
+else console.log(`\n(the PostgreSQL 15 manual: skipped, ${manual} is not installed: apt-get install postgresql-doc-15)`);
 rmSync(generated, { recursive: true, force: true });
 rmSync(example, { recursive: true, force: true });

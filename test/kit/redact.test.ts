@@ -7,6 +7,12 @@ describe("redaction", () => {
     expect(redact("key=canary-4f9a1c77e0 in /home/me")).toBe("key=[REDACTED] in /home/me");
   });
 
+  test("a large text (an artifact) is redacted the same way, and a value of a name that marks no secret is left", () => {
+    const redact = createRedactor({ MY_API_KEY: "canary-4f9a1c77e0", HOME: "/home/me/someone", LEDGER_URL: "postgres://app:hunter22@db/x" }, ["LEDGER_URL"]);
+    const filler = "<p>harbour spade trowel</p>\n".repeat(5000);
+    expect(redact(`${filler}key=canary-4f9a1c77e0 at postgres://app:hunter22@db/x in /home/me/someone${filler}`)).toBe(`${filler}key=[REDACTED] at [REDACTED] in /home/me/someone${filler}`);
+  });
+
   test("replaces declared credentials even when the name does not look secret", () => {
     const redact = createRedactor({ LEDGER_URL: "postgres://app:hunter22@db/x" }, ["LEDGER_URL"]);
     expect(redact("connecting to postgres://app:hunter22@db/x")).toBe("connecting to [REDACTED]");

@@ -1,6 +1,6 @@
 /** seo at the contract seam, run in-process through the kit (runTool over a KitIO): envelope, error classes, flags, lists, describe and help. */
 import { beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import seoTool from "../../tools/seo/tool.ts";
@@ -106,6 +106,19 @@ describe("seo: errors and exit codes agree", () => {
     const r = await seo(["extract", "--run-dir", dir]);
     expect([r.code, r.json.error.code]).toEqual([3, "INVALID_ARTIFACT"]);
     expect(r.stdout).not.toContain("    at ");
+  });
+
+  test("a crawl.json of an older seo (pages' HTML, not what they say) is INVALID_ARTIFACT, telling to crawl again", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "seo-older-"));
+    const crawl = JSON.parse(readFileSync(join(runDir, "crawl.json"), "utf8"));
+    for (const page of crawl.data.pages) {
+      delete page.parsed;
+      page.html = "<html><title>t</title></html>";
+    }
+    writeFileSync(join(dir, "crawl.json"), JSON.stringify(crawl));
+    const r = await seo(["extract", "--run-dir", dir]);
+    expect([r.code, r.json.error.code]).toEqual([3, "INVALID_ARTIFACT"]);
+    expect(r.json.error.hint).toContain("seo crawl");
   });
 });
 

@@ -76,6 +76,14 @@ export function encodingsOf(value: string): string[] {
   return [...new Set(forms)].filter((f) => f !== value);
 }
 
+interface Candidate {
+  readonly name: string;
+  readonly form: string;
+}
+
+/** Above this many characters, a text is scanned only for the values of names that mark a secret. */
+const LARGE_TEXT = 64 * 1024;
+
 export interface Redactor {
   (text: string): string;
   /** The exact values replaced whole; for tests and the verifier's canaries. */
@@ -92,7 +100,7 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
   // Every value long enough to be a secret, as it is and inside a JSON string. Whose name marks
   // it a secret is asked only of a value the text holds: most output holds none, and the
   // question costs more than finding the value.
-  const candidates: { name: string; form: string }[] = [];
+  const candidates: Candidate[] = [];
   for (const name in env) {
     const value = env[name];
     if (!value || value.length < MIN_SECRET_LENGTH) continue;
@@ -114,7 +122,9 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
   const redact = ((text: string): string => {
     if (!encoded && text) addEncodings();
     let out = text;
-    const present = candidates.filter((c) => text.includes(c.form) && isSecret(c.name)).map((c) => c.form);
+    // On a large text (an artifact) a scan costs more than the question, so the question comes first.
+    const held = text.length > LARGE_TEXT ? (c: Candidate) => isSecret(c.name) && text.includes(c.form) : (c: Candidate) => text.includes(c.form) && isSecret(c.name);
+    const present = candidates.filter(held).map((c) => c.form);
     for (const s of longestFirst(present)) if (out.includes(s)) out = out.split(s).join(ENV_REPLACEMENT);
     const lower = out.toLowerCase();
     for (const { may, re, keep } of PATTERNS) if (may(out, lower)) out = out.replace(re, keep as (m: string, ...g: string[]) => string);

@@ -34,7 +34,7 @@ export default defineCommand({
   rw: "read",
   summary: "Crawl a site (--url) or a static-site folder (--dir) into crawl.json.",
   description:
-    "Breadth-first over same-origin links, bounded by --max-pages and --max-depth, honouring robots.txt. Records each page's status, redirects and HTML for the next stage, `extract`. The same site always gives the same pages in the same order.",
+    "Breadth-first over same-origin links, bounded by --max-pages and --max-depth, honouring robots.txt. Records each page's status, redirects and what its HTML says (title, meta, headings, links, images, words: parsed once, here) for the next stage, `extract`. The same site always gives the same pages in the same order.",
   flags,
   result,
   schema: "seo.crawl@1",

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
+import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
 import type { CrawlData, ExtractData } from "../lib/artifacts.ts";
 import { type ExtractedPage } from "../page-schema.ts";
 
@@ -27,9 +27,13 @@ export default defineCommand({
   examples: [{ argv: ["--run-dir", "./run"], summary: "Parse the pages crawled into ./run." }],
   async run(ctx) {
     const crawl = ctx.runDir.read<CrawlData>("crawl").data;
-    const { parsePage } = await import("../lib/html.ts");
+    // A crawl.json of an older seo holds each page's HTML, not what it says.
+    if (crawl.pages.some((p) => p.parsed === undefined))
+      throw new KitError("INVALID_ARTIFACT", `crawl.json in ${ctx.runDir.path} was written by an older seo (it holds pages' HTML, not what the crawl parsed from it)`, {
+        hint: `run \`seo crawl\` again with --run-dir ${ctx.runDir.path}`,
+      });
     const pages: ExtractedPage[] = crawl.pages.map((p) => {
-      const parsed = p.html === null ? null : parsePage(p.html, p.final_url);
+      const parsed = p.parsed;
       return {
         url: p.url,
         final_url: p.final_url,

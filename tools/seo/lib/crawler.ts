@@ -6,7 +6,7 @@
  */
 import robotsParser from "robots-parser";
 import { USER_AGENT, isHtml, type Fetcher } from "./fetchers.ts";
-import { parsePage } from "./html.ts";
+import { parsePage, type ParsedPage } from "./html.ts";
 import { normalizeUrl, siteRootOf, withinSite } from "./url.ts";
 
 export interface CrawledPage {
@@ -17,7 +17,8 @@ export interface CrawledPage {
   content_type: string | null;
   depth: number;
   file: string | null;
-  html: string | null;
+  /** What the page's HTML says (null: not HTML), parsed once, here: the HTML itself is not kept. */
+  parsed: ParsedPage | null;
   error: string | null;
   x_robots_tag: string | null;
   linked_from: string[];
@@ -114,8 +115,8 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
       pages.push(page);
       opts.onPage?.(page);
       seen.add(page.final_url);
-      if (!page.html || !withinSite(page.final_url, site)) continue;
-      for (const link of parsePage(page.html, page.final_url).links) {
+      if (!page.parsed || !withinSite(page.final_url, site)) continue;
+      for (const link of page.parsed.links) {
         if (!link.href || !link.internal || !withinSite(link.href, site)) continue;
         refer(link.href, page.url);
         if (seen.has(link.href)) continue;
@@ -170,7 +171,7 @@ async function fetchPage(opts: CrawlOptions, url: string, depth: number, pace: (
       content_type: res.contentType,
       depth,
       file: res.file,
-      html: isHtml(res.contentType) ? res.body : null,
+      parsed: isHtml(res.contentType) && res.body !== null ? parsePage(res.body, target ?? current) : null,
       error,
       x_robots_tag: res.xRobotsTag,
       linked_from: [],

@@ -41,6 +41,13 @@ const MAX_HEADINGS = 200;
 const SKIP_TEXT = new Set(["script", "style", "noscript", "template", "svg", "title"]);
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
+/** How many words `text` holds, counted without collecting them (most of a page's text is only counted). */
+function countWords(text: string): number {
+  let n = 0;
+  WORD.lastIndex = 0;
+  while (WORD.test(text)) n++;
+  return n;
+}
 const relTokens = (rel: string | undefined): string[] => (rel ?? "").toLowerCase().split(/\s+/).filter(Boolean);
 
 export function parsePage(html: string, pageUrl: string): ParsedPage {
@@ -129,7 +136,7 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
         if (titleText && stack.at(-1) === "title") titleText.push(text);
         if (heading) heading.text.push(text);
         if (openLink) openLink.text.push(text);
-        if (skipDepth === 0) words += text.match(WORD)?.length ?? 0;
+        if (skipDepth === 0) words += countWords(text);
       },
       onclosetag(name) {
         // Pop to the matching open tag; htmlparser2 closes implied tags for us.
