@@ -11,6 +11,7 @@ describe("redaction", () => {
     const redact = createRedactor({ MY_API_KEY: "canary-4f9a1c77e0", HOME: "/home/me/someone", LEDGER_URL: "postgres://app:hunter22@db/x" }, ["LEDGER_URL"]);
     const filler = "<p>harbour spade trowel</p>\n".repeat(5000);
     expect(redact(`${filler}key=canary-4f9a1c77e0 at postgres://app:hunter22@db/x in /home/me/someone${filler}`)).toBe(`${filler}key=[REDACTED] at [REDACTED] in /home/me/someone${filler}`);
+    expect(redact(`${filler}AKIAIOSFODNN7EXAMPLE and password=hunter2hunter2${filler}`)).toBe(`${filler}AKIAIOSF_REDACTED and password=hunter2_REDACTED${filler}`);
   });
 
   test("replaces declared credentials even when the name does not look secret", () => {
