@@ -188,11 +188,14 @@ export function planFixes(root: string, pages: readonly ExtractedPage[], finding
     } catch (e) {
       throw new KitError("INVALID_INPUT", `${page.file} cannot be planned: ${(e as Error).message}`, { hint: "crawl the folder again, then plan" });
     }
+    // Located again only after a fix changed the text.
+    let located: Located | null = null;
     for (const fix of fixes) {
-      const edits = fix.edits(text, locate(text));
+      const edits = fix.edits(text, (located ??= locate(text)));
       if (!edits || edits.length === 0) continue;
       const after = applyEdits(text, edits);
       if (typeof after !== "string") continue;
+      located = null;
       items.push({
         action: fix.action,
         reason: `${page.file}: ${fix.reason}`,
