@@ -13,8 +13,8 @@
  * that are gone, and lets a note stop pending only when git says its file is
  * clean and the file is the one that was read. A file changed within the
  * clock's granularity of being read is "racily clean" and read again, as git
- * does. A file that is
- * not an SQLite index of this format is rebuilt, with a warning, never trusted.
+ * does. A file that is not an SQLite index of this format is rebuilt, with a
+ * warning, never trusted.
  */
 import type { Database } from "bun:sqlite";
 import { join } from "node:path";
@@ -70,13 +70,14 @@ export class NoteIndex {
     return new NoteIndex(openIndexFile(file, log), root, file, log);
   }
 
-  /** Replaces a damaged index file with an empty one (a call at the same moment opens the old file or the new, whole). */
-  rebuild(reason: string): void {
-    if (!this.file) throw new Error(reason);
+  /** Replaces a damaged index file with an empty one (a call at the same moment opens the old file or the new, whole); false for an index in memory. */
+  rebuild(reason: string): boolean {
+    if (!this.file) return false;
     this.log.warn(`the note index ${this.file} is damaged (${reason}): rebuilding it`);
     this.db.close();
     this.db = replaceIndexFile(this.file);
     this.memo.clear();
+    return true;
   }
 
   /** How many notes the index holds. */

@@ -26,7 +26,7 @@ export async function openNotes(ctx: CommandContext<{ repo?: string }>, ask: (in
       await bringUpToDate(index, repo, ask);
     } catch (e) {
       // Damage deeper than the file's header shows up here, on first use.
-      index.rebuild((e as Error).message);
+      if (!index.rebuild((e as Error).message)) throw e;
       index.refresh(EVERY_FILE, () => EVERY_FILE);
     }
     for (const b of index.unreadable()) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
