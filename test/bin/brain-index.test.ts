@@ -95,6 +95,25 @@ for (const size of [30, STATUS_FROM + 50]) {
       expect(indexFiles(repo).length).toBe(1);
     }, 120_000);
 
+      test("calls at once after commits, each changing notes, all answer as the files say, with no warning", async () => {
+      const { repo, git, write } = repoOf(size, 5);
+      await search(repo, "zeppelin");
+      await search(repo, "zeppelin");
+      for (let round = 0; round < 4; round++) {
+        const changed = [round * 3, round * 3 + 1].map((n) => `n-${String(n).padStart(4, "0")}`);
+        for (const id of changed) write(id, `Zeppelin round ${round}`, `zeppelin ${id} round ${round}`);
+        git("commit", "-qam", `round ${round}`);
+        // And one uncommitted edit, undone in the next round.
+        write("n-0020", round % 2 ? "Zeppelin edit" : "plain", round % 2 ? "zeppelin by hand" : "nothing to see");
+        const calls = await Promise.all([0, 1, 2, 3].map(() => brain(repo, ["search", "--query", "zeppelin", "--limit", "100"])));
+        const expected = [...Array.from({ length: round + 1 }, (_, r) => [r * 3, r * 3 + 1]).flat().map((n) => `n-${String(n).padStart(4, "0")}`), ...(round % 2 ? ["n-0020"] : [])].sort();
+        for (const c of calls) {
+          expect({ code: c.code, stderr: c.stderr }).toEqual({ code: 0, stderr: "" });
+          expect(c.json.data.items.map((i: any) => i.id).sort()).toEqual(expected);
+        }
+      }
+    }, 120_000);
+
     test("a damaged index file is rebuilt, with a warning on stderr, and answers as before", async () => {
       const { repo } = repoOf(size);
       const before = await search(repo, "linseed quench");

@@ -54,8 +54,10 @@ const noteOfRow = <T>(r: Record<string, unknown>): T => ({ ...r, tags: JSON.pars
 const withTags = (tags: readonly string[]): string => tags.map(() => " AND EXISTS (SELECT 1 FROM json_each(f.tags) WHERE value = ?)").join("");
 
 export class NoteIndex {
-  /** Answers already computed, until the notes change: a query asked while git status ran is not asked twice. */
+  /** Answers already computed, until the index changes: a query asked while git status ran is not asked twice. */
   private readonly memo = new Map<string, unknown>();
+  /** The database's data_version when the remembered answers were computed: another process's commit changes it. */
+  private memoVersion = -1;
 
   private constructor(
     private db: Database,
@@ -96,14 +98,17 @@ export class NoteIndex {
    * nothing is written. Otherwise the plan
    * is made again under the lock from `locked()` (a view taken then), so two
    * calls never write from views older than what the other wrote.
-   * True when the notes' content changed.
+   * Answers remembered before are forgotten if the index changed since they
+   * were computed, here or in another process.
    */
-  refresh(seen: Change | null, locked: () => Change): boolean {
-    if (seen && planRefresh(this.db, this.root, seen).empty) return false;
+  refresh(seen: Change | null, locked: () => Change): void {
     // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
-    const changed = this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked()))).immediate();
-    if (changed) this.memo.clear();
-    return changed;
+    const changed = !(seen && planRefresh(this.db, this.root, seen).empty) && this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked()))).immediate();
+    if (changed || this.dataVersion() !== this.memoVersion) this.memo.clear();
+  }
+
+  private dataVersion(): number {
+    return (this.db.query("PRAGMA data_version").get() as { data_version: number }).data_version;
   }
 
   private apply(plan: RefreshPlan): boolean {
@@ -153,9 +158,14 @@ export class NoteIndex {
     return plan.gone.length > 0 || plan.reread.length > 0;
   }
 
+  /** An answer, computed in one read transaction (a consistent snapshot, whatever other processes commit meanwhile), and remembered. */
   private memoized<T>(key: unknown[], compute: () => T): T {
     const k = JSON.stringify(key);
-    if (!this.memo.has(k)) this.memo.set(k, compute());
+    if (!this.memo.has(k)) {
+      // Read before the snapshot begins: a commit in between makes the answer newer than its version, never older.
+      if (this.memo.size === 0) this.memoVersion = this.dataVersion();
+      this.memo.set(k, this.db.transaction(compute)());
+    }
     return this.memo.get(k) as T;
   }
 
