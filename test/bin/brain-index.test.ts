@@ -4,6 +4,7 @@
  * hand edit; rebuilt (with a warning) when its file is damaged; and the same
  * answers as an index built from scratch.
  */
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -133,6 +134,22 @@ for (const size of [30, STATUS_FROM + 50]) {
 }
 
 describe("the persisted note index", () => {
+  test("a call that finds the index being written waits for the writer, and neither fails nor rebuilds it", async () => {
+    const { repo, write } = repoOf(30);
+    await search(repo, "zeppelin");
+    write("n-0004", "Zeppelin", "a zeppelin"); // the next call has to write
+    const db = new Database(join(repo, ".git", "brain", indexFiles(repo)[0]!));
+    db.run("BEGIN IMMEDIATE"); // as another call bringing the index up to date holds it
+    const started = performance.now();
+    const call = brain(repo, ["search", "--query", "zeppelin"]);
+    await Bun.sleep(1500);
+    db.run("COMMIT");
+    db.close();
+    const r = await call;
+    expect(performance.now() - started).toBeGreaterThan(1400);
+    expect({ code: r.code, stderr: r.stderr, ids: r.json.data.items.map((i: any) => i.id) }).toEqual({ code: 0, stderr: "", ids: ["n-0004"] });
+  }, 30_000);
+
   test("in a linked worktree it lives in that worktree's git directory, and the work tree stays clean", async () => {
     const { repo, git } = repoOf(5);
     const tree = join(mkdtempSync(join(tmpdir(), "brain-wt-")), "wt");

@@ -9,6 +9,12 @@ import { dirname } from "node:path";
 
 export const FORMAT = "brain-index-4";
 
+/** How long a call waits for another to finish writing the index. */
+export const BUSY_TIMEOUT_MS = 600_000;
+
+/** SQLite's answer when the index stayed locked for the whole busy timeout: not damage. */
+export const isBusy = (e: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
+
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
   // A note's words live in the FTS5 table under its files row's number: deleting them is a lookup, not a scan.
@@ -100,7 +106,8 @@ function madeAside(file: string, place: (temp: string) => void): Database {
  */
 function connect(file: string, create = false): Database {
   const db = new Database(file, { create, strict: true });
-  db.run("PRAGMA busy_timeout = 5000");
+  // A call waits while another brings the index up to date (a first build of 100,000 notes takes ~20 s here).
+  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
   db.run("PRAGMA synchronous = NORMAL");
   db.run("PRAGMA cache_size = -32768");
   return db;

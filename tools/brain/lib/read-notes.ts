@@ -9,7 +9,8 @@
  * then shows nothing new, that answer stands, and otherwise the index is
  * brought up to date and the query asked again.
  */
-import type { CommandContext } from "../../../src/kit/index.ts";
+import { type CommandContext, KitError } from "../../../src/kit/index.ts";
+import { BUSY_TIMEOUT_MS, isBusy } from "./index-file.ts";
 import { type Change, EVERY_FILE } from "./index-plan.ts";
 import { NoteIndex } from "./note-index.ts";
 import { openRepo, type Repo } from "./repo.ts";
@@ -25,6 +26,10 @@ export async function openNotes(ctx: CommandContext<{ repo?: string }>, ask: (in
     try {
       await bringUpToDate(index, repo, ask);
     } catch (e) {
+      if (isBusy(e))
+        throw new KitError("IN_PROGRESS", `another brain call has held the note index of ${repo.root} for ${BUSY_TIMEOUT_MS / 60_000} minutes`, {
+          hint: "retry when it has finished; a first index of a very large repository takes a while",
+        });
       // Damage deeper than the file's header shows up here, on first use.
       if (!index.rebuild((e as Error).message)) throw e;
       index.refresh(EVERY_FILE, () => EVERY_FILE);
