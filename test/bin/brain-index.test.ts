@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EVERY_FILE } from "../../tools/brain/lib/index-plan.ts";
 import { NoteIndex } from "../../tools/brain/lib/note-index.ts";
+import { INDEX_FROM, listFew, readFewNotes } from "../../tools/brain/lib/few-notes.ts";
 import { STATUS_FROM } from "../../tools/brain/lib/read-notes.ts";
 import { binary, run } from "../helpers/bin.ts";
 import { commitAll } from "../helpers/notes-repo.ts";
@@ -45,8 +46,9 @@ async function ids(repo: string, extra: string[] = []): Promise<string[]> {
 }
 const indexFiles = (repo: string) => readdirSync(join(repo, ".git", "brain")).filter((f) => f.endsWith(".sqlite"));
 
-// Below STATUS_FROM notes each file is checked by its signature; from there on git says what changed. Both ways, the same promises.
-for (const size of [30, STATUS_FROM + 50]) {
+// Below STATUS_FROM notes each file is checked by its signature; from there on git says what changed. Both ways, the same promises
+// (from INDEX_FROM notes on, where a list too reads the index).
+for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
   describe(`the persisted note index over ${size} notes`, () => {
     test("lives in the repository's git directory, and a commit, a branch switch, a rebase, a reset and hand edits are never served stale", async () => {
       const { repo, git, write } = repoOf(size);
@@ -149,6 +151,24 @@ describe("the persisted note index", () => {
     expect(performance.now() - started).toBeGreaterThan(1400);
     expect({ code: r.code, stderr: r.stderr, ids: r.json.data.items.map((i: any) => i.id) }).toEqual({ code: 0, stderr: "", ids: ["n-0004"] });
   }, 30_000);
+
+  test("a repository of a few notes is listed from its files exactly as the index lists it", () => {
+    const { repo, write } = repoOf(INDEX_FROM - 8, 3);
+    write("n-0002", "ÉTÉ à la Straße", "Über den Hafen, a Zeppelin");
+    write("a-b", "Hyphen first", "sorts before a");
+    write("a", "Just a", "sorts after a-b as a file name, before it as an id");
+    writeFileSync(join(repo, "notes", "n-0003.md"), "---\ntitle: [unclosed\n---\n\nbad yaml\n");
+    writeFileSync(join(repo, "notes", "n-0004.md"), new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]));
+    const few = readFewNotes(repo)!;
+    const index = NoteIndex.open(repo, { warn: () => {} }, null);
+    index.refresh(null, () => EVERY_FILE);
+    for (const [tags, text] of [[[], undefined], [["oak"], undefined], [[], "ZEPPELIN"], [[], "été"], [[], "über"], [["oak", "ash"], "a"], [[], "no such text"]] as [string[], string | undefined][])
+      expect({ tags, text, listed: listFew(few.notes, tags, text) }).toEqual({ tags, text, listed: index.list(tags, text, { offset: 0, limit: 1000 }).items });
+    expect(few.unreadable).toEqual(index.unreadable());
+    expect(few.unreadable.map((u) => u.id)).toEqual(["n-0003", "n-0004"]);
+    index.close();
+    expect(readFewNotes(repoOf(INDEX_FROM).repo)).toBeNull();
+  });
 
   test("in a linked worktree it lives in that worktree's git directory, and the work tree stays clean", async () => {
     const { repo, git } = repoOf(5);

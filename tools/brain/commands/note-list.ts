@@ -1,7 +1,9 @@
 import * as z from "zod/mini";
 import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
+import { listFew, readFewNotes } from "../lib/few-notes.ts";
 import { openNotes } from "../lib/read-notes.ts";
+import { openRepo } from "../lib/repo.ts";
 import { noteSummary, unreadable } from "./shared.ts";
 
 export default defineCommand({
@@ -23,8 +25,14 @@ export default defineCommand({
   examples: [{ argv: ["--repo", "./knowledge", "--tag", "seo"], summary: "Notes tagged seo." }],
   async run(ctx) {
     const tags = ctx.flags.tag ?? [];
+    const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
+    const few = readFewNotes(repo.root);
+    if (few) {
+      for (const b of few.unreadable) ctx.log.warn(`skipped ${b.id}: ${b.reason}`);
+      return { items: ctx.paginate(listFew(few.notes, tags, ctx.flags.text), "notes"), unreadable: few.unreadable };
+    }
     const window = ctx.page!;
-    const index = await openNotes(ctx, (notes) => notes.list(tags, ctx.flags.text, window));
+    const index = await openNotes(ctx, repo, (notes) => notes.list(tags, ctx.flags.text, window));
     try {
       return { items: ctx.paginate(index.list(tags, ctx.flags.text, window), "notes"), unreadable: index.unreadable() };
     } finally {

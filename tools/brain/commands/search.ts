@@ -3,6 +3,7 @@ import { defineCommand, describe } from "../../../src/kit/index.ts";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
 import { queryTerms } from "../lib/note-index.ts";
 import { openNotes } from "../lib/read-notes.ts";
+import { openRepo } from "../lib/repo.ts";
 import { unreadable } from "./shared.ts";
 
 const SNIPPET = 160;
@@ -42,7 +43,7 @@ export default defineCommand({
   async run(ctx) {
     const tags = ctx.flags.tag ?? [];
     const window = ctx.page!;
-    const index = await openNotes(ctx, (notes) => notes.search(ctx.flags.query, tags, window));
+    const index = await openNotes(ctx, openRepo(ctx.flags.repo, ctx.env, ctx.cwd), (notes) => notes.search(ctx.flags.query, tags, window));
     try {
       const page = ctx.paginate(index.search(ctx.flags.query, tags, window), "results");
       const notes = index.byIds(page.map((h) => h.id));

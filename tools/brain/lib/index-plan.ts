@@ -5,9 +5,9 @@
  * nothing to do writes nothing and takes no lock.
  */
 import type { Database } from "bun:sqlite";
-import { lstatSync, readdirSync } from "node:fs";
+import { lstatSync } from "node:fs";
 import { join } from "node:path";
-import { NOTE_ID, NOTES_DIR } from "./notes.ts";
+import { NOTES_DIR, noteIdsIn } from "./notes.ts";
 
 /** What may have changed since the index was last brought up to date, and the commit it then reflects. */
 export interface Change {
@@ -95,18 +95,9 @@ function rowsToCheck(db: Database, dir: string, change: Change, pending: Readonl
   };
   if (change.candidates === "all") {
     for (const r of db.query(`SELECT ${ROW} FROM files`).all() as Row[]) rows.set(r.id, r);
-    for (const id of noteFiles(dir)) if (!rows.has(id)) rows.set(id, undefined);
+    for (const id of noteIdsIn(dir)) if (!rows.has(id)) rows.set(id, undefined);
   } else for (const id of change.candidates) add(id);
   if (change.dirty !== "all") for (const id of change.dirty) add(id);
   for (const id of pending) add(id);
   return rows;
-}
-
-/** The ids of the note files in `dir` (none when it is not a real folder). */
-function noteFiles(dir: string): string[] {
-  if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
-  return readdirSync(dir)
-    .filter((name) => name.endsWith(".md"))
-    .map((name) => name.slice(0, -3))
-    .filter((id) => NOTE_ID.test(id));
 }

@@ -108,6 +108,15 @@ export function requireNote(root: string, id: string): Note {
   throw new KitError("NOT_FOUND", `no note has the id ${id}`, { got: id, hint: guess ? `did you mean ${guess}?` : "`brain note list` shows the ids" });
 }
 
+/** The ids of the note files in the folder `dir` (none when it is not a real folder), in no order. */
+export function noteIdsIn(dir: string): string[] {
+  if (!lstatSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+  return readdirSync(dir)
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => name.slice(0, -3))
+    .filter((id) => NOTE_ID.test(id));
+}
+
 /** Every note, by id; notes that cannot be read are listed apart rather than failing the whole read. */
 export function allNotes(root: string): { notes: Note[]; unreadable: { id: string; reason: string }[] } {
   const dir = lstatSync(join(root, NOTES_DIR), { throwIfNoEntry: false });

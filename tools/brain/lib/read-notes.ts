@@ -1,6 +1,7 @@
 /**
  * The read commands' common start: the repository's note index, up to date,
- * with the notes that cannot be read reported on stderr.
+ * with the notes that cannot be read reported on stderr. (A list of a few
+ * notes reads their files instead: few-notes.ts.)
  *
  * A small repository is checked file by file (a few microseconds a note, no
  * process). From STATUS_FROM notes on, git says what changed: one `git status`
@@ -10,17 +11,18 @@
  * brought up to date and the query asked again.
  */
 import { type CommandContext, KitError } from "../../../src/kit/index.ts";
-import { BUSY_TIMEOUT_MS, isBusy } from "./index-file.ts";
 import { type Change, EVERY_FILE } from "./index-plan.ts";
-import { NoteIndex } from "./note-index.ts";
-import { openRepo, type Repo } from "./repo.ts";
+import type { NoteIndex } from "./note-index.ts";
+import type { Repo } from "./repo.ts";
 import { notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
 
 /** Below this many notes, checking every file costs less than starting git (measured: `npm run bench -- brain`). */
 export const STATUS_FROM = 1_000;
 
-export async function openNotes(ctx: CommandContext<{ repo?: string }>, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
-  const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
+/** `repo`'s note index, up to date; `ask` is the query the command will ask, asked early while git runs. */
+export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
+  // Loaded here, not with the command: a small repository's list never opens the index (few-notes.ts).
+  const [{ NoteIndex }, { BUSY_TIMEOUT_MS, isBusy }] = await Promise.all([import("./note-index.ts"), import("./index-file.ts")]);
   const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
   try {
     try {
