@@ -170,6 +170,23 @@ describe("the persisted note index", () => {
     expect(readFewNotes(repoOf(INDEX_FROM).repo)).toBeNull();
   });
 
+  test("notes kept in a folder below the top of a bigger repository: git's paths are read against that folder", async () => {
+    const top = mkdtempSync(join(tmpdir(), "brain-top-"));
+    const repo = join(top, "kb");
+    mkdirSync(join(repo, "notes"), { recursive: true });
+    writeFileSync(join(top, "README.md"), "the project\n");
+    const note = (id: string, body: string) => writeFileSync(join(repo, "notes", `${id}.md`), `---\ntitle: ${id}\n---\n\n${body}\n`);
+    for (let i = 0; i < STATUS_FROM + 10; i++) note(`n-${String(i).padStart(4, "0")}`, "plain words");
+    const git = commitAll(top);
+    await search(repo, "zeppelin");
+    expect(await search(repo, "zeppelin")).toEqual([]);
+    note("n-0001", "a zeppelin, committed");
+    git("commit", "-qam", "one");
+    expect(await search(repo, "zeppelin")).toEqual([["n-0001", "n-0001"]]);
+    note("n-0002", "a zeppelin, by hand");
+    expect((await search(repo, "zeppelin")).map((h: string[]) => h[0]).sort()).toEqual(["n-0001", "n-0002"]);
+  }, 60_000);
+
   test("in a linked worktree it lives in that worktree's git directory, and the work tree stays clean", async () => {
     const { repo, git } = repoOf(5);
     const tree = join(mkdtempSync(join(tmpdir(), "brain-wt-")), "wt");

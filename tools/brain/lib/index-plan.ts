@@ -69,7 +69,7 @@ export function planRefresh(db: Database, root: string, change: Change): Refresh
     if (!st) {
       if (row) plan.gone.push(id);
       // A note deleted but not committed is checked again: git may bring it back (checkout, stash pop) with no other sign.
-      keep = change.dirty !== "all" && change.dirty.has(id);
+      keep = dirty(id);
     } else {
       const sig = { id, size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino) };
       const same = row && st.mtimeNs + RACY_NS < BigInt(row.read_ns) && row.size === sig.size && row.mtime_ns === sig.mtimeNs && row.ctime_ns === sig.ctimeNs && row.ino === sig.ino;
