@@ -220,7 +220,7 @@ describe("the persisted note index", () => {
       const compiled = (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.score]);
       const scratch = NoteIndex.open(repo, silent, null);
       scratch.refresh(null, () => EVERY_FILE);
-      const expected = scratch.search(query, [], { offset: 0, limit: 100 }).items.map((h) => [h.id, h.score]);
+      const expected = scratch.search(query, [], { offset: 0, limit: 100 }).items.map((h) => [h.note.id, h.score]);
       scratch.close();
       expect({ query, hits: compiled }).toEqual({ query, hits: expected });
     }

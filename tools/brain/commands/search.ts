@@ -46,14 +46,12 @@ export default defineCommand({
     const index = await openNotes(ctx, openRepo(ctx.flags.repo, ctx.env, ctx.cwd), (notes) => notes.search(ctx.flags.query, tags, window));
     try {
       const page = ctx.paginate(index.search(ctx.flags.query, tags, window), "results");
-      const notes = index.byIds(page.map((h) => h.id));
       const terms = queryTerms(ctx.flags.query);
-      const items = page.map((h) => {
-        const n = notes.get(h.id)!;
+      const items = page.map(({ note: n, score }) => {
         const body = n.body ?? "";
         const words = new Set(`${n.title} ${n.tags.join(" ")} ${body}`.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
         const matched = terms.filter((t) => [...words].some((w) => w.startsWith(t)));
-        return { id: n.id, title: n.title, tags: n.tags, score: h.score, matched, snippet: snippetOf(body, matched.length ? matched : terms) };
+        return { id: n.id, title: n.title, tags: n.tags, score, matched, snippet: snippetOf(body, matched.length ? matched : terms) };
       });
       return { items, unreadable: index.unreadable() };
     } finally {

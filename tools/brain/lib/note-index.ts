@@ -27,7 +27,8 @@ export type IndexedNote = Omit<Note, "body"> & { body?: string };
 export type NoteSummary = Omit<Note, "body" | "blob">;
 
 export interface SearchHit {
-  readonly id: string;
+  /** The note, body included, as the ranking saw it. */
+  readonly note: IndexedNote;
   readonly score: number;
 }
 
@@ -181,17 +182,6 @@ export class NoteIndex {
     });
   }
 
-  /** These notes, with their bodies, by id. */
-  byIds(ids: readonly string[]): Map<string, IndexedNote> {
-    const q = this.db.query("SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes, f.blob, w.body FROM files f JOIN words w ON w.rowid = f.n WHERE f.id = ? AND f.unreadable IS NULL");
-    const out = new Map<string, IndexedNote>();
-    for (const id of ids) {
-      const r = q.get(id) as Record<string, unknown> | null;
-      if (r) out.set(id, noteOfRow<IndexedNote>(r));
-    }
-    return out;
-  }
-
   /** The notes that cannot be read, with why. */
   unreadable(): { id: string; reason: string }[] {
     return this.db.query("SELECT id, unreadable AS reason FROM files WHERE unreadable IS NOT NULL ORDER BY id").all() as { id: string; reason: string }[];
@@ -209,9 +199,11 @@ export class NoteIndex {
       const match = terms.map((t) => `"${t}"*`).join(" OR ");
       const from = `FROM words JOIN files f ON f.n = words.rowid WHERE words MATCH ?${withTags(tags)}`;
       const { total } = this.db.query(`SELECT count(*) AS total ${from}`).get(match, ...tags) as { total: number };
-      const rows = this.db.query(`SELECT f.id, bm25(words, 3.0, 2.0, 1.0) AS rank ${from} ORDER BY rank, f.id LIMIT ? OFFSET ?`).values(match, ...tags, window.limit, window.offset) as [string, number][];
+      const rows = this.db.query(`SELECT f.n, bm25(words, 3.0, 2.0, 1.0) AS rank ${from} ORDER BY rank, f.id LIMIT ? OFFSET ?`).values(match, ...tags, window.limit, window.offset) as [number, number][];
+      // In the same snapshot as the ranking: the page's notes are the ones ranked, whatever another process writes meanwhile.
+      const note = this.db.query("SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes, f.blob, w.body FROM files f JOIN words w ON w.rowid = f.n WHERE f.n = ?");
       // FTS5 gives BM25 as a negative number, and small on a small corpus: kept to six significant digits.
-      return { total, items: rows.map(([id, rank]) => ({ id, score: Number((-rank).toPrecision(6)) })) };
+      return { total, items: rows.map(([n, rank]) => ({ note: noteOfRow<IndexedNote>(note.get(n) as Record<string, unknown>), score: Number((-rank).toPrecision(6)) })) };
     });
   }
 
