@@ -98,6 +98,8 @@ describe("brain", () => {
     const notRepo = await k.brain(["note", "list", "--repo", k.dir]);
     expect([notRepo.code, notRepo.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(notRepo.json.error.message).toContain("not a git repository");
+    const missing = await k.brain(["note", "get", "--id", "sharpening-spade"]);
+    expect([missing.code, missing.json.error.code, missing.json.error.hint]).toEqual([3, "NOT_FOUND", "did you mean sharpening-spades?"]);
     expect(commits(k)).toBe("1");
     expect(k.git("status", "--porcelain")).toBe("");
   });

@@ -77,7 +77,6 @@ const messagesOf = (args: Record<string, unknown>): Message[] | null => {
   return typeof args.role === "string" && typeof text === "string" ? [{ role: args.role, content: text }] : null;
 };
 
-
 async function saveFact(run: RunCommand, args: Record<string, unknown>, runDir: string): Promise<ToolAnswer> {
   let fact = typeof args.fact === "string" ? args.fact : null;
   if (fact === null && args.messages !== undefined) {

@@ -31,7 +31,8 @@ export interface CompiledValidators {
   readonly bounds: Readonly<Record<string, Bounds>>;
 }
 
-const pathOf = (instancePath: string): string[] => instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+/** A JSON Pointer (ajv's instancePath) as its keys. */
+export const pathOf = (instancePath: string): string[] => instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
 
 function issueOf(e: AjvError, input: Record<string, unknown>, v: CompiledValidators): FlagIssue {
   const key = e.keyword === "required" ? String(e.params.missingProperty) : (pathOf(e.instancePath)[0] ?? "");

@@ -67,7 +67,6 @@ export interface JobReport {
   artifacts: ArtifactRef[];
 }
 
-
 /** Without an envelope, the command is the words before the first flag, as the tool itself reads them. */
 function commandWords(words: readonly string[]): string {
   const firstFlag = words.findIndex((w) => w.startsWith("-"));

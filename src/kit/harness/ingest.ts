@@ -5,6 +5,7 @@
  * The registry is the tools' describe documents (their output schemas).
  */
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
+import { pathOf } from "../cli/checks.ts";
 import * as formats from "../compile/formats.ts";
 import type { DescribeDoc, JsonSchema } from "../introspection/describe-doc.ts";
 
@@ -38,10 +39,7 @@ export class SchemaRegistry {
 }
 
 const jsonPath = (pointer: string): string =>
-  pointer
-    .split("/")
-    .slice(1)
-    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+  pathOf(pointer)
     .map((p) => (/^\d+$/.test(p) ? `[${p}]` : /^[A-Za-z_][\w]*$/.test(p) ? `.${p}` : `[${JSON.stringify(p)}]`))
     .join("");
 

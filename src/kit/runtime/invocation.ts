@@ -16,7 +16,6 @@ import { RunState } from "./context.ts";
 import type { KitIO, Signal } from "./io.ts";
 import type { CommandHead, ToolIndex, ToolSource } from "./source.ts";
 
-
 export class Invocation {
   readonly tool: ToolIndex;
   readonly started: number;

@@ -104,7 +104,12 @@ export function getNote(root: string, id: string): Note | null {
 export function requireNote(root: string, id: string): Note {
   const note = getNote(root, id);
   if (note) return note;
-  const guess = nearest(id, allNotes(root).notes.map((n) => n.id));
+  const dir = join(root, NOTES_DIR);
+  const st = lstatSync(dir, { throwIfNoEntry: false });
+  if (st && !st.isDirectory())
+    throw new KitError("INVALID_INPUT", `${NOTES_DIR}/ in ${root} is ${st.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, { hint: `make ${NOTES_DIR}/ a real folder` });
+  // The hint needs the ids only: no note is read for it.
+  const guess = nearest(id, noteIdsIn(dir).sort());
   throw new KitError("NOT_FOUND", `no note has the id ${id}`, { got: id, hint: guess ? `did you mean ${guess}?` : "`brain note list` shows the ids" });
 }
 
@@ -115,26 +120,4 @@ export function noteIdsIn(dir: string): string[] {
     .filter((name) => name.endsWith(".md"))
     .map((name) => name.slice(0, -3))
     .filter((id) => NOTE_ID.test(id));
-}
-
-/** Every note, by id; notes that cannot be read are listed apart rather than failing the whole read. */
-export function allNotes(root: string): { notes: Note[]; unreadable: { id: string; reason: string }[] } {
-  const dir = lstatSync(join(root, NOTES_DIR), { throwIfNoEntry: false });
-  if (!dir) return { notes: [], unreadable: [] };
-  if (!dir.isDirectory())
-    throw new KitError("INVALID_INPUT", `${NOTES_DIR}/ in ${root} is ${dir.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, { hint: `make ${NOTES_DIR}/ a real folder` });
-  const files = readdirSync(join(root, NOTES_DIR));
-  const notes: Note[] = [];
-  const unreadable: { id: string; reason: string }[] = [];
-  for (const f of files.filter((f) => f.endsWith(".md")).sort()) {
-    const id = f.slice(0, -3);
-    if (!NOTE_ID.test(id)) continue;
-    try {
-      const bytes = readNoteFile(root, id);
-      if (bytes) notes.push(parseNote(id, bytes));
-    } catch (e) {
-      unreadable.push({ id, reason: (e as Error).message });
-    }
-  }
-  return { notes, unreadable };
 }
