@@ -1,7 +1,9 @@
 /**
  * Items applied per second through each ledger engine for a 1,000-item plan,
  * against executing the same edits with no ledger at all (in-process: read,
- * edit, write aside and rename, as the executor does).
+ * edit, write aside and rename, as the executor does). Each round runs every
+ * case once, in turn, on fresh copies; the figures are medians of --rounds
+ * (default 3), so one slow moment of a shared disk does not decide them.
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -40,19 +42,33 @@ function noLedger(ws: Workspace): { ms: number; items: number } {
   return { ms: performance.now() - t, items: plan.items.length };
 }
 
-export async function benchLedger(): Promise<void> {
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export async function benchLedger(rounds = Math.min(9, Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3)): Promise<void> {
   const pg = Bun.spawnSync(["bash", join(import.meta.dir, "..", "postgres.sh")], { stdout: "pipe", stderr: "inherit" });
   const pgUrl = pg.exitCode === 0 ? pg.stdout.toString().trim() : null;
-  const bare = noLedger(await planned());
-  const rows: [string, { ms: number; items: number }][] = [["no ledger (in-process edits)", bare], ["sqlite ledger (dist/seo apply)", await timedApply(await planned())]];
-  if (pgUrl) rows.push(["postgres ledger (dist/seo apply)", await timedApply(await planned(pgUrl))]);
-  console.log(`\n## apply: a ${bare.items}-item plan (one run each; the apply figures include process start-up and plan checks)`);
-  for (const [name, r] of rows) {
-    const overhead = r === bare ? "" : `  ledger overhead ${((r.ms - bare.ms) / r.items).toFixed(2)} ms/item`;
-    console.log(`  ${name.padEnd(36)} ${r.ms.toFixed(0).padStart(6)} ms  ${(r.items / (r.ms / 1000)).toFixed(0).padStart(6)} items/s${overhead}`);
+  const cases: [string, () => Promise<{ ms: number; items: number }>][] = [
+    ["no ledger (in-process edits)", async () => noLedger(await planned())],
+    ["sqlite ledger (dist/seo apply)", async () => timedApply(await planned())],
+    ...(pgUrl ? [["postgres ledger (dist/seo apply)", async () => timedApply(await planned(pgUrl))] as [string, () => Promise<{ ms: number; items: number }>]] : []),
+  ];
+  const times = cases.map(() => [] as number[]);
+  let items = 0;
+  for (let r = 0; r < rounds; r++)
+    for (const [i, [, run]] of cases.entries()) {
+      const t = await run();
+      times[i]!.push(t.ms);
+      items = t.items;
+      removeWorkspaces();
+    }
+  console.log(`\n## apply: a ${items}-item plan (median of ${rounds}; the apply figures include process start-up and plan checks)`);
+  const bare = median(times[0]!);
+  for (const [i, [name]] of cases.entries()) {
+    const ms = median(times[i]!);
+    const overhead = i === 0 ? "" : `  ledger overhead ${((ms - bare) / items).toFixed(2)} ms/item`;
+    console.log(`  ${name.padEnd(36)} ${ms.toFixed(0).padStart(6)} ms  ${(items / (ms / 1000)).toFixed(0).padStart(6)} items/s${overhead}   (runs: ${times[i]!.map((t) => t.toFixed(0)).join(", ")} ms)`);
   }
   if (!pgUrl) console.log("  postgres ledger: skipped (scripts/postgres.sh could not start a server)");
-  removeWorkspaces();
 }
 
 if (import.meta.main) await benchLedger();

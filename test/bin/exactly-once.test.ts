@@ -8,7 +8,8 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
-import { finishApply, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
+import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
+import { finishApply, LEDGER_ENGINES, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
 afterAll(removeWorkspaces);
@@ -89,6 +90,28 @@ describe("a crash at the commit point", () => {
     const files = (dir: string) => Object.fromEntries(readdirSync(dir, { recursive: true }).map(String).sort().map((f) => [f, (() => { try { return readFileSync(join(dir, f), "latin1"); } catch { return "(folder)"; } })()]));
     expect(files(ws.site)).toEqual(files(twin.site));
   }, 60_000);
+
+  for (const [engine, url] of Object.entries(LEDGER_ENGINES))
+    test(`seo on ${engine}: killed right after a settlement claimed the next item, the re-apply takes that item over and applies it once`, async () => {
+      const ws = await workspace({ ledgerUrl: url() });
+      const count = await planned(ws);
+      expect(count).toBeGreaterThan(2);
+      const crashed = await ws.seo(["apply", "--plan", ws.run], { AGENT_KIT_FAILPOINT: "after-settle:1" });
+      expect(crashed.code).toBe(137);
+      const keys: string[] = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).items.map((i: any) => i.idempotency_key);
+      const ledger = await openLedger(url(), join(ws.run, "ledger.sqlite"));
+      try {
+        // What the crash leaves: the first item settled, the second claimed by a process that is gone, nothing after it.
+        expect(await Promise.all(keys.slice(0, 3).map(async (k) => (await ledger.item(k))?.state ?? "none"))).toEqual(["settled", "intent", "none"]);
+        const resumed = await ws.seo(["apply", "--plan", ws.run]);
+        expect(resumed.code).toBe(0);
+        expect(resumed.json.data.items.map((i: any) => i.outcome)).toEqual(["already-applied", ...keys.slice(1).map(() => "applied")]);
+        const log = await ledger.actions({ plan: JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).checksum });
+        expect(executedPerKey(log.map((r) => ({ executed: r.executed, idempotency_key: r.key })))).toEqual(keys.map(() => 1));
+      } finally {
+        await ledger.close();
+      }
+    }, 60_000);
 
   test("brain: killed before the ref moves, the re-apply commits once and the tree is clean", async () => {
     const k = knowledgeBase();

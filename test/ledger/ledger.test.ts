@@ -110,6 +110,27 @@ for (const [engine, open] of Object.entries(ENGINES)) {
       await l.close();
     });
 
+    test("settle and the next item's claim land together: none when the settle is refused, none over a key already in the ledger", async () => {
+      const l = await open();
+      const r = request();
+      const next = request({ plan: r.plan });
+      await l.claim(r);
+      const s = (f: Fence, n: ClaimRequest) => l.settleAndClaim(f, { outcome: "applied", result: {}, now: r.now + 20, log: logRow(r, "applied") }, n);
+      expect(await s(fenceOf(r, 1, "elsewhere/9/y"), next)).toEqual({ settled: false, next: null });
+      expect(await l.item(next.key)).toBeNull(); // a refused settle claims nothing
+      expect(await s(fenceOf(r, 1), next)).toEqual({ settled: true, next: { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } });
+      expect(await l.item(next.key)).toMatchObject({ state: "intent", owner: next.owner });
+      expect((await l.actions({ plan: r.plan })).map((x) => x.key)).toEqual([r.key]);
+      expect((await l.claim({ ...next, owner: "elsewhere/2/b" })).kind).toBe("busy"); // the claim is a claim like any other
+
+      // A key someone else holds is not taken by a settlement: it goes through the usual claim.
+      const third = request({ plan: r.plan, owner: "elsewhere/3/c" });
+      await l.claim(third);
+      expect(await l.settleAndClaim(fenceOf(next, 1), { outcome: "applied", result: {}, now: r.now + 30, log: logRow(next, "applied") }, { ...third, owner: next.owner })).toEqual({ settled: true, next: null });
+      expect(await l.item(third.key)).toMatchObject({ state: "intent", owner: "elsewhere/3/c" });
+      await l.close();
+    });
+
     test("renewing the lease holds the item past its first expiry; a stale generation can neither renew nor settle", async () => {
       const l = await open();
       const r = request({ leaseMs: 50 });

@@ -7,10 +7,11 @@
  *   no-heartbeat           the lease is not renewed while an item executes
  *   kill-at-commit:N       SIGKILL when the Nth execution passes its fence, right before its
  *                          irreversible step (a temp file written, a commit object made)
+ *   after-settle:N         SIGKILL right after the Nth settlement (and the next item's claim with it)
  */
 export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
 
-type CrashPoint = "after-execute" | "kill-at-commit";
+type CrashPoint = "after-execute" | "kill-at-commit" | "after-settle";
 
 /** What production code asks, by name, at each point a test may break it. */
 export interface Failpoints {

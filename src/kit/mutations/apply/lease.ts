@@ -37,8 +37,10 @@ export class Lease {
     private readonly now: () => number,
     private readonly parent: AbortSignal,
     heartbeat: boolean,
+    /** When the claim that took the lease was made: it runs from then. */
+    claimedAt: number,
   ) {
-    this.confirmedAt = now();
+    this.confirmedAt = claimedAt;
     this.onParentAbort = () => this.controller.abort(parent.reason);
     parent.addEventListener("abort", this.onParentAbort, { once: true });
     this.timer = heartbeat ? setInterval(() => void this.renew().catch(() => {}), Math.max(100, Math.floor(ms / 3))) : null;

@@ -3,8 +3,9 @@
  * through the ledger protocol (protocol.ts). Items touching one target run
  * in order, each expecting the version the previous one leaves, so the
  * plan's own confirmed items never make it stale; an item that did not
- * apply blocks the later items on its targets. A ledger that fails stops
- * the run: the rest are reported as not attempted.
+ * apply blocks the later items on its targets. An applied item's
+ * settlement also claims the item after it (one commit per item, not two).
+ * A ledger that fails stops the run: the rest are reported as not attempted.
  */
 import type { KitError } from "../../output/errors.ts";
 import { isLedgerFailure } from "../ledger/open.ts";
@@ -20,27 +21,33 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
   const blocked = new Map<string, string>(); // target → the item whose failure blocks later items on it
   const dryChecked = new Set<string>();
   const reports: ItemReport[] = [];
-  for (const [index, it] of run.plan.items.entries()) {
-    run.signal.throwIfAborted();
-    const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
-    let report: ItemReport;
-    if (blocker) report = reportOf(it, "skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
-    else if (!run.ledger) report = await applier.dryRun(it, dryChecked).catch((e) => failedBefore(it, e));
-    else {
-      const progress = { executed: false };
-      try {
-        report = await applier.apply(it, run.ledger, progress);
-      } catch (e) {
-        if (!isLedgerFailure(e) || run.signal.aborted) throw e;
-        reports.push(...ledgerStopped(it, progress.executed, e, run.plan.items.slice(index + 1)));
-        return { reports, stoppedBy: e };
+  const unblocked = (it: PlanItem | undefined): PlanItem | null => (it && !it.target_resource_ids.some((t) => blocked.has(t)) ? it : null);
+  try {
+    for (const [index, it] of run.plan.items.entries()) {
+      run.signal.throwIfAborted();
+      const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
+      let report: ItemReport;
+      if (blocker) report = reportOf(it, "skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
+      else if (!run.ledger) report = await applier.dryRun(it, dryChecked).catch((e) => failedBefore(it, e));
+      else {
+        const progress = { executed: false };
+        try {
+          report = await applier.apply(it, run.ledger, progress, unblocked(run.plan.items[index + 1]));
+        } catch (e) {
+          if (!isLedgerFailure(e) || run.signal.aborted) throw e;
+          reports.push(...ledgerStopped(it, progress.executed, e, run.plan.items.slice(index + 1)));
+          return { reports, stoppedBy: e };
+        }
       }
+      reports.push(report);
+      run.onItem?.(reports.length, run.plan.items.length);
+      if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
     }
-    reports.push(report);
-    run.onItem?.(reports.length, run.plan.items.length);
-    if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
+    return { reports, stoppedBy: null };
+  } finally {
+    // Stopped before reaching the item claimed with the last settlement: nothing of it ran.
+    if (run.ledger) await applier.dropAhead(run.ledger);
   }
-  return { reports, stoppedBy: null };
 }
 
 /** The ledger failed during `it`: what is known of it, and that the rest were not attempted. */

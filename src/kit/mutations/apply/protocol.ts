@@ -3,6 +3,10 @@
  *
  *   claim → (takeover: recover, reconcile) → precondition → execute → settle + log
  *
+ * where an applied item's settle + log also claims the next item, in the
+ * same transaction: a crash leaves that item claimed and unexecuted, which
+ * its next claim takes over and reconciles like any other.
+ *
  * fenced by the claim's generation: an owner whose lease was taken over
  * neither commits nor settles. Only a final outcome is stored; a failure
  * that may pass releases the item for the next run to reconcile.
@@ -12,7 +16,7 @@ import { fromSystemError, KitError, type ErrorCode } from "../../output/errors.t
 import { sha256 } from "../../pipeline/hash.ts";
 import type { ActionSpec, ExecContext, Mutations } from "../actions.ts";
 import { failpointsOf, type Failpoints } from "../failpoints.ts";
-import type { Fence, Ledger } from "../ledger/ledger.ts";
+import type { Claim, ClaimRequest, Fence, Ledger } from "../ledger/ledger.ts";
 import { isLedgerFailure } from "../ledger/open.ts";
 import { canonicalJson, type Plan, type PlanItem } from "../plan.ts";
 import { Lease, leaseOf } from "./lease.ts";
@@ -42,6 +46,9 @@ export class Applier {
   readonly actor: string;
   executions = 0;
   fences = 0;
+  settlements = 0;
+  /** The next item's claim, taken in the transaction that settled the item before it. */
+  ahead: { key: string; claim: Claim; at: number } | null = null;
 
   constructor(readonly run: ApplyRun) {
     this.faults = failpointsOf(run.env);
@@ -78,9 +85,9 @@ export class Applier {
     return reportOf(it, "failed", false, null, { code: "PRECONDITION_FAILED", message: stale });
   }
 
-  /** claim, then the rest of the protocol for an item this run now holds. */
-  async apply(it: PlanItem, ledger: Ledger, progress: { executed: boolean }): Promise<ItemReport> {
-    const claim = await this.claim(it, ledger);
+  /** claim, then the rest of the protocol for an item this run now holds; `next`, the item after it if nothing blocks it, is claimed with this one's settlement. */
+  async apply(it: PlanItem, ledger: Ledger, progress: { executed: boolean }, next: PlanItem | null): Promise<ItemReport> {
+    const { claim, at } = await this.claim(it, ledger);
     if (claim.kind === "conflict") return reportOf(it, "failed", false, null, { code: "CONFLICT", message: `the ledger holds key ${it.idempotency_key.slice(0, 19)}… with different params: a conflict, never a replay` });
     if (claim.kind === "busy") return reportOf(it, "in-progress", false, null, { code: "IN_PROGRESS", message: `another apply (${claim.owner}) holds this item until ${new Date(claim.leaseUntil).toISOString()}` });
     if (claim.kind === "settled") {
@@ -89,26 +96,43 @@ export class Applier {
       return reportOf(it, "failed", false, claim.result, stored?.error ?? { code: "UPSTREAM_ERROR", message: "this item failed in an earlier run" });
     }
     const fence: Fence = { key: it.idempotency_key, owner: this.owner, generation: claim.generation };
-    const lease = new Lease(ledger, fence, this.leaseMs, this.run.now, this.run.signal, this.faults.heartbeat);
+    const lease = new Lease(ledger, fence, this.leaseMs, this.run.now, this.run.signal, this.faults.heartbeat, at);
     try {
-      return await new HeldItem(this, it, ledger, fence, lease).run(claim.takeover ? (claim.previousOwner ?? "an earlier run") : null, progress);
+      return await new HeldItem(this, it, next, ledger, fence, lease).run(claim.takeover ? (claim.previousOwner ?? "an earlier run") : null, progress);
     } finally {
       lease.stop();
     }
   }
 
-  /** claim: the intent row, written before any side effect; with --wait, a busy item is waited for. */
-  private async claim(it: PlanItem, ledger: Ledger) {
+  request(it: PlanItem, now: number): ClaimRequest {
     const fingerprint = sha256(canonicalJson(it.params));
-    const request = () =>
-      ledger.claim({ key: it.idempotency_key, fingerprint, tool: this.run.tool, action: it.action, plan: this.run.plan.checksum, item: it.id, owner: this.owner, leaseMs: this.leaseMs, now: this.run.now() });
-    let claim = await request();
-    while (claim.kind === "busy" && this.run.wait) {
+    return { key: it.idempotency_key, fingerprint, tool: this.run.tool, action: it.action, plan: this.run.plan.checksum, item: it.id, owner: this.owner, leaseMs: this.leaseMs, now };
+  }
+
+  /** claim: the intent row, written before any side effect (or with the previous item's settlement); with --wait, a busy item is waited for. */
+  private async claim(it: PlanItem, ledger: Ledger): Promise<{ claim: Claim; at: number }> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    if (ahead?.key === it.idempotency_key) return ahead;
+    if (ahead) await this.forget(ahead, ledger);
+    for (;;) {
+      const req = this.request(it, this.run.now());
+      const claim = await ledger.claim(req);
+      if (claim.kind !== "busy" || !this.run.wait) return { claim, at: req.now };
       this.run.signal.throwIfAborted();
       await Bun.sleep(POLL_MS);
-      claim = await request();
     }
-    return claim;
+  }
+
+  /** The run ends before reaching the item claimed ahead: nothing of it was executed, so its intent row goes. */
+  async dropAhead(ledger: Ledger): Promise<void> {
+    const ahead = this.ahead;
+    this.ahead = null;
+    if (ahead) await this.forget(ahead, ledger).catch(() => {}); // a failing ledger leaves the row for the next run to take over
+  }
+
+  private async forget(ahead: { key: string; claim: Claim }, ledger: Ledger): Promise<void> {
+    if (ahead.claim.kind === "acquired") await ledger.release({ key: ahead.key, owner: this.owner, generation: ahead.claim.generation }, "forget");
   }
 }
 
@@ -121,6 +145,7 @@ class HeldItem {
   constructor(
     private readonly by: Applier,
     private readonly it: PlanItem,
+    private readonly next: PlanItem | null,
     private readonly ledger: Ledger,
     private readonly fence: Fence,
     private readonly lease: Lease,
@@ -172,12 +197,17 @@ class HeldItem {
     return (await this.settle("applied", false, "reconciled", why)) ? reportOf(this.it, "reconciled", false) : lostLease(this.it, false);
   }
 
-  /** settle: the outcome and its action-log row in one transaction, refused to an owner that lost the item. */
-  private settle(outcome: "applied" | "failed", executed: boolean, logOutcome: string, result: unknown): Promise<boolean> {
-    const { it, by } = this;
+  /** settle: the outcome and its action-log row in one transaction, refused to an owner that lost the item; an applied item's settlement also claims the next item. */
+  private async settle(outcome: "applied" | "failed", executed: boolean, logOutcome: string, result: unknown): Promise<boolean> {
+    const { it, by, next } = this;
     const now = by.run.now();
     const log = { at: now, actor: by.actor, tool: by.run.tool, action: it.action, plan: by.run.plan.checksum, item: it.id, key: it.idempotency_key, outcome: logOutcome, executed, startedAt: this.started, finishedAt: now, detail: result };
-    return this.ledger.settle(this.fence, { outcome, result, now, log });
+    const s = { outcome, result, now, log };
+    const ahead = outcome === "applied" && next?.idempotency_key !== it.idempotency_key ? next : null;
+    const done = ahead ? await this.ledger.settleAndClaim(this.fence, s, by.request(ahead, now)) : { settled: await this.ledger.settle(this.fence, s), next: null };
+    if (ahead && done.next) by.ahead = { key: ahead.idempotency_key, claim: done.next, at: now };
+    by.faults.crashAt("after-settle", ++by.settlements);
+    return done.settled;
   }
 
   /** Only a final outcome is stored; a retryable failure releases the item so the next run reconciles it. */

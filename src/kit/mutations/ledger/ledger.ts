@@ -46,6 +46,9 @@ export type Claim =
   | { readonly kind: "busy"; readonly owner: string; readonly leaseUntil: number }
   | { readonly kind: "conflict"; readonly fingerprint: string };
 
+/** A key nobody had: taken by inserting its intent row. */
+export const FRESH_CLAIM: Claim = { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
+
 export interface ActionLogRow {
   readonly at: number;
   readonly actor: string;
@@ -103,6 +106,13 @@ export interface Ledger {
   renew(fence: Fence, leaseUntil: number, now: number): Promise<boolean>;
   /** Records the final outcome and its action-log row atomically; false if the fence no longer holds. */
   settle(fence: Fence, s: Settlement): Promise<boolean>;
+  /**
+   * settle, and in the same transaction claim `next` if nobody has: one
+   * commit (one round trip) where there were two. `next` is the claim when
+   * it was acquired so, null when the settle was refused or the key is
+   * already in the ledger (then claim it the usual way).
+   */
+  settleAndClaim(fence: Fence, s: Settlement, next: ClaimRequest): Promise<{ settled: boolean; next: Claim | null }>;
   /** Gives the key up without a final outcome (see Release). */
   release(fence: Fence, how: Release): Promise<void>;
   actions(filter: { plan?: string; tool?: string }): Promise<ActionLogRow[]>;

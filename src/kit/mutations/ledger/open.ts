@@ -56,6 +56,7 @@ function guarded(ledger: Ledger, where: string): Ledger {
     claim: wrap("claim", ledger.claim),
     renew: wrap("renew", ledger.renew),
     settle: wrap("settle", ledger.settle),
+    settleAndClaim: wrap("settle", ledger.settleAndClaim),
     release: wrap("release", ledger.release),
     actions: wrap("actions", ledger.actions),
     item: wrap("item", ledger.item),

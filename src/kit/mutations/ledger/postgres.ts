@@ -5,7 +5,7 @@
  */
 import { SQL } from "bun";
 import { hostname } from "node:os";
-import { decide, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Release, type Settlement } from "./ledger.ts";
+import { decide, FRESH_CLAIM, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Release, type Settlement } from "./ledger.ts";
 
 export async function openPostgres(url: string): Promise<Ledger> {
   const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });
@@ -20,19 +20,8 @@ export async function openPostgres(url: string): Promise<Ledger> {
         WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent' RETURNING idempotency_key`;
       return r.length === 1;
     },
-    async settle(f: Fence, s: Settlement) {
-      // One statement: the settlement and its action-log row land together or not at all.
-      const row = s.log;
-      const r = await sql`
-        WITH settled AS (
-          UPDATE action_items SET state = 'settled', outcome = ${s.outcome}, result = ${JSON.stringify(s.result ?? null)}, owner = NULL, lease_until = NULL, updated_at = ${s.now}
-          WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'
-          RETURNING idempotency_key)
-        INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
-        SELECT ${row.at}, ${row.actor}, ${row.tool}, ${row.action}, ${row.plan}, ${row.item}, ${row.key}, ${row.outcome}, ${row.executed}, ${row.startedAt}, ${row.finishedAt}, ${JSON.stringify(row.detail ?? null)}
-        FROM settled RETURNING id`;
-      return r.length === 1;
-    },
+    settle: async (f, s) => (await settleAndClaim(sql, f, s, null)).settled,
+    settleAndClaim: (f, s, next) => settleAndClaim(sql, f, s, next),
     async release(f: Fence, how: Release) {
       if (how === "forget") await sql`DELETE FROM action_items WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
       else await sql`UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
@@ -55,6 +44,34 @@ export async function openPostgres(url: string): Promise<Ledger> {
   };
 }
 
+/**
+ * One statement: the settlement and its action-log row land together or not
+ * at all, and with them, when the item settled, the intent row of `next`
+ * (none when its key is already in the ledger).
+ */
+async function settleAndClaim(sql: SQL, f: Fence, s: Settlement, next: ClaimRequest | null): Promise<{ settled: boolean; next: Claim | null }> {
+  const row = s.log;
+  const claimNext = next
+    ? sql`, claimed AS (
+        INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+        SELECT ${next.key}, ${next.fingerprint}, ${next.tool}, ${next.action}, ${next.plan}, ${next.item}, 'intent', ${next.owner}, ${next.now + next.leaseMs}, ${next.now}, ${next.now} FROM logged
+        ON CONFLICT (idempotency_key) DO NOTHING
+        RETURNING idempotency_key)`
+    : sql``;
+  const [r] = await sql`
+    WITH settled AS (
+      UPDATE action_items SET state = 'settled', outcome = ${s.outcome}, result = ${JSON.stringify(s.result ?? null)}, owner = NULL, lease_until = NULL, updated_at = ${s.now}
+      WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'
+      RETURNING idempotency_key),
+    logged AS (
+      INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
+      SELECT ${row.at}, ${row.actor}, ${row.tool}, ${row.action}, ${row.plan}, ${row.item}, ${row.key}, ${row.outcome}, ${row.executed}, ${row.startedAt}, ${row.finishedAt}, ${JSON.stringify(row.detail ?? null)}
+      FROM settled RETURNING id)
+    ${claimNext}
+    SELECT (SELECT count(*) FROM logged)::int AS settled, ${next ? sql`(SELECT count(*) FROM claimed)::int` : sql`0`} AS claimed`;
+  return { settled: r.settled === 1, next: r.claimed === 1 ? FRESH_CLAIM : null };
+}
+
 /** The intent row inserted, or the existing one locked (SELECT … FOR UPDATE) and decided. */
 async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> {
   // The common case, a key nobody has claimed, is one statement and one round trip.
@@ -63,7 +80,7 @@ async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> 
     VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
     ON CONFLICT (idempotency_key) DO NOTHING
     RETURNING idempotency_key`;
-  if (inserted.length === 1) return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
+  if (inserted.length === 1) return FRESH_CLAIM;
   return sql.begin(async (tx) => {
     const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
     // Released and forgotten between the insert and this read: claim it afresh.
@@ -71,7 +88,7 @@ async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> 
       await tx`
         INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
         VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})`;
-      return { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } as const;
+      return FRESH_CLAIM;
     }
     const d = decide(row, req, host);
     if (d !== "takeover") return d;

@@ -1,7 +1,7 @@
 /** The embedded ledger engine: one SQLite file, WAL, writers serialised by BEGIN IMMEDIATE. */
 import { Database } from "bun:sqlite";
 import { hostname } from "node:os";
-import { decide, itemRow, logRow, MIGRATIONS, type ActionLogRow, type Claim, type ClaimRequest, type Fence, type Ledger } from "./ledger.ts";
+import { decide, FRESH_CLAIM, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Settlement } from "./ledger.ts";
 
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -49,7 +49,6 @@ export function openSqlite(path: string): Ledger {
   const q = statements(db);
 
   const insert = (req: ClaimRequest): boolean => q.insert.run(req.key, req.fingerprint, req.tool, req.action, req.plan, req.item, req.owner, req.now + req.leaseMs, req.now, req.now).changes === 1;
-  const acquired: Claim = { kind: "acquired", takeover: false, previousOwner: null, generation: 1 };
 
   // The common case, a key nobody has claimed, is one statement: the insert is atomic on its own.
   // Otherwise IMMEDIATE takes the write lock at BEGIN, so the row read is the row decided on.
@@ -58,7 +57,7 @@ export function openSqlite(path: string): Ledger {
     // Released and forgotten between the insert and this read: claim it afresh (the write lock is held).
     if (!row) {
       insert(req);
-      return acquired;
+      return FRESH_CLAIM;
     }
     const d = decide(row, req, host);
     if (d !== "takeover") return d;
@@ -66,17 +65,24 @@ export function openSqlite(path: string): Ledger {
     return { kind: "acquired", takeover: true, previousOwner: row.owner, generation: attempts };
   });
 
-  const settle = db.transaction((f: Fence, outcome: string, result: string, now: number, row: ActionLogRow): boolean => {
-    if (q.settle.run(outcome, result, now, f.key, f.owner, f.generation).changes !== 1) return false;
+  const settleRow = (f: Fence, s: Settlement): boolean => {
+    if (q.settle.run(s.outcome, JSON.stringify(s.result ?? null), s.now, f.key, f.owner, f.generation).changes !== 1) return false;
+    const row = s.log;
     q.log.run(row.at, row.actor, row.tool, row.action, row.plan, row.item, row.key, row.outcome, row.executed ? 1 : 0, row.startedAt, row.finishedAt, JSON.stringify(row.detail ?? null));
     return true;
+  };
+  const settle = db.transaction(settleRow);
+  const settleAndClaim = db.transaction((f: Fence, s: Settlement, next: ClaimRequest) => {
+    if (!settleRow(f, s)) return { settled: false, next: null };
+    return { settled: true, next: insert(next) ? FRESH_CLAIM : null };
   });
 
   return {
     engine: "sqlite",
-    claim: async (req) => (insert(req) ? acquired : claimTaken.immediate(req)),
+    claim: async (req) => (insert(req) ? FRESH_CLAIM : claimTaken.immediate(req)),
     renew: async (f, leaseUntil, now) => q.renew.run(leaseUntil, now, f.key, f.owner, f.generation).changes === 1,
-    settle: async (f, s) => settle.immediate(f, s.outcome, JSON.stringify(s.result ?? null), s.now, s.log),
+    settle: async (f, s) => settle.immediate(f, s),
+    settleAndClaim: async (f, s, next) => settleAndClaim.immediate(f, s, next),
     async release(f, how) {
       (how === "forget" ? q.forget : q.reconcile).run(f.key, f.owner, f.generation);
     },
