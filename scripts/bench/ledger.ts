@@ -3,9 +3,11 @@
  * against executing the same edits with no ledger at all (in-process: read,
  * edit, write aside and rename, as the executor does). Each round runs every
  * case once, in turn, on fresh copies; the figures are medians of --rounds
- * (default 3), so one slow moment of a shared disk does not decide them.
+ * (default 3), so one slow moment of a shared disk does not decide them. The
+ * same again on a tmpfs where there is one: the edits' own writes dominate
+ * the no-ledger baseline on a disk, and vary with it.
  */
-import { readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeWorkspaces, workspace, type Workspace } from "../../test/helpers/mutation.ts";
 import { applyEdits, type Edit } from "../../tools/seo/lib/edits.ts";
@@ -44,9 +46,27 @@ function noLedger(ws: Workspace): { ms: number; items: number } {
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+/** Where the workspaces go: the machine's temp folder (its disk), and a tmpfs when there is one, which takes the disk out of the figures. */
+function storages(): [string, string][] {
+  const disk = process.env.TMPDIR || "/tmp";
+  const mounts = existsSync("/proc/mounts") ? readFileSync("/proc/mounts", "utf8") : "";
+  return [[`on ${disk}`, disk], ...(mounts.includes(" /dev/shm tmpfs ") && disk !== "/dev/shm" ? [["on /dev/shm (tmpfs)", "/dev/shm"] as [string, string]] : [])];
+}
+
 export async function benchLedger(rounds = Math.min(9, Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3)): Promise<void> {
   const pg = Bun.spawnSync(["bash", join(import.meta.dir, "..", "postgres.sh")], { stdout: "pipe", stderr: "inherit" });
   const pgUrl = pg.exitCode === 0 ? pg.stdout.toString().trim() : null;
+  const tmp = process.env.TMPDIR;
+  for (const [where, dir] of storages()) {
+    process.env.TMPDIR = dir;
+    await benchIn(where, rounds, pgUrl);
+  }
+  if (tmp === undefined) delete process.env.TMPDIR;
+  else process.env.TMPDIR = tmp;
+  if (!pgUrl) console.log("  postgres ledger: skipped (scripts/postgres.sh could not start a server)");
+}
+
+async function benchIn(where: string, rounds: number, pgUrl: string | null): Promise<void> {
   const cases: [string, () => Promise<{ ms: number; items: number }>][] = [
     ["no ledger (in-process edits)", async () => noLedger(await planned())],
     ["sqlite ledger (dist/seo apply)", async () => timedApply(await planned())],
@@ -61,14 +81,13 @@ export async function benchLedger(rounds = Math.min(9, Number(process.argv[proce
       items = t.items;
       removeWorkspaces();
     }
-  console.log(`\n## apply: a ${items}-item plan (median of ${rounds}; the apply figures include process start-up and plan checks)`);
+  console.log(`\n## apply: a ${items}-item plan, ${where} (median of ${rounds}; the apply figures include process start-up and plan checks)`);
   const bare = median(times[0]!);
   for (const [i, [name]] of cases.entries()) {
     const ms = median(times[i]!);
     const overhead = i === 0 ? "" : `  ledger overhead ${((ms - bare) / items).toFixed(2)} ms/item`;
     console.log(`  ${name.padEnd(36)} ${ms.toFixed(0).padStart(6)} ms  ${(items / (ms / 1000)).toFixed(0).padStart(6)} items/s${overhead}   (runs: ${times[i]!.map((t) => t.toFixed(0)).join(", ")} ms)`);
   }
-  if (!pgUrl) console.log("  postgres ledger: skipped (scripts/postgres.sh could not start a server)");
 }
 
 if (import.meta.main) await benchLedger();
