@@ -5,7 +5,6 @@
  * filters, the same order, the same notes set apart as unreadable
  * (`brain-index.test.ts` compares the two).
  */
-import { join } from "node:path";
 import type { NoteSummary } from "./note-index.ts";
 import { NOTES_DIR, noteIdsIn, parseNote, readNoteFile, type Note } from "./notes.ts";
 
@@ -19,7 +18,7 @@ export interface FewNotes {
 
 /** Every note of `root`, by id, when it has fewer than INDEX_FROM; null when it has more. */
 export function readFewNotes(root: string): FewNotes | null {
-  const ids = noteIdsIn(join(root, NOTES_DIR));
+  const ids = noteIdsIn(`${root}/${NOTES_DIR}`);
   if (ids.length >= INDEX_FROM) return null;
   const out: FewNotes = { notes: [], unreadable: [] };
   // By id, as SQLite orders them (ids are ASCII: code units and bytes agree).

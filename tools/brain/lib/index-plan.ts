@@ -6,7 +6,6 @@
  */
 import type { Database } from "bun:sqlite";
 import { lstatSync } from "node:fs";
-import { join } from "node:path";
 import { NOTES_DIR, noteIdsIn } from "./notes.ts";
 
 /** What may have changed since the index was last brought up to date, and the commit it then reflects. */
@@ -57,14 +56,14 @@ const ROW = "id, size, mtime_ns, ctime_ns, ino, read_ns";
 export const indexedHead = (db: Database): string | null => (db.query("SELECT value FROM meta WHERE key = 'head'").get() as { value: string } | null)?.value ?? null;
 
 export function planRefresh(db: Database, root: string, change: Change): RefreshPlan {
-  const dir = join(root, NOTES_DIR);
+  const dir = `${root}/${NOTES_DIR}`;
   const pending = new Set(db.query("SELECT id FROM pending").values().map((r) => String(r[0])));
   const rows = rowsToCheck(db, dir, change, pending);
   const folder = lstatSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false;
   const dirty = (id: string) => change.dirty === "all" || change.dirty.has(id);
   const plan = { head: change.head, gone: [] as string[], reread: [] as FileSignature[], pend: [] as string[], unpend: [] as string[] };
   for (const [id, row] of rows) {
-    const st = folder ? lstatSync(join(dir, `${id}.md`), { bigint: true, throwIfNoEntry: false }) : undefined;
+    const st = folder ? lstatSync(`${dir}/${id}.md`, { bigint: true, throwIfNoEntry: false }) : undefined;
     let keep: boolean;
     if (!st) {
       if (row) plan.gone.push(id);

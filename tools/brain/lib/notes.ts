@@ -1,7 +1,6 @@
 /** Notes: Markdown with YAML front matter, one file per note under notes/<id>.md. */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
 import { confinedPath } from "../../../src/kit/pipeline/confine.ts";
-import { join } from "node:path";
 import { KitError, nearest } from "../../../src/kit/index.ts";
 import { blobHash } from "./repo.ts";
 
@@ -87,7 +86,7 @@ export function parseNote(id: string, bytes: Uint8Array): Note {
  * out of the repository.
  */
 export function readNoteFile(root: string, id: string): Uint8Array | null {
-  const path = join(root, notePath(id));
+  const path = `${root}/${notePath(id)}`;
   const st = lstatSync(path, { throwIfNoEntry: false });
   if (!st) return null;
   if (!st.isFile()) throw new KitError("INVALID_INPUT", `${notePath(id)} is ${st.isSymbolicLink() ? "a symbolic link" : "not a regular file"}; a note is a regular file in the repository`, { got: notePath(id), hint: "replace it with the note's own file, or remove it" });
@@ -104,7 +103,7 @@ export function getNote(root: string, id: string): Note | null {
 export function requireNote(root: string, id: string): Note {
   const note = getNote(root, id);
   if (note) return note;
-  const dir = join(root, NOTES_DIR);
+  const dir = `${root}/${NOTES_DIR}`;
   const st = lstatSync(dir, { throwIfNoEntry: false });
   if (st && !st.isDirectory())
     throw new KitError("INVALID_INPUT", `${NOTES_DIR}/ in ${root} is ${st.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, { hint: `make ${NOTES_DIR}/ a real folder` });

@@ -4,8 +4,7 @@
  * the way git computes it, so preconditions need no subprocess per note.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve, sep } from "node:path";
-import { KitError } from "../../../src/kit/index.ts";
+import { KitError, resolvePath } from "../../../src/kit/index.ts";
 
 export const REPO_ENV = "AGENT_BRAIN_REPO";
 
@@ -37,7 +36,7 @@ export interface GitResult {
 export function openRepo(given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): Repo {
   const path = given ?? env[REPO_ENV];
   if (!path) throw new KitError("MISSING_FLAG", `give --repo, or set ${REPO_ENV}`, { hint: `add --repo ./knowledge (a git repository of notes), or set ${REPO_ENV}` });
-  const root = resolve(cwd, path);
+  const root = resolvePath(cwd, path);
   if (!existsSync(root) || !statSync(root).isDirectory()) throw new KitError("INVALID_INPUT", `${path} is not a folder`, { got: path, hint: "give the path of a git repository" });
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith("GIT_")) childEnv[k] = v;
@@ -46,7 +45,7 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
   // (a folder, or a file for a worktree or submodule). Writes run git, which checks again.
   const found = gitDirOf(root);
   if (!found) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
-  const prefix = relative(found.top, root).split(sep).join("/");
+  const prefix = root === found.top ? "" : root.slice(found.top.length + (found.top === "/" ? 0 : 1));
   return {
     root,
     gitDir: found.gitDir,
@@ -72,17 +71,20 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
 
 /** The git directory of the repository `dir` is in and the top of its work tree, found without running git: `.git` here or above, a folder or a `gitdir:` file. */
 function gitDirOf(dir: string): { gitDir: string; top: string } | null {
-  for (let d = dir; ; d = dirname(d)) {
-    const dotGit = join(d, ".git");
+  for (let d = dir; ; d = parentOf(d)) {
+    const dotGit = `${d === "/" ? "" : d}/.git`;
     const st = statSync(dotGit, { throwIfNoEntry: false });
     if (st?.isDirectory()) return { gitDir: dotGit, top: d };
     if (st?.isFile()) {
       const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (m) return { gitDir: resolve(d, m[1]!.trim()), top: d };
+      if (m) return { gitDir: resolvePath(d, m[1]!.trim()), top: d };
     }
-    if (dirname(d) === d) return null;
+    if (d === "/") return null;
   }
 }
+
+/** The folder above an absolute, normalised path ("/" above itself). */
+const parentOf = (path: string): string => path.slice(0, path.lastIndexOf("/")) || "/";
 
 /** Uncommitted changes would be swept into a note's commit, or clash with it. */
 export function assertClean(repo: Repo): void {
