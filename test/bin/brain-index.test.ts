@@ -81,6 +81,13 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       expect(listed).toContain("n-9000");
       expect(listed).not.toContain("n-0007");
 
+      // A note's tags changed by hand: a tag filter follows them (the old tag no longer lists it).
+      const tagged = (tag: string) => `---\ntitle: Retagged\ntags: [${tag}]\n---\n\nbody\n`;
+      writeFileSync(join(repo, "notes", "n-0011.md"), tagged("airship"));
+      expect(await ids(repo, ["--tag", "airship"])).toEqual(["n-0011"]);
+      writeFileSync(join(repo, "notes", "n-0011.md"), tagged("balloon"));
+      expect([await ids(repo, ["--tag", "airship"]), await ids(repo, ["--tag", "balloon"])]).toEqual([[], ["n-0011"]]);
+
       // The edits undone by git itself: the notes are served as committed again.
       git("checkout", "-q", "--", "notes/n-0005.md", "notes/n-0007.md");
       rmSync(join(repo, "notes", "n-9000.md"));

@@ -5,6 +5,7 @@
  * filters, the same order, the same notes set apart as unreadable
  * (`brain-index.test.ts` compares the two).
  */
+import { lstatSync } from "node:fs";
 import type { NoteSummary } from "./note-index.ts";
 import { NOTES_DIR, noteIdsIn, parseNote, readNoteFile, type Note } from "./notes.ts";
 
@@ -16,9 +17,20 @@ export interface FewNotes {
   readonly unreadable: { id: string; reason: string }[];
 }
 
+/**
+ * A notes folder this large on disk may hold more than a few hundred entries
+ * (each entry takes some bytes of the folder on every common file system),
+ * and reading the names of ten thousand costs milliseconds: such a folder
+ * goes to the index without being read. (A folder that once held many notes
+ * stays large on some file systems; it is listed from the index, as right.)
+ */
+const FEW_FOLDER_BYTES = 8192;
+
 /** Every note of `root`, by id, when it has fewer than INDEX_FROM; null when it has more. */
 export function readFewNotes(root: string): FewNotes | null {
-  const ids = noteIdsIn(`${root}/${NOTES_DIR}`);
+  const dir = `${root}/${NOTES_DIR}`;
+  if ((lstatSync(dir, { throwIfNoEntry: false })?.size ?? 0) > FEW_FOLDER_BYTES) return null;
+  const ids = noteIdsIn(dir);
   if (ids.length >= INDEX_FROM) return null;
   const out: FewNotes = { notes: [], unreadable: [] };
   // By id, as SQLite orders them (ids are ASCII: code units and bytes agree).

@@ -7,7 +7,7 @@ import { Database } from "bun:sqlite";
 import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 
-export const FORMAT = "brain-index-4";
+export const FORMAT = "brain-index-5";
 
 /** How long a call waits for another to finish writing the index. */
 export const BUSY_TIMEOUT_MS = 600_000;
@@ -22,6 +22,10 @@ const SCHEMA = [
   `CREATE TABLE IF NOT EXISTS files (
      n INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, size INTEGER NOT NULL, mtime_ns TEXT NOT NULL, ctime_ns TEXT NOT NULL, ino TEXT NOT NULL, read_ns TEXT NOT NULL,
      title TEXT, tags TEXT, created TEXT, updated TEXT, source TEXT, bytes INTEGER, blob TEXT, unreadable TEXT)`,
+  // Each note's tags, one row each: a --tag filter reads the notes that have the tag, not every note's list.
+  "CREATE TABLE IF NOT EXISTS note_tags (tag TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (tag, n)) WITHOUT ROWID",
+  // The few notes set apart as unreadable, found without reading every row.
+  "CREATE INDEX IF NOT EXISTS files_unreadable ON files (id) WHERE unreadable IS NOT NULL",
   // Notes whose file may differ from the indexed commit's, or be missing from it: checked on every call.
   "CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY) WITHOUT ROWID",
   // The body as written is the FTS table's own copy; `folded` holds title and body case-folded as JavaScript folds them

@@ -52,7 +52,7 @@ export interface ListPage<T> {
 /** A files row as a note: its tags are kept as JSON. */
 const noteOfRow = <T>(r: Record<string, unknown>): T => ({ ...r, tags: JSON.parse(String(r.tags)) as string[] }) as T;
 /** SQL that keeps only notes with every one of `tags`, one `?` per tag. */
-const withTags = (tags: readonly string[]): string => tags.map(() => " AND EXISTS (SELECT 1 FROM json_each(f.tags) WHERE value = ?)").join("");
+const withTags = (tags: readonly string[]): string => tags.map(() => " AND f.n IN (SELECT n FROM note_tags WHERE tag = ?)").join("");
 
 export class NoteIndex {
   /** Answers already computed, until the index changes: a query asked while git status ran is not asked twice. */
@@ -113,7 +113,7 @@ export class NoteIndex {
   }
 
   private apply(plan: RefreshPlan): boolean {
-    const current = this.db.query("SELECT n FROM files WHERE id = ?");
+    const current = this.db.query("SELECT n, tags FROM files WHERE id = ?");
     const insert = this.db.query(
       "INSERT INTO files (id, size, mtime_ns, ctime_ns, ino, read_ns, title, tags, created, updated, source, bytes, blob, unreadable) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING n",
     );
@@ -122,10 +122,13 @@ export class NoteIndex {
     const unword = this.db.query("DELETE FROM words WHERE rowid = ?");
     const word = this.db.query("INSERT INTO words (rowid, title, tags, body) VALUES (?, ?, ?, ?)");
     const forget = this.db.query("DELETE FROM files WHERE n = ?");
+    const tag = this.db.query("INSERT OR IGNORE INTO note_tags (tag, n) VALUES (?, ?)");
+    const untag = this.db.query("DELETE FROM note_tags WHERE tag = ? AND n = ?");
     const drop = (id: string) => {
-      const row = current.get(id) as { n: number } | null;
+      const row = current.get(id) as { n: number; tags: string | null } | null;
       if (!row) return;
       forget.run(row.n);
+      for (const t of row.tags ? (JSON.parse(row.tags) as string[]) : []) untag.run(t, row.n);
       unword.run(row.n);
       unfold.run(row.n);
     };
@@ -147,6 +150,7 @@ export class NoteIndex {
       }
       const { title, tags, created, updated, source, bytes, blob, body } = note;
       const { n } = insert.get(...stat, title, JSON.stringify(tags), created, updated, source, bytes, blob, null) as { n: number };
+      for (const t of tags) tag.run(t, n);
       word.run(n, title, tags.join(" "), body);
       fold.run(n, title.toLowerCase(), body.toLowerCase());
     }

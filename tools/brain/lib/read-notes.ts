@@ -10,23 +10,34 @@
  * then shows nothing new, that answer stands, and otherwise the index is
  * brought up to date and the query asked again.
  */
+import { lstatSync } from "node:fs";
 import { type CommandContext, KitError } from "../../../src/kit/index.ts";
 import { type Change, EVERY_FILE } from "./index-plan.ts";
 import type { NoteIndex } from "./note-index.ts";
+import { NOTES_DIR } from "./notes.ts";
 import type { Repo } from "./repo.ts";
 import { notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
 
 /** Below this many notes, checking every file costs less than starting git (measured: `npm run bench -- brain`). */
 export const STATUS_FROM = 1_000;
 
+/**
+ * A notes folder this large on disk may well hold STATUS_FROM notes (a folder
+ * entry takes 20 to 40 bytes on common file systems): git is started before
+ * the index is even opened, so that it runs while SQLite loads. A folder of
+ * fewer notes lets that git finish unread.
+ */
+const EARLY_STATUS_BYTES = 24_576;
+
 /** `repo`'s note index, up to date; `ask` is the query the command will ask, asked early while git runs. */
 export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
   // Loaded here, not with the command: a small repository's list never opens the index (few-notes.ts).
+  const early = (lstatSync(`${repo.root}/${NOTES_DIR}`, { throwIfNoEntry: false })?.size ?? 0) >= EARLY_STATUS_BYTES ? startStatus(repo) : null;
   const [{ NoteIndex }, { BUSY_TIMEOUT_MS, isBusy }] = await Promise.all([import("./note-index.ts"), import("./index-file.ts")]);
   const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
   try {
     try {
-      await bringUpToDate(index, repo, ask);
+      await bringUpToDate(index, repo, ask, early);
     } catch (e) {
       if (isBusy(e))
         throw new KitError("IN_PROGRESS", `another brain call has held the note index of ${repo.root} for ${BUSY_TIMEOUT_MS / 60_000} minutes`, {
@@ -44,12 +55,12 @@ export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (
   }
 }
 
-async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<void> {
+async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteIndex) => unknown, early: Promise<WorkTreeView | null> | null): Promise<void> {
   if (index.size() < STATUS_FROM) {
     index.refresh(EVERY_FILE, () => EVERY_FILE);
     return;
   }
-  const status = startStatus(repo);
+  const status = early ?? startStatus(repo);
   ask(index); // remembered by the index, and kept if git shows nothing new
   const seen = await status;
   // With HEAD where the index left it, what git lists is all that may have changed; otherwise there is work to do.
