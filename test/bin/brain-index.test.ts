@@ -88,6 +88,16 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       writeFileSync(join(repo, "notes", "n-0011.md"), tagged("balloon"));
       expect([await ids(repo, ["--tag", "airship"]), await ids(repo, ["--tag", "balloon"])]).toEqual([[], ["n-0011"]]);
 
+      // An untracked note, and an ignored one, edited again calls later: never taken for clean (git status is not asked about them).
+      writeFileSync(join(repo, ".gitignore"), "notes/n-9002.md\n");
+      const loose = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
+      writeFileSync(join(repo, "notes", "n-9001.md"), loose("Loose", "first draft"));
+      writeFileSync(join(repo, "notes", "n-9002.md"), loose("Hidden", "ignored draft"));
+      for (let i = 0; i < 2; i++) expect(await search(repo, "draft")).toEqual([["n-9001", "Loose"], ["n-9002", "Hidden"]]);
+      writeFileSync(join(repo, "notes", "n-9001.md"), loose("Loose", "second version"));
+      writeFileSync(join(repo, "notes", "n-9002.md"), loose("Hidden", "second version"));
+      expect(await search(repo, "draft")).toEqual([]);
+
       // The edits undone by git itself: the notes are served as committed again.
       git("checkout", "-q", "--", "notes/n-0005.md", "notes/n-0007.md");
       rmSync(join(repo, "notes", "n-9000.md"));

@@ -26,6 +26,8 @@ const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS note_tags (tag TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY (tag, n)) WITHOUT ROWID",
   // The few notes set apart as unreadable, found without reading every row.
   "CREATE INDEX IF NOT EXISTS files_unreadable ON files (id) WHERE unreadable IS NOT NULL",
+  // The notes of the indexed commit's tree: a file that is not one of them is untracked, never clean.
+  "CREATE TABLE IF NOT EXISTS committed (id TEXT PRIMARY KEY) WITHOUT ROWID",
   // Notes whose file may differ from the indexed commit's, or be missing from it: checked on every call.
   "CREATE TABLE IF NOT EXISTS pending (id TEXT PRIMARY KEY) WITHOUT ROWID",
   // The body as written is the FTS table's own copy; `folded` holds title and body case-folded as JavaScript folds them

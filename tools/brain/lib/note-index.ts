@@ -112,6 +112,19 @@ export class NoteIndex {
     return (this.db.query("PRAGMA data_version").get() as { data_version: number }).data_version;
   }
 
+  /** The commit the index now reflects, and the notes of its tree (none without a commit). */
+  private recordCommit(plan: RefreshPlan): void {
+    if (plan.head === null) this.db.run("DELETE FROM meta WHERE key = 'head'");
+    else this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)").run(plan.head);
+    const c = plan.head === null ? { reset: new Set<string>() } : plan.committed;
+    if (!c) return;
+    const add = this.db.query("INSERT OR IGNORE INTO committed (id) VALUES (?)");
+    const remove = this.db.query("DELETE FROM committed WHERE id = ?");
+    if ("reset" in c) this.db.run("DELETE FROM committed");
+    for (const id of "reset" in c ? c.reset : c.added) add.run(id);
+    if (!("reset" in c)) for (const id of c.deleted) remove.run(id);
+  }
+
   private apply(plan: RefreshPlan): boolean {
     const current = this.db.query("SELECT n, tags FROM files WHERE id = ?");
     const insert = this.db.query(
@@ -158,8 +171,8 @@ export class NoteIndex {
     const unpend = this.db.query("DELETE FROM pending WHERE id = ?");
     for (const id of plan.pend) pend.run(id);
     for (const id of plan.unpend) unpend.run(id);
-    if (plan.head === null) this.db.run("DELETE FROM meta WHERE key = 'head'");
-    else this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('head', ?)").run(plan.head);
+    this.recordCommit(plan);
+    if (plan.folder) this.db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('folder', ?)").run(plan.folder);
     return plan.gone.length > 0 || plan.reread.length > 0;
   }
 

@@ -4,8 +4,9 @@
  * notes reads their files instead: few-notes.ts.)
  *
  * A small repository is checked file by file (a few microseconds a note, no
- * process). From STATUS_FROM notes on, git says what changed: one `git status`
- * (and a `git diff-tree` when HEAD moved since the index was written). It runs
+ * process). From STATUS_FROM notes on, git says which tracked notes changed:
+ * one `git status` (and a `git diff-tree` when HEAD moved since the index was
+ * written); new untracked files are found from the folder (index-plan.ts). It runs
  * while this process answers the query from the index as it stands; when git
  * then shows nothing new, that answer stands, and otherwise the index is
  * brought up to date and the query asked again.
@@ -16,7 +17,7 @@ import { type Change, EVERY_FILE } from "./index-plan.ts";
 import type { NoteIndex } from "./note-index.ts";
 import { NOTES_DIR } from "./notes.ts";
 import type { Repo } from "./repo.ts";
-import { notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
+import { notesAt, notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
 
 /** Below this many notes, checking every file costs less than starting git (measured: `npm run bench -- brain`). */
 export const STATUS_FROM = 1_000;
@@ -68,13 +69,17 @@ async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteInde
   index.refresh(unmoved, () => changeOf(index, repo, statusNow(repo)));
 }
 
-/** What may have changed since the index was written, from git's view of the work tree. */
+/** What may have changed since the index was written, from git's view of the work tree, and HEAD's notes if HEAD moved. */
 function changeOf(index: NoteIndex, repo: Repo, view: WorkTreeView | null): Change {
   if (!view) return EVERY_FILE;
   const was = index.head();
   if (was === view.head) return { head: view.head, candidates: view.dirty, dirty: view.dirty };
-  const between = was && view.head ? notesBetween(repo, was, view.head) : null;
-  if (!between) return { head: view.head, candidates: "all", dirty: view.dirty };
-  for (const id of view.dirty) between.add(id);
-  return { head: view.head, candidates: between, dirty: view.dirty };
+  if (view.head === null) return { head: null, candidates: "all", dirty: view.dirty, committed: { reset: new Set() } };
+  const between = was ? notesBetween(repo, was, view.head) : null;
+  if (between) {
+    for (const id of view.dirty) between.changed.add(id);
+    return { head: view.head, candidates: between.changed, dirty: view.dirty, committed: between };
+  }
+  const all = notesAt(repo, view.head);
+  return all ? { head: view.head, candidates: "all", dirty: view.dirty, committed: { reset: all } } : EVERY_FILE;
 }

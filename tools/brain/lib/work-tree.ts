@@ -1,9 +1,12 @@
 /**
  * What git knows about the notes folder, from one `git status` (git keeps its
  * own stat cache of every tracked file, and lstats them faster than a script
- * can): the commit HEAD points at, and the notes whose files differ from it —
- * modified, staged, added, renamed, untracked, ignored or deleted. And which
- * notes two commits disagree on, from one `git diff-tree`.
+ * can): the commit HEAD points at, and the tracked notes whose files differ
+ * from it — modified, staged, added, renamed or deleted. Untracked and
+ * ignored notes are not asked for (looking for them is a quarter of the
+ * status's time): the index finds new files from the notes folder itself
+ * (index-plan.ts). And which notes two commits disagree on, from one
+ * `git diff-tree`, or which notes a commit holds, from one `git ls-tree`.
  *
  * `--no-optional-locks`: a read must never take git's index lock, or it could
  * make the user's own `git commit` fail at the same moment.
@@ -14,11 +17,18 @@ import type { Repo } from "./repo.ts";
 export interface WorkTreeView {
   /** The commit HEAD points at; null on a branch with no commit yet. */
   readonly head: string | null;
-  /** The notes whose file differs from HEAD's. */
+  /** The tracked notes whose file differs from HEAD's. */
   readonly dirty: ReadonlySet<string>;
 }
 
-const STATUS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--ignored=traditional", "--", `${NOTES_DIR}/`];
+/** Which notes a commit adds or deletes against another, and every note the two disagree on. */
+export interface CommitDiff {
+  readonly changed: Set<string>;
+  readonly added: ReadonlySet<string>;
+  readonly deleted: ReadonlySet<string>;
+}
+
+const STATUS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=no", "--", `${NOTES_DIR}/`];
 
 /** `git status` of the notes folder, started now and read later: it runs while this process does other work. */
 export function startStatus(repo: Repo): Promise<WorkTreeView | null> {
@@ -39,8 +49,24 @@ export function statusNow(repo: Repo): WorkTreeView | null {
 }
 
 /** The notes that differ between two commits; null when git cannot say (a commit gone after a rebase and a gc). */
-export function notesBetween(repo: Repo, from: string, to: string): Set<string> | null {
-  const r = repo.git(["diff-tree", "-r", "-z", "--name-only", "--no-renames", from, to, "--", `${NOTES_DIR}/`], { allowFail: true });
+export function notesBetween(repo: Repo, from: string, to: string): CommitDiff | null {
+  const r = repo.git(["diff-tree", "-r", "-z", "--name-status", "--no-renames", from, to, "--", `${NOTES_DIR}/`], { allowFail: true });
+  if (r.code !== 0) return null;
+  const diff = { changed: new Set<string>(), added: new Set<string>(), deleted: new Set<string>() };
+  const fields = r.stdout.split("\0");
+  // -z --name-status: a status letter, then its path, each ended by NUL.
+  for (let i = 0; i + 1 < fields.length; i += 2) {
+    const path = fields[i + 1]!;
+    addNote(diff.changed, path, repo.prefix);
+    if (fields[i] === "A") addNote(diff.added, path, repo.prefix);
+    if (fields[i] === "D") addNote(diff.deleted, path, repo.prefix);
+  }
+  return diff;
+}
+
+/** The notes in commit `head`'s tree; null when git cannot say. */
+export function notesAt(repo: Repo, head: string): Set<string> | null {
+  const r = repo.git(["ls-tree", "-r", "-z", "--name-only", "--full-name", head, "--", `${NOTES_DIR}/`], { allowFail: true });
   if (r.code !== 0) return null;
   const ids = new Set<string>();
   for (const path of r.stdout.split("\0")) addNote(ids, path, repo.prefix);
