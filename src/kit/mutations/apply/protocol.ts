@@ -104,6 +104,7 @@ export class Applier {
     }
   }
 
+  /** What a claim of `it` asks of the ledger, as of `now`. */
   request(it: PlanItem, now: number): ClaimRequest {
     const fingerprint = sha256(canonicalJson(it.params));
     return { key: it.idempotency_key, fingerprint, tool: this.run.tool, action: it.action, plan: this.run.plan.checksum, item: it.id, owner: this.owner, leaseMs: this.leaseMs, now };

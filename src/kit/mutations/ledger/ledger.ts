@@ -19,7 +19,9 @@
  *   taken over can never settle, and an executor asks `renew` right before
  *   its irreversible step;
  * - settle and its action-log row are one transaction: an item is never
- *   settled without its log row;
+ *   settled without its log row; the same transaction may claim the next
+ *   item (one commit per item), and a crash right after it leaves that item
+ *   claimed by an owner that is gone: taken over and reconciled as any other;
  * - only a final outcome is stored and replayed; a retryable failure
  *   releases the key for reconciliation (Stripe: a request that did not
  *   reach a final outcome is not replayed).
@@ -107,10 +109,10 @@ export interface Ledger {
   /** Records the final outcome and its action-log row atomically; false if the fence no longer holds. */
   settle(fence: Fence, s: Settlement): Promise<boolean>;
   /**
-   * settle, and in the same transaction claim `next` if nobody has: one
-   * commit (one round trip) where there were two. `next` is the claim when
-   * it was acquired so, null when the settle was refused or the key is
-   * already in the ledger (then claim it the usual way).
+   * settle, and in the same transaction claim `next` if its key is not in the
+   * ledger yet: one commit (one round trip) where there were two. The result's
+   * `next` is that claim; null when the settle was refused or the key is
+   * already in the ledger (claim it the usual way then).
    */
   settleAndClaim(fence: Fence, s: Settlement, next: ClaimRequest): Promise<{ settled: boolean; next: Claim | null }>;
   /** Gives the key up without a final outcome (see Release). */
