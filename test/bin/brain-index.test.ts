@@ -204,6 +204,21 @@ describe("the persisted note index", () => {
     expect((await search(repo, "zeppelin")).map((h: string[]) => h[0]).sort()).toEqual(["n-0001", "n-0002"]);
   }, 60_000);
 
+  test("a repository with no commit yet, past the git-status size: every note is untracked, and a hand edit is never missed", async () => {
+    const repo = mkdtempSync(join(tmpdir(), "brain-initial-"));
+    mkdirSync(join(repo, "notes"));
+    const note = (id: string, body: string) => writeFileSync(join(repo, "notes", `${id}.md`), `---\ntitle: ${id}\n---\n\n${body}\n`);
+    for (let i = 0; i < STATUS_FROM + 10; i++) note(`n-${String(i).padStart(4, "0")}`, "plain words");
+    Bun.spawnSync(["git", "init", "-q", repo]);
+    // The first call indexes every file by its signature; the next ones ask git, which tracks none of them.
+    for (let i = 0; i < 3; i++) expect(await search(repo, "zeppelin")).toEqual([]);
+    note("n-0001", "a zeppelin, by hand");
+    expect(await search(repo, "zeppelin")).toEqual([["n-0001", "n-0001"]]);
+    expect(await search(repo, "zeppelin")).toEqual([["n-0001", "n-0001"]]);
+    note("n-0001", "gone again");
+    expect(await search(repo, "zeppelin")).toEqual([]);
+  }, 60_000);
+
   test("in a linked worktree it lives in that worktree's git directory, and the work tree stays clean", async () => {
     const { repo, git } = repoOf(5);
     const tree = join(mkdtempSync(join(tmpdir(), "brain-wt-")), "wt");

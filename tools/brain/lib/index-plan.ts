@@ -10,7 +10,7 @@ import { NOTES_DIR, noteIdsIn } from "./notes.ts";
 
 /** What may have changed since the index was last brought up to date, and the commit it then reflects. */
 export interface Change {
-  /** The commit HEAD points at; null when there is none or no git view. */
+  /** The commit HEAD points at (or "(initial)" before the first commit); null without a git view. */
   readonly head: string | null;
   /** Notes whose file may differ from the index's copy, besides the pending ones and new files; "all": every file and every row. */
   readonly candidates: ReadonlySet<string> | "all";

@@ -17,7 +17,7 @@ import { type Change, EVERY_FILE } from "./index-plan.ts";
 import type { NoteIndex } from "./note-index.ts";
 import { NOTES_DIR } from "./notes.ts";
 import type { Repo } from "./repo.ts";
-import { notesAt, notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
+import { NO_COMMIT, notesAt, notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
 
 /** Below this many notes, checking every file costs less than starting git (measured: `npm run bench -- brain`). */
 export const STATUS_FROM = 1_000;
@@ -65,17 +65,18 @@ async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteInde
   ask(index); // remembered by the index, and kept if git shows nothing new
   const seen = await status;
   // With HEAD where the index left it, what git lists is all that may have changed; otherwise there is work to do.
-  const unmoved = seen && seen.head === index.head() ? { head: seen.head, candidates: seen.dirty, dirty: seen.dirty } : null;
+  const unmoved = seen?.head && seen.head === index.head() ? { head: seen.head, candidates: seen.dirty, dirty: seen.dirty } : null;
   index.refresh(unmoved, () => changeOf(index, repo, statusNow(repo)));
 }
 
 /** What may have changed since the index was written, from git's view of the work tree, and HEAD's notes if HEAD moved. */
 function changeOf(index: NoteIndex, repo: Repo, view: WorkTreeView | null): Change {
-  if (!view) return EVERY_FILE;
+  if (!view?.head) return EVERY_FILE;
   const was = index.head();
   if (was === view.head) return { head: view.head, candidates: view.dirty, dirty: view.dirty };
-  if (view.head === null) return { head: null, candidates: "all", dirty: view.dirty, committed: { reset: new Set() } };
-  const between = was ? notesBetween(repo, was, view.head) : null;
+  // A branch with no commit yet: no note is committed, every file is checked once, and all stay pending.
+  if (view.head === NO_COMMIT) return { head: NO_COMMIT, candidates: "all", dirty: view.dirty, committed: { reset: new Set() } };
+  const between = was && was !== NO_COMMIT ? notesBetween(repo, was, view.head) : null;
   if (between) {
     for (const id of view.dirty) between.changed.add(id);
     return { head: view.head, candidates: between.changed, dirty: view.dirty, committed: between };

@@ -14,8 +14,11 @@
 import { NOTE_ID, NOTES_DIR } from "./notes.ts";
 import type { Repo } from "./repo.ts";
 
+/** What git status says HEAD is on a branch with no commit yet. */
+export const NO_COMMIT = "(initial)";
+
 export interface WorkTreeView {
-  /** The commit HEAD points at; null on a branch with no commit yet. */
+  /** The commit HEAD points at, or NO_COMMIT; null when git status did not say. */
   readonly head: string | null;
   /** The tracked notes whose file differs from HEAD's. */
   readonly dirty: ReadonlySet<string>;
@@ -84,7 +87,7 @@ export function parseStatus(out: string, prefix: string): WorkTreeView {
     const line = fields[i]!;
     if (line.startsWith("# branch.oid ")) {
       const oid = line.slice("# branch.oid ".length);
-      head = oid === "(initial)" ? null : oid;
+      head = oid;
       continue;
     }
     const before = FIELDS_BEFORE_PATH[line[0] ?? ""];
