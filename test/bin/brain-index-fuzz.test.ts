@@ -54,9 +54,9 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 20])
       () => (git("rm", "-q", "--cached", `notes/${some()}.md`), git("commit", "-qm", "untrack"), "untrack a note"),
       () => (git("reset", "-q", "--soft", "HEAD~1"), "reset --soft HEAD~1"),
     ];
-    const truth = () =>
+    const truth = (): string[][] =>
       files()
-        .map((f) => [f.slice(0, -3), /^title: (.*)$/m.exec(readFileSync(join(notes, f), "utf8"))![1]])
+        .map((f) => [f.slice(0, -3), /^title: (.*)$/m.exec(readFileSync(join(notes, f), "utf8"))![1]!])
         .sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
     const listed = async () => {
       const out: string[][] = [];
