@@ -3,7 +3,7 @@
  * against executing the same edits with no ledger at all (in-process: read,
  * edit, write aside and rename, as the executor does). Each round runs every
  * case once, in turn, on fresh copies; the figures are medians of --rounds
- * (default 3), so one slow moment of a shared disk does not decide them. The
+ * (3 when run alone, at most 5), so one slow moment of a shared disk does not decide them. The
  * same again on a tmpfs where there is one: the edits' own writes dominate
  * the no-ledger baseline on a disk, and vary with it.
  */
@@ -11,6 +11,7 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { removeWorkspaces, workspace, type Workspace } from "../../test/helpers/mutation.ts";
 import { applyEdits, type Edit } from "../../tools/seo/lib/edits.ts";
+import { median, roundsArg } from "./measure.ts";
 
 const PAGES = 500; // two items each (lang, viewport): 1,000 items
 
@@ -44,8 +45,6 @@ function noLedger(ws: Workspace): { ms: number; items: number } {
   return { ms: performance.now() - t, items: plan.items.length };
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 /** Where the workspaces go: the machine's temp folder (its disk), and a tmpfs when there is one, which takes the disk out of the figures. */
 function storages(): [string, string][] {
   const disk = process.env.TMPDIR || "/tmp";
@@ -53,7 +52,7 @@ function storages(): [string, string][] {
   return [[`on ${disk}`, disk], ...(mounts.includes(" /dev/shm tmpfs ") && disk !== "/dev/shm" ? [["on /dev/shm (tmpfs)", "/dev/shm"] as [string, string]] : [])];
 }
 
-export async function benchLedger(rounds = Math.min(9, Number(process.argv[process.argv.indexOf("--rounds") + 1]) || 3)): Promise<void> {
+export async function benchLedger(rounds = Math.min(5, roundsArg(3))): Promise<void> {
   const pg = Bun.spawnSync(["bash", join(import.meta.dir, "..", "postgres.sh")], { stdout: "pipe", stderr: "inherit" });
   const pgUrl = pg.exitCode === 0 ? pg.stdout.toString().trim() : null;
   const tmp = process.env.TMPDIR;
