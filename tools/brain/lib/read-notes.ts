@@ -32,8 +32,8 @@ const EARLY_STATUS_BYTES = 24_576;
 
 /** `repo`'s note index, up to date; `ask` is the query the command will ask, asked early while git runs. */
 export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
-  // Loaded here, not with the command: a small repository's list never opens the index (few-notes.ts).
   const early = (lstatSync(`${repo.root}/${NOTES_DIR}`, { throwIfNoEntry: false })?.size ?? 0) >= EARLY_STATUS_BYTES ? startStatus(repo) : null;
+  // Loaded here, not with the command: a small repository's list never opens the index (few-notes.ts).
   const [{ NoteIndex }, { BUSY_TIMEOUT_MS, isBusy }] = await Promise.all([import("./note-index.ts"), import("./index-file.ts")]);
   const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
   try {
