@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
 import { finishApply, LEDGER_ENGINES, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
+import { machineEnv } from "../helpers/machine-tmp.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
 afterAll(removeWorkspaces);
@@ -152,7 +153,7 @@ describe("a crash at the commit point", () => {
 describe("a ledger server that goes away mid-apply", () => {
   test("is a retryable UPSTREAM_ERROR (exit 4) with the per-item report; after a restart the apply finishes, once each", async () => {
     const port = "55439";
-    const pg = (...a: string[]) => Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh"), port, ...a], { stdout: "pipe", stderr: "pipe" });
+    const pg = (...a: string[]) => Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh"), port, ...a], { stdout: "pipe", stderr: "pipe", env: machineEnv() });
     const started = pg();
     expect(started.exitCode).toBe(0);
     const url = started.stdout.toString().trim();

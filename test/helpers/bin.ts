@@ -30,7 +30,7 @@ export interface RunOptions {
 
 /** A clean environment: no inherited secrets, a throwaway HOME, never a TTY. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "home-")), LANG: "C.UTF-8" };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "home-")), LANG: "C.UTF-8", TMPDIR: tmpdir() };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }

@@ -1,0 +1,21 @@
+/**
+ * Preloaded before every test file (bunfig.toml): one scratch folder per test
+ * run. Every temp folder the tests make, and those the binaries they start
+ * make, goes under it (TMPDIR), and it is removed when the run ends, so a run
+ * leaves the machine's temp folder as it found it; the compiled probe and
+ * image copies alone are ~110 MB each. What outlives a run (the shared
+ * PostgreSQL server's data) stays in the machine's own temp folder.
+ */
+import { afterAll } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { MACHINE_TMPDIR_ENV } from "./machine-tmp.ts";
+
+if (!process.env[MACHINE_TMPDIR_ENV]) {
+  const machine = process.env.TMPDIR || "/tmp";
+  const scratch = mkdtempSync(join(machine, "agent-cli-kit-test-"));
+  process.env[MACHINE_TMPDIR_ENV] = machine;
+  process.env.TMPDIR = scratch;
+  // A preload's afterAll runs once, after every file of the run (bun test emits no "exit" to hook).
+  afterAll(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 }));
+}
