@@ -45,19 +45,22 @@ export async function openPostgres(url: string): Promise<Ledger> {
 }
 
 /**
+ * `r`'s intent row, unless its key is in the ledger already (RETURNING says
+ * which); `from` makes it conditional on a row of an earlier CTE.
+ */
+const insertIntent = (sql: SQL, r: ClaimRequest, from = sql``) => sql`
+  INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
+  SELECT ${r.key}, ${r.fingerprint}, ${r.tool}, ${r.action}, ${r.plan}, ${r.item}, 'intent', ${r.owner}, ${r.now + r.leaseMs}, ${r.now}, ${r.now} ${from}
+  ON CONFLICT (idempotency_key) DO NOTHING
+  RETURNING idempotency_key`;
+
+/**
  * One statement: the settlement and its action-log row land together or not
  * at all, and with them, when the item settled, the intent row of `next`
  * (none when its key is already in the ledger).
  */
 async function settleAndClaim(sql: SQL, f: Fence, s: Settlement, next: ClaimRequest | null): Promise<{ settled: boolean; next: Claim | null }> {
   const row = s.log;
-  const claimNext = next
-    ? sql`, claimed AS (
-        INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-        SELECT ${next.key}, ${next.fingerprint}, ${next.tool}, ${next.action}, ${next.plan}, ${next.item}, 'intent', ${next.owner}, ${next.now + next.leaseMs}, ${next.now}, ${next.now} FROM logged
-        ON CONFLICT (idempotency_key) DO NOTHING
-        RETURNING idempotency_key)`
-    : sql``;
   const [r] = await sql`
     WITH settled AS (
       UPDATE action_items SET state = 'settled', outcome = ${s.outcome}, result = ${JSON.stringify(s.result ?? null)}, owner = NULL, lease_until = NULL, updated_at = ${s.now}
@@ -67,36 +70,29 @@ async function settleAndClaim(sql: SQL, f: Fence, s: Settlement, next: ClaimRequ
       INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
       SELECT ${row.at}, ${row.actor}, ${row.tool}, ${row.action}, ${row.plan}, ${row.item}, ${row.key}, ${row.outcome}, ${row.executed}, ${row.startedAt}, ${row.finishedAt}, ${JSON.stringify(row.detail ?? null)}
       FROM settled RETURNING id)
-    ${claimNext}
+    ${next ? sql`, claimed AS (${insertIntent(sql, next, sql`FROM logged`)})` : sql``}
     SELECT (SELECT count(*) FROM logged)::int AS settled, ${next ? sql`(SELECT count(*) FROM claimed)::int` : sql`0`} AS claimed`;
   return { settled: r.settled === 1, next: r.claimed === 1 ? FRESH_CLAIM : null };
 }
 
 /** The intent row inserted, or the existing one locked (SELECT … FOR UPDATE) and decided. */
 async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> {
-  // The common case, a key nobody has claimed, is one statement and one round trip.
-  const inserted = await sql`
-    INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-    VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})
-    ON CONFLICT (idempotency_key) DO NOTHING
-    RETURNING idempotency_key`;
-  if (inserted.length === 1) return FRESH_CLAIM;
-  return sql.begin(async (tx) => {
-    const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
-    // Released and forgotten between the insert and this read: claim it afresh.
-    if (!row) {
-      await tx`
-        INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
-        VALUES (${req.key}, ${req.fingerprint}, ${req.tool}, ${req.action}, ${req.plan}, ${req.item}, 'intent', ${req.owner}, ${req.now + req.leaseMs}, ${req.now}, ${req.now})`;
-      return FRESH_CLAIM;
-    }
-    const d = decide(row, req, host);
-    if (d !== "takeover") return d;
-    const [taken] = await tx`
-      UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now}
-      WHERE idempotency_key = ${req.key} RETURNING attempts`;
-    return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null, generation: Number(taken.attempts) } as const;
-  });
+  for (;;) {
+    // The common case, a key nobody has claimed, is one statement and one round trip.
+    if ((await insertIntent(sql, req)).length === 1) return FRESH_CLAIM;
+    const decided = await sql.begin(async (tx): Promise<Claim | null> => {
+      const [row] = await tx`SELECT * FROM action_items WHERE idempotency_key = ${req.key} FOR UPDATE`;
+      // Released and forgotten between the insert and this read: insert it afresh.
+      if (!row) return null;
+      const d = decide(row, req, host);
+      if (d !== "takeover") return d;
+      const [taken] = await tx`
+        UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now}
+        WHERE idempotency_key = ${req.key} RETURNING attempts`;
+      return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null, generation: Number(taken.attempts) };
+    });
+    if (decided) return decided;
+  }
 }
 
 async function migrate(sql: SQL): Promise<void> {
