@@ -8,6 +8,7 @@ export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Tool, ty
 export type { CommandContext } from "./runtime/context.ts";
 export { ERROR_CODES, KitError, type ErrorCode } from "./output/errors.ts";
 export type { Artifact, RunDir } from "./pipeline/run-dir.ts";
+export type { CutPage } from "./lists/paginate.ts";
 export { resolvePath, resolveWithin } from "./pipeline/paths.ts";
 export { sha256 } from "./pipeline/hash.ts";
 export { editDistance, nearest } from "./cli/suggest.ts";

@@ -180,7 +180,7 @@ describe("the persisted note index", () => {
     const index = NoteIndex.open(repo, { warn: () => {} }, null);
     index.refresh(null, () => EVERY_FILE);
     for (const [tags, text] of [[[], undefined], [["oak"], undefined], [[], "ZEPPELIN"], [[], "été"], [[], "über"], [["oak", "ash"], "a"], [[], "no such text"]] as [string[], string | undefined][])
-      expect({ tags, text, listed: listFew(few.notes, tags, text) }).toEqual({ tags, text, listed: index.list(tags, text, { offset: 0, limit: 1000 }).items });
+      expect({ tags, text, listed: listFew(few.notes, tags, text) }).toEqual({ tags, text, listed: [...index.list(tags, text, { offset: 0, limit: 1000 }).items] });
     expect(few.unreadable).toEqual(index.unreadable());
     expect(few.unreadable.map((u) => u.id)).toEqual(["n-0003", "n-0004"]);
     index.close();

@@ -5,9 +5,8 @@
  * filters, the same order, the same notes set apart as unreadable
  * (`brain-index.test.ts` compares the two).
  */
-import { lstatSync } from "node:fs";
 import type { NoteSummary } from "./note-index.ts";
-import { NOTES_DIR, noteIdsIn, parseNote, readNoteFile, type Note } from "./notes.ts";
+import { noteIdsIn, notesFolder, notesFolderBytes, parseNote, readNoteFile, type Note } from "./notes.ts";
 
 /** From this many notes on, a list is read from the index. */
 export const INDEX_FROM = 32;
@@ -28,9 +27,8 @@ const FEW_FOLDER_BYTES = 8192;
 
 /** Every note of `root`, by id, when it has fewer than INDEX_FROM; null when it has more. */
 export function readFewNotes(root: string): FewNotes | null {
-  const dir = `${root}/${NOTES_DIR}`;
-  if ((lstatSync(dir, { throwIfNoEntry: false })?.size ?? 0) > FEW_FOLDER_BYTES) return null;
-  const ids = noteIdsIn(dir);
+  if (notesFolderBytes(root) > FEW_FOLDER_BYTES) return null;
+  const ids = noteIdsIn(notesFolder(root));
   if (ids.length >= INDEX_FROM) return null;
   const out: FewNotes = { notes: [], unreadable: [] };
   // By id, as SQLite orders them (ids are ASCII: code units and bytes agree).

@@ -6,7 +6,7 @@
  */
 import type { Database } from "bun:sqlite";
 import { lstatSync, type BigIntStats } from "node:fs";
-import { NOTES_DIR, noteIdsIn } from "./notes.ts";
+import { noteIdsIn, notesFolder } from "./notes.ts";
 
 /** What may have changed since the index was last brought up to date, and the commit it then reflects. */
 export interface Change {
@@ -64,7 +64,7 @@ const ROW = "id, size, mtime_ns, ctime_ns, ino, read_ns";
 export const indexedHead = (db: Database): string | null => (db.query("SELECT value FROM meta WHERE key = 'head'").get() as { value: string } | null)?.value ?? null;
 
 export function planRefresh(db: Database, root: string, change: Change): RefreshPlan {
-  const dir = `${root}/${NOTES_DIR}`;
+  const dir = notesFolder(root);
   const pending = new Set(db.query("SELECT id FROM pending").values().map((r) => String(r[0])));
   const folderStat = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
   const listing = change.dirty === "all" ? null : newFiles(db, dir, folderStat, change.candidates === "all");

@@ -6,17 +6,20 @@
  * It is never out of step. It records the commit it reflects; a note whose
  * row may differ from that commit's (read from an uncommitted file, or deleted
  * without a commit) is "pending". A call is told which notes may have changed
- * — by git (the notes two commits disagree on, and those git status lists)
- * or, with no git view, every file — and checks each of them, and every
- * pending one, against its file's size, mtime and ctime (ns) and inode, as
- * git's own index does. It re-reads only the files that differ, forgets those
- * that are gone, and lets a note stop pending only when git says its file is
- * clean and the file is the one that was read. A file changed within the
+ * — by git (the notes two commits disagree on, and the tracked ones git
+ * status lists) and the notes folder (names it has not seen), or, with no git
+ * view, every file — and checks each of them, and every pending one, against
+ * its file's size, mtime and ctime (ns) and inode, as git's own index does.
+ * It re-reads only the files that differ, forgets those that are gone, and
+ * lets a note stop pending only when git says its file is clean, the file is
+ * the one that was read, and the note is in the indexed commit's tree (an
+ * untracked note never is: index-plan.ts). A file changed within the
  * clock's granularity of being read is "racily clean" and read again, as git
  * does. A file that is not an SQLite index of this format is rebuilt, with a
  * warning, never trusted.
  */
 import type { Database } from "bun:sqlite";
+import type { CutPage } from "../../../src/kit/index.ts";
 import { join } from "node:path";
 import { openIndexFile, replaceIndexFile } from "./index-file.ts";
 import { type Change, indexedHead, planRefresh, type RefreshPlan } from "./index-plan.ts";
@@ -44,11 +47,6 @@ export interface Window {
   readonly limit: number;
 }
 
-/** A page of a list, and the whole list's length. */
-export interface ListPage<T> {
-  readonly total: number;
-  readonly items: T[];
-}
 /** A files row as a note: its tags are kept as JSON. */
 const noteOfRow = <T>(r: Record<string, unknown>): T => ({ ...r, tags: JSON.parse(String(r.tags)) as string[] }) as T;
 /** SQL that keeps only notes with every one of `tags`, one `?` per tag. */
@@ -188,7 +186,7 @@ export class NoteIndex {
   }
 
   /** A page of the readable notes with every one of `tags` whose title or body contains `text` (case-folded), by id. */
-  list(tags: readonly string[], text: string | undefined, window: Window): ListPage<NoteSummary> {
+  list(tags: readonly string[], text: string | undefined, window: Window): CutPage<NoteSummary> {
     return this.memoized(["list", tags, text, window], () => {
       const folded = text?.toLowerCase();
       const where = `FROM files f${folded === undefined ? "" : " JOIN folded l ON l.n = f.n"} WHERE f.unreadable IS NULL${withTags(tags)}${folded === undefined ? "" : " AND (instr(l.title, ?) > 0 OR instr(l.body, ?) > 0)"}`;
@@ -209,7 +207,7 @@ export class NoteIndex {
    * every word of the query as a prefix, any of them matching (OR), ranked by
    * BM25 with a title match weighing 3, tags 2, body 1; equal ranks by id.
    */
-  search(query: string, tags: readonly string[], window: Window): ListPage<SearchHit> {
+  search(query: string, tags: readonly string[], window: Window): CutPage<SearchHit> {
     return this.memoized(["search", query, tags, window], () => {
       const terms = queryTerms(query);
       if (terms.length === 0) return { total: 0, items: [] };

@@ -24,6 +24,12 @@ export interface Note {
 
 export const notePath = (id: string): string => `${NOTES_DIR}/${id}.md`;
 
+/** The notes folder of the repository at `root`. */
+export const notesFolder = (root: string): string => `${root}/${NOTES_DIR}`;
+
+/** The notes folder's size on disk (0 without one): a hint, read with no listing, of how many notes it holds. */
+export const notesFolderBytes = (root: string): number => lstatSync(notesFolder(root), { throwIfNoEntry: false })?.size ?? 0;
+
 export function checkId(id: string): string {
   if (!NOTE_ID.test(id))
     throw new KitError("INVALID_VALUE", `'${id}' is not a note id: lowercase letters, digits and hyphens, starting with a letter or digit`, { got: id, hint: "e.g. --id harbour-history" });
@@ -103,7 +109,7 @@ export function getNote(root: string, id: string): Note | null {
 export function requireNote(root: string, id: string): Note {
   const note = getNote(root, id);
   if (note) return note;
-  const dir = `${root}/${NOTES_DIR}`;
+  const dir = notesFolder(root);
   const st = lstatSync(dir, { throwIfNoEntry: false });
   if (st && !st.isDirectory())
     throw new KitError("INVALID_INPUT", `${NOTES_DIR}/ in ${root} is ${st.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, { hint: `make ${NOTES_DIR}/ a real folder` });

@@ -11,11 +11,10 @@
  * then shows nothing new, that answer stands, and otherwise the index is
  * brought up to date and the query asked again.
  */
-import { lstatSync } from "node:fs";
 import { type CommandContext, KitError } from "../../../src/kit/index.ts";
 import { type Change, EVERY_FILE } from "./index-plan.ts";
 import type { NoteIndex } from "./note-index.ts";
-import { NOTES_DIR } from "./notes.ts";
+import { notesFolderBytes } from "./notes.ts";
 import type { Repo } from "./repo.ts";
 import { NO_COMMIT, notesAt, notesBetween, startStatus, statusNow, type WorkTreeView } from "./work-tree.ts";
 
@@ -32,7 +31,7 @@ const EARLY_STATUS_BYTES = 24_576;
 
 /** `repo`'s note index, up to date; `ask` is the query the command will ask, asked early while git runs. */
 export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
-  const early = (lstatSync(`${repo.root}/${NOTES_DIR}`, { throwIfNoEntry: false })?.size ?? 0) >= EARLY_STATUS_BYTES ? startStatus(repo) : null;
+  const early = notesFolderBytes(repo.root) >= EARLY_STATUS_BYTES ? startStatus(repo) : null;
   // Loaded here, not with the command: a small repository's list never opens the index (few-notes.ts).
   const [{ NoteIndex }, { BUSY_TIMEOUT_MS, isBusy }] = await Promise.all([import("./note-index.ts"), import("./index-file.ts")]);
   const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);

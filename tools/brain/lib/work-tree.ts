@@ -77,7 +77,7 @@ export function notesAt(repo: Repo, head: string): Set<string> | null {
 }
 
 /** Status lines (porcelain v2, -z): which fields come before the path, by the line's first character. */
-const FIELDS_BEFORE_PATH: Record<string, number> = { "1": 8, "2": 9, u: 10, "?": 1, "!": 1 };
+const FIELDS_BEFORE_PATH: Record<string, number> = { "1": 8, "2": 9, u: 10 };
 
 export function parseStatus(out: string, prefix: string): WorkTreeView {
   let head: string | null = null;
