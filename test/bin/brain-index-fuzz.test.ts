@@ -11,8 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { INDEX_FROM } from "../../tools/brain/lib/few-notes.ts";
 import { STATUS_FROM } from "../../tools/brain/lib/read-notes.ts";
-import { binary, run } from "../helpers/bin.ts";
-import { commitAll } from "../helpers/notes-repo.ts";
+import { commitAll, listAll } from "../helpers/notes-repo.ts";
 
 // BRAIN_FUZZ_SEED and BRAIN_FUZZ_STEPS explore further (seeds 1–6 at 60 steps pass); the default seed is one that
 // catches an untracked note taken for clean, and a new file never looked for.
@@ -58,17 +57,7 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 20])
       files()
         .map((f) => [f.slice(0, -3), /^title: (.*)$/m.exec(readFileSync(join(notes, f), "utf8"))![1]!])
         .sort((a, b) => (a[0]! < b[0]! ? -1 : 1));
-    const listed = async () => {
-      const out: string[][] = [];
-      for (let cursor: string | null = null; ; ) {
-        await Bun.sleep(60); // past the 50 ms racy window: only an index that is right passes
-        const r = await run(binary("brain"), ["note", "list", "--repo", repo, "--limit", "500", "--json", ...(cursor ? ["--cursor", cursor] : [])]);
-        expect(r.code).toBe(0);
-        out.push(...r.json.data.items.map((i: any) => [i.id, i.title]));
-        cursor = r.json.meta.pagination.next_cursor;
-        if (!cursor) return out;
-      }
-    };
+    const listed = async () => (await listAll(repo)).map((n) => [n.id, n.title]);
     expect(await listed()).toEqual(truth());
     const done: string[] = [];
     for (let i = 0; i < STEPS; i++) {

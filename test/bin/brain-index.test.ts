@@ -14,7 +14,7 @@ import { NoteIndex } from "../../tools/brain/lib/note-index.ts";
 import { INDEX_FROM, listFew, readFewNotes } from "../../tools/brain/lib/few-notes.ts";
 import { STATUS_FROM } from "../../tools/brain/lib/read-notes.ts";
 import { binary, run } from "../helpers/bin.ts";
-import { commitAll } from "../helpers/notes-repo.ts";
+import { commitAll, listAll } from "../helpers/notes-repo.ts";
 
 const WORDS = "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(" ");
 
@@ -35,15 +35,7 @@ const brain = async (repo: string, args: string[]) => {
 };
 const search = async (repo: string, query: string) => (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.title]);
 /** Every listed id, page after page. */
-async function ids(repo: string, extra: string[] = []): Promise<string[]> {
-  const out: string[] = [];
-  for (let cursor: string | null = null; ; ) {
-    const r = await brain(repo, ["note", "list", "--limit", "500", ...extra, ...(cursor ? ["--cursor", cursor] : [])]);
-    out.push(...r.json.data.items.map((i: any) => i.id));
-    cursor = r.json.meta.pagination.next_cursor;
-    if (!cursor) return out;
-  }
-}
+const ids = async (repo: string, extra: string[] = []): Promise<string[]> => (await listAll(repo, extra)).map((n) => n.id);
 const indexFiles = (repo: string) => readdirSync(join(repo, ".git", "brain")).filter((f) => f.endsWith(".sqlite"));
 
 // Below STATUS_FROM notes each file is checked by its signature; from there on git says what changed. Both ways, the same promises

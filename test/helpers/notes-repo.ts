@@ -60,3 +60,20 @@ export function knowledgeBase(opts: { fill?: (repo: string) => void; maxItems?: 
     gate: (args) => run(binary("gate"), [...args, "--json"], { env }),
   };
 }
+
+/**
+ * Every note `brain note list` gives for the repository at `repo`, page after
+ * page; each call 60 ms after the one before, past the index's 50 ms racy
+ * window, so that only an index that is right passes.
+ */
+export async function listAll(repo: string, extra: readonly string[] = []): Promise<{ id: string; title: string }[]> {
+  const out: { id: string; title: string }[] = [];
+  for (let cursor: string | null = null; ; ) {
+    await Bun.sleep(60);
+    const r = await run(binary("brain"), ["note", "list", "--repo", repo, "--json", "--limit", "500", ...extra, ...(cursor ? ["--cursor", cursor] : [])]);
+    if (r.code !== 0) throw new Error(`brain note list exited ${r.code}: ${r.stdout}`);
+    out.push(...r.json.data.items);
+    cursor = r.json.meta.pagination.next_cursor;
+    if (!cursor) return out;
+  }
+}
