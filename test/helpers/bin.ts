@@ -28,9 +28,25 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
+let homes: string | null = null;
+
+/**
+ * A throwaway HOME, in one folder per process that goes when the process
+ * exits: a HOME given to a binary started in the background (a racing or
+ * killed apply) is never removed by its caller.
+ */
+function throwawayHome(): string {
+  if (!homes) {
+    const dir = mkdtempSync(join(tmpdir(), "homes-"));
+    process.on("exit", () => rmSync(dir, { recursive: true, force: true }));
+    homes = dir;
+  }
+  return mkdtempSync(join(homes, "home-"));
+}
+
 /** A clean environment: no inherited secrets, a throwaway HOME, never a TTY. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: mkdtempSync(join(tmpdir(), "home-")), LANG: "C.UTF-8", TMPDIR: tmpdir() };
+  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: throwawayHome(), LANG: "C.UTF-8", TMPDIR: tmpdir() };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
