@@ -10,6 +10,7 @@ export { ERROR_CODES, KitError, type ErrorCode } from "./output/errors.ts";
 export type { Artifact, RunDir } from "./pipeline/run-dir.ts";
 export type { CutPage } from "./lists/paginate.ts";
 export { resolvePath, resolveWithin } from "./pipeline/paths.ts";
+export { confinedPath } from "./pipeline/confine.ts";
 export { sha256 } from "./pipeline/hash.ts";
 export { editDistance, nearest } from "./cli/suggest.ts";
 export { runMain } from "./runtime/main.ts";

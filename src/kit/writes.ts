@@ -6,3 +6,4 @@
 export { mutationCommands, type ActionSpec, type ExecContext, type Mutations, type ReadContext, type TargetState } from "./mutations/commands.ts";
 export { planResult, ttlFlag, writePlan } from "./mutations/write-plan.ts";
 export type { ItemInput, Plan, PlanItem, Precondition } from "./mutations/plan.ts";
+export { POLICY_ENV } from "./mutations/policy.ts";

@@ -6,7 +6,7 @@
  * which goes through the gate and `apply` where the standing policy
  * approves it, and otherwise answers with the plan and APPROVAL_REQUIRED.
  */
-import { ResourceError, type CommandAnswer, type McpExtension, type McpExtensionModule, type RunCommand, type ToolAnswer } from "../../src/kit/bindings/extension.ts";
+import { ResourceError, type CommandAnswer, type McpExtension, type McpExtensionModule, type RunCommand, type ToolAnswer } from "agent-cli-kit/mcp";
 import { slugOf } from "./lib/notes.ts";
 
 const PROFILE_ID = "profile";

@@ -1,5 +1,5 @@
 /** brain: a git repository of Markdown notes, read directly and changed only through plans. */
-import { defineTool } from "../../src/kit/index.ts";
+import { defineTool } from "agent-cli-kit";
 import noteCreate from "./commands/note-create.ts";
 import noteDelete from "./commands/note-delete.ts";
 import noteGet from "./commands/note-get.ts";

@@ -1,5 +1,5 @@
 /** gate: approves plans, by standing policy or by a person's explicit call. */
-import { defineTool } from "../../src/kit/index.ts";
+import { defineTool } from "agent-cli-kit";
 import approve from "./commands/approve.ts";
 import review from "./commands/review.ts";
 import spec from "./spec.yaml";

@@ -1,5 +1,5 @@
 /** harness: the seam between a job and the fleet's CLIs (contract §0, §11, §12). */
-import { defineTool } from "../../src/kit/index.ts";
+import { defineTool } from "agent-cli-kit";
 import historyRender from "./commands/history-render.ts";
 import jobExecute from "./commands/job-execute.ts";
 import receive from "./commands/receive.ts";

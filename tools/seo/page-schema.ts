@@ -1,6 +1,6 @@
 /** A page as extract records it and `page get` shows it. */
-import * as z from "zod/mini";
-import { describe } from "../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { describe } from "agent-cli-kit";
 
 export const link = z.object({
   href: describe(z.nullable(z.string()), "Absolute URL, or null when the href is missing or not a navigable URL."),

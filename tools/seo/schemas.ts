@@ -1,6 +1,6 @@
 /** The shapes seo's findings and scores share: one definition each. A page's shape is in page-schema.ts, built only by the commands that show pages. */
-import * as z from "zod/mini";
-import { describe } from "../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { describe } from "agent-cli-kit";
 
 export const SEVERITIES = ["low", "medium", "high"] as const;
 export type Severity = (typeof SEVERITIES)[number];

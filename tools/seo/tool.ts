@@ -1,5 +1,5 @@
 /** seo: a site auditor. A table of contents of its commands; the kit does the rest. */
-import { defineTool } from "../../src/kit/index.ts";
+import { defineTool } from "agent-cli-kit";
 import audit from "./commands/audit.ts";
 import crawl from "./commands/crawl.ts";
 import extract from "./commands/extract.ts";

@@ -1,6 +1,6 @@
-import * as z from "zod/mini";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
-import { planResult, ttlFlag, writePlan } from "../../../src/kit/writes.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe } from "agent-cli-kit";
+import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
 import { REPO_VARS, repoFlag } from "../lib/flags.ts";
 import { checkId, requireNote } from "../lib/notes.ts";
 import { cleanRepo } from "../lib/plan-notes.ts";

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe } from "agent-cli-kit";
 import { idFlag, REPO_VARS, repoFlag } from "../lib/flags.ts";
 import { checkId, requireNote } from "../lib/notes.ts";
 import { openRepo } from "../lib/repo.ts";

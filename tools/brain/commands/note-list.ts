@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe } from "agent-cli-kit";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
 import { listFew, readFewNotes } from "../lib/few-notes.ts";
 import { openNotes } from "../lib/read-notes.ts";

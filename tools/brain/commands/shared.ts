@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { describe } from "agent-cli-kit";
 
 export const noteSummary = z.object({
   id: z.string(),

@@ -4,8 +4,8 @@
  * reconcile is a lookup in git log. Each commit is made crash-safe by
  * commit.ts: a kill at any instant leaves no change or the whole commit.
  */
-import { KitError } from "../../../src/kit/index.ts";
-import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
+import { KitError } from "agent-cli-kit";
+import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "agent-cli-kit/writes";
 import { commitChange, finishOwnCommit, TRAILER } from "./commit.ts";
 import { checkId, notePath, readNoteFile, parseNote } from "./notes.ts";
 import { renderNote } from "./render-note.ts";

@@ -9,7 +9,7 @@
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { KitError } from "../../../src/kit/index.ts";
+import { KitError } from "agent-cli-kit";
 import { blobHash, type Repo } from "./repo.ts";
 
 export const TRAILER = "Idempotency-Key";

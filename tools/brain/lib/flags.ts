@@ -1,6 +1,6 @@
 /** Flags the brain commands share. */
-import * as z from "zod/mini";
-import { describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { describe } from "agent-cli-kit";
 import { MAX_NOTE_BYTES } from "./notes.ts";
 import { REPO_ENV } from "./repo.ts";
 

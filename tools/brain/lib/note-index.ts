@@ -19,7 +19,7 @@
  * warning, never trusted.
  */
 import type { Database } from "bun:sqlite";
-import type { CutPage } from "../../../src/kit/index.ts";
+import type { CutPage } from "agent-cli-kit";
 import { join } from "node:path";
 import { openIndexFile, replaceIndexFile } from "./index-file.ts";
 import { type Change, indexedHead, planRefresh, type RefreshPlan } from "./index-plan.ts";

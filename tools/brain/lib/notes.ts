@@ -1,7 +1,7 @@
 /** Notes: Markdown with YAML front matter, one file per note under notes/<id>.md. */
 import { lstatSync, readdirSync, readFileSync } from "node:fs";
-import { confinedPath } from "../../../src/kit/pipeline/confine.ts";
-import { KitError, nearest } from "../../../src/kit/index.ts";
+import { confinedPath } from "agent-cli-kit";
+import { KitError, nearest } from "agent-cli-kit";
 import { blobHash } from "./repo.ts";
 
 export const NOTES_DIR = "notes";

@@ -1,8 +1,8 @@
 /** Shared by note create/update/delete: turning flags into one plan item, validated, with nothing written to the repo. */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { CommandContext } from "../../../src/kit/index.ts";
-import { KitError } from "../../../src/kit/index.ts";
+import type { CommandContext } from "agent-cli-kit";
+import { KitError } from "agent-cli-kit";
 import { MAX_NOTE_BYTES, splitFrontMatter } from "./notes.ts";
 import { renderNote } from "./render-note.ts";
 import { assertClean, openRepo, type Repo } from "./repo.ts";

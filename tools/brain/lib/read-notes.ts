@@ -11,7 +11,7 @@
  * then shows nothing new, that answer stands, and otherwise the index is
  * brought up to date and the query asked again.
  */
-import { type CommandContext, KitError } from "../../../src/kit/index.ts";
+import { type CommandContext, KitError } from "agent-cli-kit";
 import { type Change, EVERY_FILE } from "./index-plan.ts";
 import type { NoteIndex } from "./note-index.ts";
 import { notesFolderBytes } from "./notes.ts";

@@ -4,7 +4,7 @@
  * the way git computes it, so preconditions need no subprocess per note.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { KitError, resolvePath } from "../../../src/kit/index.ts";
+import { KitError, resolvePath } from "agent-cli-kit";
 
 export const REPO_ENV = "AGENT_BRAIN_REPO";
 

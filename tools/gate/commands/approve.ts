@@ -1,8 +1,8 @@
-import * as z from "zod/mini";
+import * as z from "agent-cli-kit/schema";
 import { GATE_PRIVATE_KEY_ENV, approve, candidate } from "../../../src/gate/approve.ts";
 import { judge } from "../../../src/gate/judge.ts";
 import { readBack } from "../../../src/gate/readback.ts";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
+import { defineCommand, describe } from "agent-cli-kit";
 import { GATE_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({

@@ -1,8 +1,8 @@
 /** What both gate commands take and read. */
-import * as z from "zod/mini";
-import { describe, type EnvVar } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { describe, type EnvVar } from "agent-cli-kit";
 import { GATE_PRIVATE_KEY_ENV } from "../../../src/gate/approve.ts";
-import { POLICY_ENV } from "../../../src/kit/mutations/policy.ts";
+import { POLICY_ENV } from "agent-cli-kit/writes";
 
 export const planFlag = describe(z.string().check(z.minLength(1)), "The plan to judge: a plan.json path, or the run dir that holds it.");
 

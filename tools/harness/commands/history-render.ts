@@ -1,11 +1,11 @@
-import * as z from "zod/mini";
+import * as z from "agent-cli-kit/schema";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
-import { renderHistory, renderJobHistory, type JobSummary } from "../../../src/kit/harness/history.ts";
-import { LEDGER_ENV } from "../../../src/kit/mutations/ledger/open.ts";
-import { actionLog } from "../../../src/kit/mutations/read-commands.ts";
-import { readPlanFile, resolvePlanPath } from "../../../src/kit/mutations/plan.ts";
+import { defineCommand, describe, KitError } from "agent-cli-kit";
+import { renderHistory, renderJobHistory, type JobSummary } from "agent-cli-kit/harness";
+import { LEDGER_ENV } from "agent-cli-kit/harness";
+import { actionLog } from "agent-cli-kit/harness";
+import { readPlanFile, resolvePlanPath } from "agent-cli-kit/harness";
 
 /** A job's report.json, given as the file or the run dir that holds it. */
 function readReport(ref: string, cwd: string): { path: string; job: JobSummary } {

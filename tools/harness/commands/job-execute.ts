@@ -1,12 +1,12 @@
-import * as z from "zod/mini";
+import * as z from "agent-cli-kit/schema";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
-import { routeArtifacts, storageOf, type ArtifactRef } from "../../../src/kit/harness/artifacts.ts";
-import { deliver } from "../../../src/kit/harness/deliver.ts";
-import { foldJob, type JobReport, type StepRun } from "../../../src/kit/harness/fold.ts";
-import { parseJob } from "../../../src/kit/harness/job.ts";
-import { runSteps, stepArgv } from "../../../src/kit/harness/steps.ts";
+import { defineCommand, describe, KitError } from "agent-cli-kit";
+import { routeArtifacts, storageOf, type ArtifactRef } from "agent-cli-kit/harness";
+import { deliver } from "agent-cli-kit/harness";
+import { foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
+import { parseJob } from "agent-cli-kit/harness";
+import { runSteps, stepArgv } from "agent-cli-kit/harness";
 import { OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
 
 const step = z.object({

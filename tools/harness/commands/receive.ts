@@ -1,12 +1,12 @@
-import * as z from "zod/mini";
+import * as z from "agent-cli-kit/schema";
 import { join, resolve as resolvePath } from "node:path";
-import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
-import { SchemaRegistry } from "../../../src/kit/harness/ingest.ts";
-import { STEP_TOOLS } from "../../../src/kit/harness/job.ts";
-import { createReceiver, type ReceiverEvent } from "../../../src/kit/harness/receiver.ts";
-import { openEventStore } from "../../../src/kit/harness/store.ts";
-import type { DescribeDoc } from "../../../src/kit/introspection/describe-doc.ts";
-import { fleetTool } from "../../../src/kit/runtime/multicall.ts";
+import { defineCommand, describe, KitError } from "agent-cli-kit";
+import { SchemaRegistry } from "agent-cli-kit/harness";
+import { STEP_TOOLS } from "agent-cli-kit/harness";
+import { createReceiver, type ReceiverEvent } from "agent-cli-kit/harness";
+import { openEventStore } from "agent-cli-kit/harness";
+import type { DescribeDoc } from "agent-cli-kit/harness";
+import { fleetTool } from "agent-cli-kit/harness";
 import { SECRET, SECRET_ENV } from "./shared.ts";
 
 const STORE_ENV = "AGENT_RECEIVER_URL";

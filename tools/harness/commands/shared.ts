@@ -1,6 +1,6 @@
 /** What the harness's commands share: its own credentials, which no step is given. */
-import type { EnvVar } from "../../../src/kit/index.ts";
-import { STORAGE_ENV } from "../../../src/kit/harness/artifacts.ts";
+import type { EnvVar } from "agent-cli-kit";
+import { STORAGE_ENV } from "agent-cli-kit/harness";
 
 export const SECRET_ENV = "AGENT_HARNESS_SECRET";
 

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe } from "agent-cli-kit";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { findingFilterFlags } from "../lib/filter-flags.ts";
 import { filterFindings, summarize } from "../lib/findings.ts";

@@ -1,7 +1,7 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import * as z from "zod/mini";
-import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, KitError } from "agent-cli-kit";
 
 const flags = z.object({
   url: z.optional(describe(z.url({ protocol: /^https?$/ }), "The site to crawl, an http(s) URL. Give this or --dir.")),

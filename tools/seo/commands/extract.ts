@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, KitError } from "agent-cli-kit";
 import type { CrawlData, ExtractData } from "../lib/artifacts.ts";
 import { type ExtractedPage } from "../page-schema.ts";
 

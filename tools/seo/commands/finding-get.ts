@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe, KitError, nearest } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, KitError, nearest } from "agent-cli-kit";
 import type { AuditData } from "../lib/artifacts.ts";
 import { RULES, type RuleId } from "../rules-meta.ts";
 import { finding } from "../schemas.ts";

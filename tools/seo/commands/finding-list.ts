@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand } from "agent-cli-kit";
 import type { AuditData } from "../lib/artifacts.ts";
 import { findingFilterFlags } from "../lib/filter-flags.ts";
 import { filterFindings } from "../lib/findings.ts";

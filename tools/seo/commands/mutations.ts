@@ -1,5 +1,5 @@
 /** apply, target list, action list: the kit's mutation commands over the site's files. */
-import { mutationCommands } from "../../../src/kit/writes.ts";
+import { mutationCommands } from "agent-cli-kit/writes";
 import { siteFiles } from "../lib/site-files.ts";
 import spec from "../spec.yaml";
 

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe, KitError, nearest } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, KitError, nearest } from "agent-cli-kit";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { finding } from "../schemas.ts";
 import { extractedPage } from "../page-schema.ts";

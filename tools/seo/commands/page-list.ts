@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe, type RunDir } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, type RunDir } from "agent-cli-kit";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 
 const pageRow = z.object({

@@ -1,6 +1,6 @@
-import * as z from "zod/mini";
-import { defineCommand, describe, KitError } from "../../../src/kit/index.ts";
-import { planResult, ttlFlag, writePlan } from "../../../src/kit/writes.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, KitError } from "agent-cli-kit";
+import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { FIX_ACTIONS } from "../lib/fix-actions.ts";
 

@@ -1,5 +1,5 @@
-import * as z from "zod/mini";
-import { defineCommand, describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe } from "agent-cli-kit";
 import type { AuditData, ExtractData, ScoreData } from "../lib/artifacts.ts";
 import { categoryScore } from "../schemas.ts";
 

@@ -1,6 +1,6 @@
-import * as z from "zod/mini";
-import { defineCommand, describe, KitError, sha256 } from "../../../src/kit/index.ts";
-import { chatCompletion } from "../../../src/kit/llm/llm.ts";
+import * as z from "agent-cli-kit/schema";
+import { defineCommand, describe, KitError, sha256 } from "agent-cli-kit";
+import { chatCompletion } from "agent-cli-kit/llm";
 import type { AuditData, ScoreData } from "../lib/artifacts.ts";
 import { PROMPT_VERSION, promptFor } from "../lib/prompt.ts";
 

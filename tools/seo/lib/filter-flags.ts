@@ -1,6 +1,6 @@
 /** The finding filters `audit` and `finding list` both take: one declaration. */
-import * as z from "zod/mini";
-import { describe } from "../../../src/kit/index.ts";
+import * as z from "agent-cli-kit/schema";
+import { describe } from "agent-cli-kit";
 import { RULE_IDS } from "../rules-meta.ts";
 import { severity } from "../schemas.ts";
 

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
-import type { ItemInput } from "../../../src/kit/writes.ts";
-import { editDistance, KitError, nearest, resolveWithin, sha256 } from "../../../src/kit/index.ts";
+import type { ItemInput } from "agent-cli-kit/writes";
+import { editDistance, KitError, nearest, resolveWithin, sha256 } from "agent-cli-kit";
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { applyEdits, type Edit } from "./edits.ts";

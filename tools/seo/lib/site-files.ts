@@ -6,9 +6,9 @@
  * page. Nothing outside the site folder is read or written, links included.
  */
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { confinedPath } from "../../../src/kit/pipeline/confine.ts";
-import { KitError, sha256 } from "../../../src/kit/index.ts";
-import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "../../../src/kit/writes.ts";
+import { confinedPath } from "agent-cli-kit";
+import { KitError, sha256 } from "agent-cli-kit";
+import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "agent-cli-kit/writes";
 import { applyEdits, type Edit } from "./edits.ts";
 import { FIX_ACTIONS } from "./fix-actions.ts";
 
