@@ -5,19 +5,20 @@
  * per tool); each tool's SKILL.md plus the fleet skill are generated from the
  * same definitions as --describe.
  *
- *   bun scripts/build.ts            build everything
- *   bun scripts/build.ts seo fleet  build only the named binaries
- *   bun scripts/build.ts --skills   regenerate the committed SKILL.md files only
+ *   bun scripts/build.ts                    build everything
+ *   bun scripts/build.ts seo fleet          build only the named binaries
+ *   bun scripts/build.ts --skills           regenerate the committed SKILL.md files only
+ *   bun scripts/build.ts --with ../weather  add a tool built outside this repository (its folder,
+ *                                           or an installed package holding tool.ts) to the fleet:
+ *                                           its binary, the multicall, the image, SKILL.md, tools.json
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { compileTool } from "../src/kit/compile/index.ts";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import type { DescribeDoc } from "../src/kit/introspection/describe-doc.ts";
-import type { Tool } from "../src/kit/declare/define.ts";
 import { declaredTools } from "../src/kit/bindings/manifest.ts";
 import { fleetSkill } from "../src/kit/introspection/skill.ts";
-import { compile } from "./compile.ts";
-import { writeEntry } from "./entry.ts";
+import { compile, compileFolder, writeEntry } from "../src/author/build/index.ts";
 
 const root = join(import.meta.dir, "..");
 const dist = join(root, "dist");
@@ -28,18 +29,36 @@ export const toolNames = (): string[] =>
     .map((d) => d.name)
     .sort();
 
+/** Tool folders from outside this repository (`--with`): a path, or an installed package's folder. */
+const outside: string[] = [];
+const folderOf = (ref: string): string => {
+  if (existsSync(join(resolve(ref), "tool.ts"))) return resolve(ref);
+  try {
+    return dirname(createRequire(join(root, "package.json")).resolve(`${ref}/package.json`));
+  } catch {
+    throw new Error(`--with ${ref}: neither a folder holding tool.ts nor an installed package`);
+  }
+};
+
+/** Every fleet tool's folder by name: tools/<name>, then those added with `--with`. */
+const toolDirs = (): Map<string, string> => {
+  const dirs = new Map(toolNames().map((n) => [n, join(root, "tools", n)] as const));
+  for (const dir of outside) dirs.set(dir.slice(dir.lastIndexOf("/") + 1), dir);
+  return dirs;
+};
+
 const entryOf = (name: string): string => join(dist, ".build", name, "entry.ts");
 const VERIFY_ENTRY = join(root, "verify", "main.ts");
 
 /** The binaries: every tool (through its generated entry, zod compiled out), the verifier, and the multicall of them all. */
 const targets = (): { name: string; entry: () => Promise<string>; zodStandIn: boolean }[] => [
-  ...toolNames().map((name) => ({ name, entry: async () => entryOf(name), zodStandIn: true })),
+  ...[...toolDirs().keys()].map((name) => ({ name, entry: async () => entryOf(name), zodStandIn: true })),
   { name: "verify", entry: async () => VERIFY_ENTRY, zodStandIn: false },
   { name: "fleet", entry: writeMulticallEntry, zodStandIn: true },
 ];
 
 /** Names a multicall binary answers to: each tool, and the verifier. */
-export const multicallNames = (): string[] => [...toolNames(), "verify"];
+export const multicallNames = (): string[] => [...toolDirs().keys(), "verify"];
 
 /**
  * The multicall entry: the tool is the name the binary was started under
@@ -50,7 +69,7 @@ export const multicallNames = (): string[] => [...toolNames(), "verify"];
 async function writeMulticallEntry(): Promise<string> {
   const dir = join(dist, ".build", "fleet");
   mkdirSync(dir, { recursive: true });
-  const loaders = [...toolNames().map((n) => [n, entryOf(n)]), ["verify", VERIFY_ENTRY]].map(([n, path]) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(path)}),`);
+  const loaders = [...[...toolDirs().keys()].map((n) => [n, entryOf(n)]), ["verify", VERIFY_ENTRY]].map(([n, path]) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(path)}),`);
   const entry = join(dir, "entry.ts");
   writeFileSync(
     entry,
@@ -90,15 +109,14 @@ function layOutImage(): void {
 
 export async function writeSkills(): Promise<DescribeDoc[]> {
   const docs: DescribeDoc[] = [];
-  for (const name of toolNames()) {
-    const tool = (await import(join(root, "tools", name, "tool.ts"))).default as Tool;
-    const { describe: doc, skill } = compileTool(tool);
+  for (const [name, dir] of toolDirs()) {
+    const { describe: doc, skill } = (await compileFolder(dir)).compiled;
     docs.push(doc);
-    writeFileSync(join(root, "tools", name, "SKILL.md"), skill);
+    writeFileSync(join(dir, "SKILL.md"), skill);
     const share = join(dist, "share", name);
     mkdirSync(share, { recursive: true });
     writeFileSync(join(share, "SKILL.md"), skill);
-    copyFileSync(join(root, "tools", name, "spec.yaml"), join(share, "spec.yaml"));
+    copyFileSync(join(dir, "spec.yaml"), join(share, "spec.yaml"));
   }
   mkdirSync(join(dist, "share"), { recursive: true });
   writeFileSync(join(dist, "share", "SKILL.md"), fleetSkill(docs));
@@ -109,11 +127,12 @@ export async function writeSkills(): Promise<DescribeDoc[]> {
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
+  for (let i = args.indexOf("--with"); i >= 0; i = args.indexOf("--with")) outside.push(folderOf(args.splice(i, 2)[1] ?? ""));
   mkdirSync(dist, { recursive: true });
   await writeSkills();
   if (!args.includes("--skills")) {
     const wanted = args.filter((a) => !a.startsWith("-"));
-    for (const name of toolNames()) await writeEntry(name, join(dist, ".build", name));
+    for (const [name, dir] of toolDirs()) await writeEntry(dir, join(dist, ".build", name));
     for (const t of targets().filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
       const started = performance.now();
       await compile(await t.entry(), join(dist, t.name), { zodStandIn: t.zodStandIn });

@@ -1,9 +1,2 @@
-/** The TypeScript files under a folder, sorted: what the build's stand-in check and the layout rules read. */
-import { readdirSync } from "node:fs";
-import { join } from "node:path";
-
-export const sourcesUnder = (dir: string): string[] =>
-  (readdirSync(dir, { recursive: true }) as string[])
-    .filter((f) => f.endsWith(".ts"))
-    .map((f) => join(dir, f))
-    .sort();
+/** The TypeScript files under a folder, sorted (the build's own, shared with the layout rules). */
+export { sourcesUnder } from "../src/author/build/sources.ts";

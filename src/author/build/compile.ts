@@ -1,0 +1,39 @@
+/**
+ * One binary from one entry: `bun build --compile`, with the options that
+ * make a command-line tool start fast. Every build uses it: the fleet's,
+ * `agent-cli-kit build` in a tool's own repository, and the benchmarks.
+ */
+import { join } from "node:path";
+
+const kit = join(import.meta.dir, "..", "..", "kit");
+
+/** In a built tool, `zod/mini` is the kit's stand-in: the binary checks with the validators generated from its schemas. */
+const zodStandIn: Bun.BunPlugin = {
+  name: "zod-stand-in",
+  setup(build) {
+    build.onResolve({ filter: /^zod\/mini$/ }, () => ({ path: join(kit, "compile", "zod-stand-in.ts") }));
+  },
+};
+
+export interface CompileOptions {
+  readonly zodStandIn?: boolean;
+  /** Bun's compile target (`bun-linux-arm64`, `bun-darwin-arm64`, …); the host's when absent. */
+  readonly target?: string;
+}
+
+export async function compile(entry: string, outfile: string, opts: CompileOptions = {}): Promise<void> {
+  const result = await Bun.build({
+    entrypoints: [entry],
+    plugins: opts.zodStandIn ? [zodStandIn] : [],
+    // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
+    format: "esm",
+    bytecode: true,
+    minify: true,
+    target: "bun",
+    splitting: true,
+    // A tool must not pick up a .env or bunfig.toml from whatever folder it is run in.
+    // A CLI's start-up is run-once code: compiling it with the JIT costs more than it saves.
+    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, jitPolicy: 10, ...(opts.target ? { target: opts.target as Bun.Build.CompileTarget } : {}) },
+  });
+  if (!result.success) throw new AggregateError(result.logs, `build of ${entry} failed: ${result.logs.map(String).join("; ")}`);
+}

@@ -1,0 +1,103 @@
+/**
+ * The compiled entry of a tool, written from the kit's one compile step
+ * (src/kit/compile): the tool's index and describe document, its SKILL.md,
+ * and for each command a module that re-exports its declaration (from the
+ * file under `commands/` that declares it) beside the validators generated
+ * from its schemas. At run time the binary loads only the command it runs,
+ * and no zod schema.
+ *
+ * A tool folder holds `tool.ts` (its default export is the tool), `spec.yaml`,
+ * `commands/*.ts` (each default-exports one declaration or a list of them),
+ * and optionally `mcp.ts` (the MCP profiles the tool adds).
+ */
+import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import type { Tool } from "../../kit/declare/define.ts";
+import { compileTool, type CompiledTool } from "../../kit/compile/index.ts";
+import { commandIn } from "../../kit/runtime/source.ts";
+import { sourcesUnder } from "./sources.ts";
+import { BuildError } from "./build-error.ts";
+
+const kit = join(import.meta.dir, "..", "..", "kit");
+
+/** The tool a folder declares: its `tool.ts`'s default export, checked to be a tool. */
+export async function loadTool(toolDir: string): Promise<Tool> {
+  const file = join(toolDir, "tool.ts");
+  if (!existsSync(file)) throw new BuildError(`${toolDir}: no tool.ts`, "a tool folder holds tool.ts, whose default export is defineTool({...}); `agent-cli-kit new NAME` writes one");
+  const tool = (await import(file)).default as Tool | undefined;
+  if (!tool || typeof tool !== "object" || !Array.isArray(tool.commands))
+    throw new BuildError(`${file}: the default export is not a tool`, "end tool.ts with `export default defineTool({ name, version, contractVersion, purpose, commands })`");
+  return tool;
+}
+
+/** The module under <toolDir>/commands that declares each command, found by its `run`. */
+async function declaringModules(toolDir: string, tool: Tool): Promise<Map<string, string>> {
+  const dir = join(toolDir, "commands");
+  const found = new Map<string, string>();
+  if (!existsSync(dir)) return found;
+  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).sort()) {
+    const path = join(dir, file);
+    const declared: unknown = (await import(path)).default;
+    for (const spec of [declared].flat()) {
+      const run = (spec as { run?: unknown } | null)?.run;
+      const command = typeof run === "function" ? tool.commands.find((c) => c.run === run) : undefined;
+      if (command) found.set(command.name, path);
+    }
+  }
+  return found;
+}
+
+const slug = (commandName: string): string => commandName.replace(/ /g, "-");
+
+/** Compiles the folder's tool; what a build writes and what `--describe`, SKILL.md and tools.json are made of. */
+export async function compileFolder(toolDir: string): Promise<{ tool: Tool; compiled: CompiledTool }> {
+  const tool = await loadTool(toolDir);
+  const sources = [...sourcesUnder(toolDir).filter((f) => !f.includes("/node_modules/") && !f.includes("/dist/")), ...sourcesUnder(kit)];
+  return { tool, compiled: compileTool(tool, { sources }) };
+}
+
+/** Writes <outDir>/entry.ts, its command modules and describe document; returns the entry's path. */
+export async function writeEntry(toolDir: string, outDir: string, folder?: { tool: Tool; compiled: CompiledTool }): Promise<string> {
+  const { tool, compiled } = folder ?? (await compileFolder(toolDir));
+  const { index } = compiled;
+  const spec = join(toolDir, "spec.yaml");
+  if (!existsSync(spec)) throw new BuildError(`${tool.name}: no spec.yaml beside tool.ts`, `write ${relative(process.cwd(), spec) || "spec.yaml"} with \`contract_version: ${tool.contractVersion}\` (and name, version, purpose): the binary carries it and \`--spec\` prints it`);
+  const modules = await declaringModules(toolDir, tool);
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  for (const command of tool.commands) {
+    const path = modules.get(command.name);
+    if (!path) throw new BuildError(`${tool.name} ${command.name}: not declared by a module under commands/`, `declare it as (or in) the default export of a file under ${relative(process.cwd(), join(toolDir, "commands")) || "commands"}/`);
+    // Proven here, not at run time: the module declares the command.
+    commandIn((await import(path)).default, index.commands.find((h) => h.name === command.name)!);
+    writeFileSync(join(outDir, `${slug(command.name)}.validate.js`), compiled.validators[command.name]!.module());
+    writeFileSync(
+      join(outDir, `${slug(command.name)}.ts`),
+      `export { default as declared } from ${JSON.stringify(path)};\nexport { bounds, flags, result } from "./${slug(command.name)}.validate.js";\n`,
+    );
+  }
+  writeFileSync(join(outDir, "describe.json"), JSON.stringify(compiled.describe));
+  // The documents the binary carries and prints (`--skill`, `--spec`): a tool needs no file beside it.
+  writeFileSync(join(outDir, "SKILL.md"), compiled.skill);
+  copyFileSync(spec, join(outDir, "spec.yaml"));
+  const mcp = join(toolDir, "mcp.ts");
+  if (tool.mcpProfiles?.length && !existsSync(mcp)) throw new BuildError(`${tool.name}: declares MCP profiles (${tool.mcpProfiles.join(", ")}) but has no mcp.ts`, "export the profiles from mcp.ts beside tool.ts, or drop mcpProfiles");
+  const entry = join(outDir, "entry.ts");
+  writeFileSync(
+    entry,
+    [
+      `// Generated from ${tool.name}'s tool.ts by agent-cli-kit's build; rebuilt on every build.`,
+      `import { runIndexed } from ${JSON.stringify(join(kit, "runtime", "main.ts"))};`,
+      ``,
+      `await runIndexed(${JSON.stringify(index)}, {`,
+      ...index.commands.map((c) => `  ${JSON.stringify(c.name)}: () => import("./${slug(c.name)}.ts"),`),
+      `}, () => import("./describe.json", { with: { type: "text" } }), {`,
+      `  "SKILL.md": () => import("./SKILL.md", { with: { type: "text" } }),`,
+      `  "spec.yaml": () => import("./spec.yaml", { with: { type: "text" } }),`,
+      // A tool that adds MCP profiles serves them from its mcp.ts, loaded only by `--mcp`.
+      tool.mcpProfiles?.length ? `}, () => import(${JSON.stringify(mcp)}));` : `});`,
+      ``,
+    ].join("\n"),
+  );
+  return entry;
+}

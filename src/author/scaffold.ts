@@ -1,0 +1,55 @@
+/**
+ * A new tool repository from the template beside this file: every file
+ * rendered with the tool's name, golden cases under test/golden/<name>/.
+ * Files named `*.tmpl` are the template's; `gitignore` and `github/` become
+ * their dotted names (npm drops dot-files from a package's template).
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+const TEMPLATE = join(import.meta.dir, "template");
+
+export interface Rendered {
+  readonly path: string;
+  readonly text: string;
+  readonly executable: boolean;
+}
+
+const fill = (text: string, values: Readonly<Record<string, string>>): string => text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+
+/** Where a template file lands in the new repository. */
+function destinationOf(relative: string, name: string): string {
+  const plain = relative.replace(/\.tmpl$/, "");
+  if (plain === "gitignore") return ".gitignore";
+  if (plain.startsWith("github/")) return `.${plain}`;
+  if (plain.startsWith("test/golden/")) return `test/golden/${name}/${plain.slice("test/golden/".length)}`;
+  return plain;
+}
+
+/** The new repository's files, in order, rendered for `values` (name, purpose, kit). */
+export function renderTemplate(values: { name: string; purpose: string; kit: string }): Rendered[] {
+  const files = (readdirSync(TEMPLATE, { recursive: true }) as string[]).filter((f) => f.endsWith(".tmpl")).sort();
+  return files.map((f) => ({
+    path: destinationOf(f, values.name),
+    text: fill(readFileSync(join(TEMPLATE, f), "utf8"), values),
+    executable: f.endsWith(".sh.tmpl"),
+  }));
+}
+
+export function writeRendered(dir: string, files: readonly Rendered[]): void {
+  for (const f of files) {
+    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
+    writeFileSync(join(dir, f.path), f.text, { mode: f.executable ? 0o755 : 0o644 });
+  }
+}
+
+/** Whether `agent-cli-kit` resolves from `dir` as Node would: an installed copy in it or in a folder above it. */
+export function kitResolvesFrom(dir: string): boolean {
+  for (let d = dir; ; d = dirname(d)) {
+    if (existsSync(join(d, "node_modules", "agent-cli-kit", "package.json"))) return true;
+    if (dirname(d) === d) return false;
+  }
+}
+
+/** The folder is absent or empty: a new repository never lands on someone's files. */
+export const isFreeFolder = (dir: string): boolean => !existsSync(dir) || readdirSync(dir).length === 0;
