@@ -1,0 +1,114 @@
+/**
+ * The kit as its users get it: `npm pack`, installed into an empty folder
+ * outside this repository with a throwaway HOME and a PATH that does not
+ * reach this repository. There `npx agent-cli-kit new weather` makes a tool
+ * repository whose own CI script (install, build, tests, verify --strict with
+ * CI set) passes as generated, and a Python tool passes
+ * `npx agent-cli-kit verify` from its own folder.
+ */
+import { beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { root } from "../helpers/bin.ts";
+
+const MINUTES = 60_000;
+
+interface Ran {
+  readonly exit: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+let home = "";
+let folder = "";
+let tarball = "";
+
+/** PATH with nothing of this repository on it: node and npm, and the system's folders. */
+function outsidePath(): string {
+  const node = dirname(process.execPath.endsWith("/node") ? process.execPath : (Bun.which("node") ?? "/usr/bin/node"));
+  const parts = [node, ...(process.env.PATH ?? "").split(delimiter)].filter((p) => p && !p.startsWith(root));
+  return [...new Set(parts)].join(delimiter);
+}
+
+function envOutside(extra: Record<string, string> = {}): Record<string, string> {
+  return { HOME: home, PATH: outsidePath(), TMPDIR: tmpdir(), LANG: "C.UTF-8", ...extra };
+}
+
+async function sh(argv: string[], cwd: string, env: Record<string, string> = envOutside()): Promise<Ran> {
+  await using p = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, exit] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  return { exit, stdout, stderr };
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/** Wall times of each command, run in turn (one of each per round, after a warm-up), so both see the same machine. */
+function timesSideBySide(commands: string[][], rounds: number): number[][] {
+  const times = commands.map(() => [] as number[]);
+  for (let round = -1; round < rounds; round++)
+    commands.forEach((argv, i) => {
+      const started = performance.now();
+      Bun.spawnSync(argv, { stdin: "ignore", stdout: "ignore", stderr: "ignore" });
+      if (round >= 0) times[i]!.push(performance.now() - started);
+    });
+  return times;
+}
+
+beforeAll(async () => {
+  const base = mkdtempSync(join(tmpdir(), "outside-"));
+  expect(base.startsWith(root)).toBe(false);
+  home = join(base, "home");
+  folder = join(base, "project");
+  mkdirSync(home);
+  mkdirSync(folder);
+  const packed = await sh(["npm", "pack", "--json", "--pack-destination", folder], root, { ...process.env, HOME: home } as Record<string, string>);
+  expect(packed.exit).toBe(0);
+  const [info] = JSON.parse(packed.stdout) as { filename: string; size: number; unpackedSize: number; entryCount: number }[];
+  tarball = join(folder, info!.filename);
+  console.log(`npm pack: ${info!.filename}, ${(info!.size / 1024).toFixed(1)} KiB packed, ${(info!.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${info!.entryCount} files`);
+  const installed = await sh(["npm", "install", "--no-audit", "--no-fund", tarball], folder);
+  expect({ exit: installed.exit, stderr: installed.stderr.includes("EBADENGINE") ? installed.stderr : "" }).toEqual({ exit: 0, stderr: "" });
+}, 10 * MINUTES);
+
+describe("the packed kit, installed outside this repository", () => {
+  test("ships the kit, its command and the verifier, and no tests, fixtures, fleet tools or example sites", async () => {
+    const listed = await sh(["tar", "-tzf", tarball], folder);
+    const files = listed.stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
+    expect(files.filter((f) => /^(test|tools|examples|scripts)\//.test(f) || f.endsWith(".test.ts"))).toEqual([]);
+    expect(files).toEqual(expect.arrayContaining(["package.json", "src/kit/index.ts", "src/author/launch.js", "verify/main.ts", "src/author/template/tool.ts.tmpl"]));
+  });
+
+  test("import 'agent-cli-kit' under Node says the runtime is Bun's, not ERR_MODULE_NOT_FOUND", async () => {
+    const r = await sh(["node", "--input-type=module", "-e", "await import('agent-cli-kit')"], folder);
+    expect(r.exit).not.toBe(0);
+    expect(r.stderr).toContain("agent-cli-kit runs on Bun");
+  });
+
+  test(
+    "npx agent-cli-kit new weather makes a repository whose own CI script passes as generated",
+    async () => {
+      const made = await sh(["npx", "agent-cli-kit", "new", "weather", "--kit", `file:../${tarball.slice(tarball.lastIndexOf("/") + 1)}`, "--json"], folder);
+      const answer = JSON.parse(made.stdout);
+      expect({ exit: made.exit, ok: answer.ok, error: answer.error }).toEqual({ exit: 0, ok: true, error: null });
+      expect(answer.data.golden_cases).toBeGreaterThanOrEqual(5);
+      const repo = join(folder, "weather");
+      const ci = await sh(["bash", "ci.sh"], repo, envOutside({ CI: "true" }));
+      if (ci.exit !== 0) console.log(ci.stdout.slice(-3000), ci.stderr.slice(-3000));
+      expect(ci.exit).toBe(0);
+      expect(readFileSync(join(repo, "dist", "verify.xml"), "utf8")).toContain('failures="0"');
+      // Start-up, side by side in one run: the generated binary against the fleet's seo.
+      const [weather, seo] = timesSideBySide([[join(repo, "dist", "weather"), "--describe"], [join(root, "dist", "seo"), "--describe"]], 21) as [number[], number[]];
+      console.log(`--describe, median of 21 rounds: weather ${median(weather).toFixed(1)} ms, seo ${median(seo).toFixed(1)} ms (${(median(weather) / median(seo)).toFixed(2)}×)`);
+    },
+    15 * MINUTES,
+  );
+
+  test("a Python tool passes npx agent-cli-kit verify from its own folder", async () => {
+    const tool = join(folder, "shelf-tool");
+    cpSync(join(root, "test", "fixtures", "outside-tool"), tool, { recursive: true });
+    const r = await sh(["npx", "agent-cli-kit", "verify", "--golden", "golden", "--json", "./shelf"], tool, envOutside({ CI: "true" }));
+    const answer = JSON.parse(r.stdout);
+    expect({ exit: r.exit, ok: answer.ok, conforming: answer.data?.summary?.conforming }).toEqual({ exit: 0, ok: true, conforming: 1 });
+  }, 5 * MINUTES);
+});
