@@ -8,6 +8,7 @@
  *   bun scripts/build.ts                    build everything
  *   bun scripts/build.ts seo fleet          build only the named binaries
  *   bun scripts/build.ts --skills           regenerate the committed SKILL.md files only
+ *   bun scripts/build.ts --out DIR          build into DIR instead of dist/
  *   bun scripts/build.ts --with ../weather  add a tool built outside this repository (its folder,
  *                                           or an installed package holding tool.ts) to the fleet:
  *                                           its binary, the multicall, the image, SKILL.md, tools.json
@@ -21,7 +22,8 @@ import { fleetSkill } from "../src/kit/introspection/skill.ts";
 import { compile, compileFolder, writeEntry } from "../src/author/build/index.ts";
 
 const root = join(import.meta.dir, "..");
-const dist = join(root, "dist");
+/** Where the build writes (`--out DIR`; dist/ by default). */
+let dist = join(root, "dist");
 
 export const toolNames = (): string[] =>
   readdirSync(join(root, "tools"), { withFileTypes: true })
@@ -121,13 +123,16 @@ export async function writeSkills(): Promise<DescribeDoc[]> {
   mkdirSync(join(dist, "share"), { recursive: true });
   writeFileSync(join(dist, "share", "SKILL.md"), fleetSkill(docs));
   writeFileSync(join(dist, "tools.json"), `${JSON.stringify(declaredTools(docs), null, 2)}\n`);
-  writeFileSync(join(root, "SKILL.md"), fleetSkill(docs));
+  // The committed fleet skill is this repository's fleet; a build with outside tools writes its own in dist/share only.
+  if (outside.length === 0) writeFileSync(join(root, "SKILL.md"), fleetSkill(docs));
   return docs;
 }
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
   for (let i = args.indexOf("--with"); i >= 0; i = args.indexOf("--with")) outside.push(folderOf(args.splice(i, 2)[1] ?? ""));
+  const out = args.indexOf("--out");
+  if (out >= 0) dist = resolve(args.splice(out, 2)[1] ?? "dist");
   mkdirSync(dist, { recursive: true });
   await writeSkills();
   if (!args.includes("--skills")) {

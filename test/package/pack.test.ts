@@ -6,8 +6,8 @@
  * CI set) passes as generated, and a Python tool passes
  * `npx agent-cli-kit verify` from its own folder.
  */
-import { beforeAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { root } from "../helpers/bin.ts";
@@ -20,6 +20,7 @@ interface Ran {
   readonly stderr: string;
 }
 
+let base = "";
 let home = "";
 let folder = "";
 let tarball = "";
@@ -56,7 +57,7 @@ function timesSideBySide(commands: string[][], rounds: number): number[][] {
 }
 
 beforeAll(async () => {
-  const base = mkdtempSync(join(tmpdir(), "outside-"));
+  base = mkdtempSync(join(tmpdir(), "outside-"));
   expect(base.startsWith(root)).toBe(false);
   home = join(base, "home");
   folder = join(base, "project");
@@ -70,6 +71,9 @@ beforeAll(async () => {
   const installed = await sh(["npm", "install", "--no-audit", "--no-fund", tarball], folder);
   expect({ exit: installed.exit, stderr: installed.stderr.includes("EBADENGINE") ? installed.stderr : "" }).toEqual({ exit: 0, stderr: "" });
 }, 10 * MINUTES);
+
+// Two installs and an image (~500 MB): removed here, with the time that takes, not by the run's last hook.
+afterAll(() => rmSync(base, { recursive: true, force: true, maxRetries: 3 }), 2 * MINUTES);
 
 describe("the packed kit, installed outside this repository", () => {
   test("ships the kit, its command and the verifier, and no tests, fixtures, fleet tools or example sites", async () => {
@@ -103,6 +107,17 @@ describe("the packed kit, installed outside this repository", () => {
     },
     15 * MINUTES,
   );
+
+  test("the tool made outside joins the fleet's image: the multicall, its link, tools.json and the fleet skill", async () => {
+    const out = join(folder, "image-build");
+    const built = await sh(["bun", join(root, "scripts", "build.ts"), "--out", out, "--with", join(folder, "weather"), "fleet"], root, { ...process.env } as Record<string, string>);
+    expect(built.exit).toBe(0);
+    const linked = await sh([join(out, "image", "bin", "weather"), "item", "get", "--id", "alpha"], folder);
+    expect([linked.exit, JSON.parse(linked.stdout).data.item.id]).toEqual([0, "alpha"]);
+    const declared = JSON.parse(readFileSync(join(out, "tools.json"), "utf8")) as { tools: Record<string, unknown> };
+    expect(Object.keys(declared.tools).filter((n) => n.startsWith("weather_")).sort()).toEqual(["weather_get_item", "weather_list_item"]);
+    expect(readFileSync(join(out, "share", "SKILL.md"), "utf8")).toContain("weather");
+  }, 5 * MINUTES);
 
   test("a Python tool passes npx agent-cli-kit verify from its own folder", async () => {
     const tool = join(folder, "shelf-tool");
