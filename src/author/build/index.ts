@@ -26,7 +26,9 @@ export async function buildTool(toolDir: string, outDir: string, opts: { target?
   const folder = await compileFolder(toolDir);
   const { tool, compiled } = folder;
   const entry = await writeEntry(toolDir, join(outDir, ".build", tool.name), folder);
-  const binary = join(outDir, opts.target ? `${tool.name}-${opts.target.replace(/^bun-/, "")}` : tool.name);
+  const named = opts.target ? `${tool.name}-${opts.target.replace(/^bun-/, "")}` : tool.name;
+  // Bun names a Windows binary .exe whatever it is asked for.
+  const binary = join(outDir, opts.target?.startsWith("bun-windows") ? `${named}.exe` : named);
   mkdirSync(outDir, { recursive: true });
   await compile(entry, binary, { zodStandIn: true, ...(opts.target ? { target: opts.target } : {}) });
   const skill = join(toolDir, "SKILL.md");
