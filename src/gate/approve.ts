@@ -14,6 +14,8 @@ export interface Candidate {
   readonly policy: Policy;
   /** The argv of the fleet tool that reads the plan's targets back, as the gate resolved it. */
   readonly tool: string[];
+  /** The real path of the folder the plan acts on, keyed by its context field: what the approval binds. */
+  readonly roots: Record<string, string>;
 }
 
 /**
@@ -29,20 +31,20 @@ export function candidate(ref: string, cwd: string, env: Readonly<Record<string,
   assertIntact(plan);
   assertUnexpired(plan, now);
   const tool = toolBinary(plan);
-  assertInScope(plan, policy, policyPath);
-  return { path, plan, policy, tool };
+  const roots = assertInScope(plan, policy, policyPath);
+  return { path, plan, policy, tool, roots };
 }
 
-/** Signs the plan's checksum, policy version and expiry, writes the approval into the plan, and reports it. */
+/** Signs the plan's checksum, policy version, expiry and real root, writes the approval into the plan, and reports it. */
 export function approve(c: Candidate, privateKey: string, mode: "policy" | "human", by: string, now: number, items: readonly ItemBound[]) {
-  const { plan, policy } = c;
-  const signature = signApproval(privateKey, GATE_PRIVATE_KEY_ENV, plan.checksum, policy.version, plan.expiry);
+  const { plan, policy, roots } = c;
+  const signature = signApproval(privateKey, GATE_PRIVATE_KEY_ENV, { checksum: plan.checksum, policyVersion: policy.version, expiry: plan.expiry, roots });
   const approvalId = approvalIdOf(signature);
   writePlanFile(c.path, {
     ...plan,
     policy_version: policy.version,
     approval_id: approvalId,
-    approval: { checksum: plan.checksum, policy_version: policy.version, expiry: plan.expiry, mode, approved_by: by, approved_at: new Date(now).toISOString(), signature },
+    approval: { checksum: plan.checksum, policy_version: policy.version, expiry: plan.expiry, roots, mode, approved_by: by, approved_at: new Date(now).toISOString(), signature },
   });
   return { decision: "approved" as const, plan: c.path, checksum: plan.checksum, approval_id: approvalId, policy_version: policy.version, expiry: plan.expiry, mode, items: [...items] };
 }

@@ -3,7 +3,8 @@
  * every page, in an environment holding only what that command declares it
  * reads (never a write credential, never the ledger, never the gate's key).
  * A tool that refuses the plan's targets (a path out of its root, a link out
- * of it) makes the plan invalid, not the read-back "upstream".
+ * of it) or an item's edit (more than its action may change) makes the plan
+ * invalid, not the read-back "upstream".
  */
 import { LEDGER_ENV } from "../kit/mutations/ledger/open.ts";
 import { KitError } from "../kit/output/errors.ts";
@@ -54,7 +55,7 @@ export async function readBack(tool: readonly string[], planPath: string, env: R
     if (!answer.ok || !answer.data) {
       const err = answer.error;
       if (err?.retryable) throw new KitError("UPSTREAM_ERROR", `the read-back failed: ${err.code}: ${err.message}`, { detail: { tool: tool.join(" "), error: err } });
-      throw new KitError("PLAN_INVALID", `the tool refuses the plan's targets: ${err?.code}: ${err?.message}`, { detail: { tool: tool.join(" "), error: err }, hint: "plan again with the tool; a plan is never approved for targets its tool refuses" });
+      throw new KitError("PLAN_INVALID", `the tool refuses the plan: ${err?.code}: ${err?.message}`, { detail: { tool: tool.join(" "), error: err }, hint: "plan again with the tool; a plan is never approved for targets or edits its tool refuses" });
     }
     for (const t of answer.data.items) live.set(t.id, t);
     cursor = answer.meta?.pagination?.next_cursor ?? null;

@@ -6,11 +6,9 @@
  * approves only plans whose root lies inside a root the standing policy
  * names for that tool.
  */
-import { realpathSync } from "node:fs";
-import { dirname, resolve } from "node:path";
 import { KitError } from "../kit/output/errors.ts";
 import type { Plan } from "../kit/mutations/plan.ts";
-import type { Policy } from "../kit/mutations/policy.ts";
+import { policyRoots, realOf, within, type Policy } from "../kit/mutations/policy.ts";
 import { fleetTool } from "../kit/runtime/multicall.ts";
 
 /** The fleet tools whose plans the gate judges, and the plan context field that names where each acts. */
@@ -30,28 +28,24 @@ export function toolBinary(plan: Plan): string[] {
   return fleetTool(plan.tool);
 }
 
-const real = (path: string): string => {
-  try {
-    return realpathSync(path);
-  } catch {
-    return resolve(path);
-  }
-};
-const within = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
-
-/** Refuses (POLICY_DENIED, exit 5) a plan whose root is not inside a root the policy names for its tool. */
-export function assertInScope(plan: Plan, policy: Policy, policyPath: string): void {
+/**
+ * Refuses (POLICY_DENIED, exit 5) a plan whose root is not inside a root the
+ * policy names for its tool; returns the root's real path, keyed by its
+ * context field: what the approval binds, so apply can refuse a root swapped since.
+ */
+export function assertInScope(plan: Plan, policy: Policy, policyPath: string): Record<string, string> {
   const field = FLEET_TOOLS[plan.tool]!.rootField;
   const given = plan.context[field];
   if (typeof given !== "string" || given === "") throw new KitError("PLAN_INVALID", `the plan does not say where it acts (context.${field})`, { hint: "plan again with the tool" });
-  const roots = (policy.roots?.[plan.tool] ?? []).map((r) => real(resolve(dirname(policyPath), r)));
-  const at = real(given);
+  const roots = policyRoots(policy, policyPath, plan.tool);
+  const at = realOf(given);
   if (!roots.some((r) => within(r, at)))
     throw new KitError("POLICY_DENIED", `the plan acts on ${at}, outside the roots policy ${policy.version} names for ${plan.tool}${roots.length ? ` (${roots.join(", ")})` : " (none)"}`, {
       allowed: roots,
       got: at,
       hint: `a plan may only act inside the roots of the standing policy; add the folder to roots.${plan.tool} in the policy file if it belongs there`,
     });
+  return { [field]: at };
 }
 
 /** What every process needs to run at all; nothing in it is a credential. */

@@ -31,7 +31,26 @@ export interface ExecContext {
 
 export type ReadContext = Omit<ExecContext, "idempotencyKey" | "fence">;
 
+/**
+ * What an action may change: the gate holds every item to it (through the
+ * read-back, `target list`), and apply again right before executing, so an
+ * item is judged by what its edit does, never by the name of its action.
+ */
+export interface Effect {
+  /** In words, e.g. "only the lang attribute of <html>": what an item of this action may change. */
+  readonly may: string;
+  /**
+   * What the item would change beyond that (empty: nothing), judged from its
+   * raw params against its target's live content as the item will find it.
+   * Reads only. When the target is not as the item expects, it may answer
+   * nothing: the item cannot apply then, and apply judges it again once it can.
+   */
+  beyond(item: PlanItem, x: ReadContext): Promise<string[]>;
+}
+
 export interface ActionSpec {
+  /** What an item of this action may change; an item whose edit does more is refused (PLAN_INVALID). */
+  readonly effect: Effect;
   /**
    * Performs the item's side effect; returns what to record as its result.
    * Throws PRECONDITION_FAILED only before doing anything (nothing is stored; a
@@ -54,4 +73,10 @@ export interface Mutations {
   readonly env?: readonly EnvVar[];
   /** Codes the executors raise. */
   readonly errors?: readonly ErrorCode[];
+  /**
+   * The plan context field that names the folder the plan acts on (a site,
+   * a repository): the gate signs its real path, and apply refuses
+   * (ROOT_CHANGED) to go on once it resolves elsewhere.
+   */
+  readonly root?: string;
 }

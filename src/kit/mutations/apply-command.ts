@@ -14,6 +14,7 @@ import type { Mutations } from "./actions.ts";
 import { admit, GATE_PUBLIC_KEY_ENV } from "./admit.ts";
 import { LEASE_ENV } from "./apply/lease.ts";
 import { applyItems } from "./apply/loop.ts";
+import { rootGuard } from "./apply/root.ts";
 import { IN_PLACE, ITEM_OUTCOMES, type ItemReport } from "./apply/report.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
 import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
@@ -51,13 +52,14 @@ export const ledgerBeside = (planPath: string): string => join(dirname(planPath)
 async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): Promise<z.input<typeof applyResult>> {
   const planPath = resolvePlanPath(ctx.flags.plan, ctx.cwd);
   const plan = readPlanFile(planPath, ctx.tool.name);
-  await admit(plan, ctx.env, ctx.now(), ctx.tool.name);
+  const policy = await admit(plan, ctx.env, ctx.now(), ctx.tool.name);
   for (const it of plan.items)
     if (!m.actions[it.action]) throw new KitError("PLAN_INVALID", `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`, { allowed: Object.keys(m.actions) });
+  const root = rootGuard(plan, m, ctx.tool.name, policy, ctx.env[POLICY_ENV]!);
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
   let run;
   try {
-    run = await applyItems({ plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total) });
+    run = await applyItems({ plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, root, onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total) });
   } finally {
     await ledger?.close();
   }
@@ -83,7 +85,9 @@ function answer(ctx: CommandContext<{ plan: string }>, plan: Plan, reports: Item
     detail,
     hint: busy
       ? `another apply is running this plan: re-run ${again} later, or add --wait`
-      : first.code === "PRECONDITION_FAILED"
+      : first.code === "ROOT_CHANGED"
+        ? "the folder the plan acts on was swapped or moved after approval: the applied items stay applied, nothing more was written; put the approved folder back and re-run, or plan again"
+        : first.code === "PRECONDITION_FAILED"
         ? "the targets changed since planning: the applied items stay applied; plan the rest again and have it approved"
         : `re-running ${again} keeps what applied, tries again what failed for a passing reason, and reports the stored outcome of the rest`,
   });
@@ -100,7 +104,7 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     flags: z.object({ plan: planFlag }),
     result: applyResult,
     schema: `${tool}.apply@1`,
-    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
+    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "ROOT_CHANGED", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
     env: [...APPLY_ENV, ...(m.env ?? [])],
     outcome: "count",
     next: ["{tool} action list --plan {flag:plan}"],

@@ -6,7 +6,7 @@
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { KitError } from "../output/errors.ts";
-import { approvalMessage } from "./plan.ts";
+import { approvalMessage, type Approved } from "./plan.ts";
 
 function keyFrom(text: string, kind: "private" | "public", variable: string): KeyObject {
   const trimmed = text.trim();
@@ -25,14 +25,14 @@ function keyFrom(text: string, kind: "private" | "public", variable: string): Ke
   }
 }
 
-export function signApproval(privateKeyText: string, variable: string, checksum: string, policyVersion: string, expiry: string): string {
-  return sign(null, approvalMessage(checksum, policyVersion, expiry), keyFrom(privateKeyText, "private", variable)).toString("base64");
+export function signApproval(privateKeyText: string, variable: string, approved: Approved): string {
+  return sign(null, approvalMessage(approved), keyFrom(privateKeyText, "private", variable)).toString("base64");
 }
 
-export function verifyApproval(publicKeyText: string, variable: string, checksum: string, policyVersion: string, expiry: string, signature: string): boolean {
+export function verifyApproval(publicKeyText: string, variable: string, approved: Approved, signature: string): boolean {
   const key = keyFrom(publicKeyText, "public", variable);
   try {
-    return verify(null, approvalMessage(checksum, policyVersion, expiry), key, Buffer.from(signature, "base64"));
+    return verify(null, approvalMessage(approved), key, Buffer.from(signature, "base64"));
   } catch {
     return false;
   }

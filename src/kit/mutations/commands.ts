@@ -8,6 +8,6 @@ import type { Mutations } from "./actions.ts";
 import { applyCommand } from "./apply-command.ts";
 import { actionListCommand, targetListCommand } from "./read-commands.ts";
 
-export type { ActionSpec, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
+export type { ActionSpec, Effect, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
 
 export const mutationCommands = (tool: string, m: Mutations): CommandSpec<any, any>[] => [applyCommand(tool, m), targetListCommand(tool, m), actionListCommand(tool)];

@@ -1,5 +1,5 @@
 /** contract §8, the write path: plans, admission, the apply loop through the ledger, approvals and the policy. */
-export type { ActionSpec, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
+export type { ActionSpec, Effect, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
 export { admit, approvalIdOf, GATE_PUBLIC_KEY_ENV } from "./admit.ts";
 export { applyItems, type ApplyRun } from "./apply/loop.ts";
 export { IN_PLACE, ITEM_OUTCOMES, type ItemOutcome, type ItemReport } from "./apply/report.ts";

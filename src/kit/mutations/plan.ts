@@ -39,10 +39,12 @@ export interface PlanItem {
 }
 
 export interface Approval {
-  /** What was signed: the plan checksum, policy version and expiry. */
+  /** What was signed: the plan checksum, policy version and expiry, and where the plan may act. */
   readonly checksum: string;
   readonly policy_version: string;
   readonly expiry: string;
+  /** The real path (links resolved) of each folder the plan acts on, keyed by its context field, as the gate approved it. */
+  readonly roots: Readonly<Record<string, string>>;
   readonly mode: "policy" | "human";
   readonly approved_by: string;
   readonly approved_at: string;
@@ -90,9 +92,17 @@ export function planChecksum(plan: Omit<Plan, "checksum" | "policy_version" | "a
   return sha256(canonicalJson(covered));
 }
 
-/** The bytes an approval signs: a plan, under one policy version, until its expiry. */
-export const approvalMessage = (checksum: string, policyVersion: string, expiry: string): Uint8Array =>
-  new TextEncoder().encode(`agent-cli-kit plan approval v1\n${checksum}\n${policyVersion}\n${expiry}\n`);
+/** What an approval signs: a plan, under one policy version, until its expiry, acting on these real folders. */
+export interface Approved {
+  readonly checksum: string;
+  readonly policyVersion: string;
+  readonly expiry: string;
+  readonly roots: Readonly<Record<string, string>>;
+}
+
+/** The bytes an approval signs; the roots bind where, so a folder swapped for a link after approval is not the approved one. */
+export const approvalMessage = (a: Approved): Uint8Array =>
+  new TextEncoder().encode(`agent-cli-kit plan approval v2\n${a.checksum}\n${a.policyVersion}\n${a.expiry}\n${canonicalJson(a.roots)}\n`);
 
 export function buildPlan(p: {
   tool: string;

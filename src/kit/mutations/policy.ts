@@ -3,7 +3,8 @@
  * `policy_version` an approval is bound to; `apply` reads only that version,
  * to refuse plans approved under a policy that has since changed.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { KitError } from "../output/errors.ts";
 
 export const POLICY_ENV = "AGENT_POLICY_FILE";
@@ -58,3 +59,17 @@ export function readPolicy(path: string): Policy {
   }
   return p as Policy;
 }
+
+/** A path's real path (links resolved), or the path itself when it does not exist. */
+export const realOf = (path: string): string => {
+  try {
+    return realpathSync(path);
+  } catch {
+    return resolve(path);
+  }
+};
+
+export const within = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+
+/** The real paths of the folders the policy at `policyPath` lets `tool`'s plans act on. */
+export const policyRoots = (policy: Policy, policyPath: string, tool: string): string[] => (policy.roots?.[tool] ?? []).map((r) => realOf(resolve(dirname(policyPath), r)));

@@ -11,6 +11,7 @@ import { KIT_BOUNDS } from "../lists/bounds.ts";
 import { KitError } from "../output/errors.ts";
 import type { CommandContext } from "../runtime/context.ts";
 import type { Mutations } from "./actions.ts";
+import { assertWithinEffects } from "./effects.ts";
 import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
 import type { ActionLogRow } from "./ledger/ledger.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
@@ -23,6 +24,8 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     tier: 1,
     rw: "read",
     summary: "List the live state of every resource a plan targets: the read-back the gate judges it by.",
+    description:
+      "Refuses (PLAN_INVALID) a plan with an item whose edit does more than its action may change, judged against the targets' live content, naming the item and what exceeded: the gate never approves such a plan.",
     flags: z.object({ plan: planFlag }),
     result: z.object({ items: z.array(z.object({ id: z.string(), exists: z.boolean(), version: z.nullable(z.string()), bytes: z.int(), items: describe(z.array(z.string()), "The plan items that touch it.") })) }),
     schema: `${tool}.target.list@1`,
@@ -31,6 +34,7 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     list: KIT_BOUNDS,
     async run(ctx) {
       const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
+      await assertWithinEffects(plan, m, { plan, env: ctx.env, signal: ctx.signal });
       const byTarget = new Map<string, string[]>();
       for (const it of plan.items) for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
       const rows = [];

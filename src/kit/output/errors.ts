@@ -62,6 +62,7 @@ export const ERROR_CODES = {
   PLAN_TAMPERED: code("input", "the plan's checksum does not match its contents"),
   PLAN_EXPIRED: code("input", "the plan is past its expiry; plan again"),
   POLICY_STALE: code("input", "the plan was judged against a policy version that is no longer current"),
+  ROOT_CHANGED: code("input", "the folder a plan acts on is no longer the one its approval names (swapped for a link, moved, or out of the policy's roots)"),
 
   UPSTREAM_ERROR: code("upstream", "an external service failed", { retryable: true }),
   UPSTREAM_TIMEOUT: code("upstream", "an external service did not answer in time", { retryable: true }),

@@ -14,10 +14,14 @@ const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).c
 
 /**
  * Each root's real path, resolved once per process: a path is confined to
- * where its root was when first used. A root swapped for a link later only
- * makes its files' real paths fall outside, and so be refused.
+ * where its root was when first used, or where an approval says it is
+ * (pinRoot). A root swapped for a link later only makes its files' real
+ * paths fall outside, and so be refused.
  */
 const realRoots = new Map<string, string>();
+
+/** Confines paths under `root` to `real` from now on: apply pins a plan's root to the real path its approval signed. */
+export const pinRoot = (root: string, real: string): void => void realRoots.set(root, real);
 
 function realRootOf(root: string, what: string): string {
   let real = realRoots.get(root);

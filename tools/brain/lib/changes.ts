@@ -7,6 +7,7 @@
 import { KitError } from "agent-cli-kit";
 import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "agent-cli-kit/writes";
 import { commitChange, finishOwnCommit, TRAILER } from "./commit.ts";
+import { noteEffect } from "./note-effects.ts";
 import { checkId, notePath, readNoteFile, parseNote } from "./notes.ts";
 import { renderNote } from "./render-note.ts";
 import { assertClean, blobHash, openRepo, type Repo } from "./repo.ts";
@@ -79,9 +80,10 @@ const landed = async (item: PlanItem, x: ExecContext): Promise<boolean> =>
 const recover = async (_item: PlanItem, x: ExecContext): Promise<void> => void finishOwnCommit(repoOf(x));
 
 const actions: Record<(typeof NOTE_ACTIONS)[number], ActionSpec> = {
-  "create-note": { execute: (item, x) => write(item, x, "create"), landed, recover },
-  "update-note": { execute: (item, x) => write(item, x, "update"), landed, recover },
+  "create-note": { effect: noteEffect("create-note"), execute: (item, x) => write(item, x, "create"), landed, recover },
+  "update-note": { effect: noteEffect("update-note"), execute: (item, x) => write(item, x, "update"), landed, recover },
   "delete-note": {
+    effect: noteEffect("delete-note"),
     async execute(item, x) {
       const repo = ready(x);
       const id = checkId(String(item.params.id));
@@ -100,4 +102,5 @@ export const noteChanges: Mutations = {
   },
   actions,
   errors: ["PRECONDITION_FAILED", "INVALID_VALUE"],
+  root: "repo",
 };

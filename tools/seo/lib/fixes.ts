@@ -11,9 +11,11 @@ import { editDistance, KitError, nearest, resolveWithin, sha256 } from "agent-cl
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { applyEdits, type Edit } from "./edits.ts";
-import { attrValueSpan, escapeAttr, indentAt, locate, type Located } from "./source.ts";
-
+import { brokenLinkEdits, canonicalEdits, canonicalRemoval, descriptionEdits, setLangEdits, viewportEdits } from "./fix-edits.ts";
+import { locate, type Located } from "./source.ts";
 import type { FixAction } from "./fix-actions.ts";
+
+export { describeFromText, sentencesOf } from "./describe-text.ts";
 
 interface Fix {
   action: FixAction;
@@ -25,89 +27,14 @@ interface Fix {
 
 const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-/** A meta description from the page's own words: whole sentences up to ~155 characters. */
-export function describeFromText(paragraphs: readonly string[]): string | null {
-  const text = paragraphs.join(" ").trim();
-  if (text.split(/\s+/).length < 8) return null;
-  if (text.length <= 155) return text;
-  let out = "";
-  for (const s of sentencesOf(text)) {
-    if ((out + s).trim().length > 155) break;
-    out += s;
-  }
-  if (out.trim().length >= 50) return out.trim();
-  const cut = text.slice(0, 152);
-  return `${cut.slice(0, cut.lastIndexOf(" "))}…`;
-}
-
-const isStop = (c: string): boolean => c === "." || c === "!" || c === "?";
-
-/**
- * The matches of /[^.!?]+[.!?]+(\s|$)/g, found in linear time: the regex
- * backtracks quadratically over a long run without sentence punctuation
- * (80 KB took seconds, 20 MB never finished).
- */
-export function* sentencesOf(text: string): Generator<string> {
-  let p = 0;
-  while (p < text.length) {
-    if (isStop(text[p]!)) {
-      p++;
-      continue;
-    }
-    let q = p;
-    while (q < text.length && !isStop(text[q]!)) q++;
-    if (q === text.length) return;
-    let r = q;
-    while (r < text.length && isStop(text[r]!)) r++;
-    if (r === text.length) {
-      yield text.slice(p);
-      return;
-    }
-    if (/\s/.test(text[r]!)) {
-      yield text.slice(p, r + 1);
-      p = r + 1;
-    } else p = r; // every start in [p, r) fails the same way
-  }
-}
-
-/** Inserts a line after a tag, indented like that tag's line. */
-const lineAfter = (text: string, tagEnd: number, tagStart: number, line: string): Edit => ({ at: tagEnd, remove: "", insert: `\n${indentAt(text, tagStart)}${line}` });
-
 function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: { lang: string; okPaths: string[] }): Fix[] {
   const fixes: Fix[] = [];
   const has = (rule: string) => findings.some((f) => f.rule === rule);
   if (has("html-lang"))
-    fixes.push({
-      action: "set-lang",
-      reason: `<html> has no lang attribute; the site's pages use "${site.lang}"`,
-      extra: { lang: site.lang },
-      edits: (_t, at) => (at.html && !("lang" in at.html.attrs) ? [{ at: at.html.start + "<html".length, remove: "", insert: ` lang="${site.lang}"` }] : null),
-    });
-  if (has("viewport") && !page.viewport) {
-    const line = `<meta name="viewport" content="width=device-width, initial-scale=1">`;
-    fixes.push({
-      action: "add-viewport",
-      reason: "there is no viewport meta tag, so phones render the desktop layout",
-      extra: {},
-      edits: (t, at) => {
-        const anchor = at.charset ?? at.headOpen;
-        return at.viewport || !anchor ? null : [anchor === at.headOpen ? { at: anchor.end, remove: "", insert: `\n${indentAt(t, anchor.start)}  ${line}` } : lineAfter(t, anchor.end, anchor.start, line)];
-      },
-    });
-  }
-  if (has("canonical-missing") && /^https?:\/\//.test(page.final_url)) {
-    const line = `<link rel="canonical" href="${escapeAttr(page.final_url)}">`;
-    fixes.push({
-      action: "add-canonical",
-      reason: `the page declares no canonical URL; it is ${page.final_url}`,
-      extra: { href: page.final_url },
-      edits: (t, at) => {
-        const anchor = at.description ?? at.viewport ?? at.charset;
-        if (at.canonicals.length > 0 || !anchor) return null;
-        return [lineAfter(t, anchor.end, anchor.start, line)];
-      },
-    });
-  }
+    fixes.push({ action: "set-lang", reason: `<html> has no lang attribute; the site's pages use "${site.lang}"`, extra: { lang: site.lang }, edits: (t, at) => setLangEdits(t, at, site.lang) });
+  if (has("viewport") && !page.viewport) fixes.push({ action: "add-viewport", reason: "there is no viewport meta tag, so phones render the desktop layout", extra: {}, edits: viewportEdits });
+  if (has("canonical-missing") && /^https?:\/\//.test(page.final_url))
+    fixes.push({ action: "add-canonical", reason: `the page declares no canonical URL; it is ${page.final_url}`, extra: { href: page.final_url }, edits: (t, at) => canonicalEdits(t, at, page.final_url) });
   const conflict = findings.find((f) => f.rule === "canonical" && Array.isArray(f.detail.canonicals));
   if (conflict)
     fixes.push({
@@ -117,30 +44,11 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: { lan
       edits: (t, at) => {
         if (at.canonicals.length < 2) return null;
         const keep = at.canonicals.find((c) => c.attrs.href === page.final_url) ?? at.canonicals[0]!;
-        return at.canonicals
-          .filter((c) => c !== keep)
-          .map((c) => {
-            // The whole line when the tag stands alone on it; else the tag only.
-            const lineStart = t.lastIndexOf("\n", c.start - 1);
-            const before = t.slice(lineStart + 1, c.start);
-            const start = /^[ \t]*$/.test(before) && lineStart >= 0 ? lineStart : c.start;
-            return { at: start, remove: t.slice(start, c.end), insert: "" };
-          });
+        return at.canonicals.filter((c) => c !== keep).map((c) => canonicalRemoval(t, c));
       },
     });
   if (findings.some((f) => f.rule === "meta-description") && page.description_count === 0)
-    fixes.push({
-      action: "add-meta-description",
-      reason: "there is no meta description; this one is taken from the page's own opening text",
-      extra: {},
-      edits: (t, at) => {
-        const content = describeFromText(at.paragraphs);
-        const anchor = at.titleClose ?? at.charset;
-        if (!content || at.description || !anchor) return null;
-        const tagStart = at.titleClose ? t.lastIndexOf("<title", anchor.start) : anchor.start;
-        return [lineAfter(t, anchor.end, tagStart, `<meta name="description" content="${escapeAttr(content)}">`)];
-      },
-    });
+    fixes.push({ action: "add-meta-description", reason: "there is no meta description; this one is taken from the page's own opening text", extra: {}, edits: descriptionEdits });
   const broken = new Map<string, Finding>();
   for (const f of findings) if (f.rule === "broken-link" && typeof f.detail.raw === "string") broken.set(f.detail.raw, f);
   for (const [raw, f] of broken) {
@@ -152,10 +60,7 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: { lan
       action: "fix-broken-link",
       reason: `links to ${raw}, which answers ${f.detail.status || "nothing"}; the only close match on the site is ${target}`,
       extra: { from: raw, to: replacement },
-      edits: (t, at) => {
-        const edits = at.anchors.filter((a) => a.attrs.href === raw).map((a) => attrValueSpan(t, a, "href")).filter((s) => s !== null && t.slice(s.start, s.end) === raw);
-        return edits.length ? edits.map((s) => ({ at: s!.start, remove: raw, insert: replacement })) : null;
-      },
+      edits: (t, at) => brokenLinkEdits(t, at, raw, replacement),
     });
   }
   return fixes;

@@ -8,9 +8,10 @@
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { confinedPath } from "agent-cli-kit";
 import { KitError, sha256 } from "agent-cli-kit";
-import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "agent-cli-kit/writes";
+import { type ActionSpec, type Effect, type ExecContext, type Mutations, type PlanItem, type ReadContext } from "agent-cli-kit/writes";
 import { applyEdits, type Edit } from "./edits.ts";
-import { FIX_ACTIONS } from "./fix-actions.ts";
+import { FIX_ACTIONS, type FixAction } from "./fix-actions.ts";
+import { FIXES, fixBeyond, textBefore } from "./fix-effects.ts";
 
 const rootOf = (x: Pick<ExecContext, "plan">): string => {
   const root = x.plan.context.root;
@@ -36,7 +37,19 @@ const read = (path: string): Buffer | null => {
   }
 };
 
-const fileEdit: ActionSpec = {
+/** The live text of the file the item edits; null when it is absent, or when the item does not edit its own target (judged as such). */
+const liveText = (item: PlanItem, x: ReadContext): string | null => {
+  const file = item.params.file;
+  if (typeof file !== "string" || item.preconditions.length !== 1 || item.preconditions[0]!.target !== file) return null;
+  return read(fileOf(x, file))?.toString("utf8") ?? null;
+};
+
+const effectOf = (action: FixAction): Effect => ({
+  may: FIXES[action].may,
+  beyond: async (item, x) => fixBeyond(action, item, textBefore(item, liveText(item, x), x.plan.items)),
+});
+
+const fileEdit: Omit<ActionSpec, "effect"> = {
   async execute(item: PlanItem, x: ExecContext) {
     const path = fileOf(x, String(item.params.file));
     const bytes = read(path);
@@ -71,6 +84,7 @@ export const siteFiles: Mutations = {
     const bytes = read(fileOf(x, target));
     return bytes ? { version: sha256(bytes), bytes: bytes.length } : null;
   },
-  actions: Object.fromEntries(FIX_ACTIONS.map((a) => [a, fileEdit])),
+  actions: Object.fromEntries(FIX_ACTIONS.map((a) => [a, { ...fileEdit, effect: effectOf(a) }])),
   errors: ["PRECONDITION_FAILED"],
+  root: "root",
 };

@@ -27,7 +27,9 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
       run.signal.throwIfAborted();
       const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
       let report: ItemReport;
-      if (blocker) report = reportOf(it, "skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
+      const moved = rootMoved(run);
+      if (moved) report = reportOf(it, "failed", false, null, moved);
+      else if (blocker) report = reportOf(it, "skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
       else if (!run.ledger) report = await applier.dryRun(it, dryChecked).catch((e) => failedBefore(it, e));
       else {
         const progress = { executed: false };
@@ -41,12 +43,28 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
       }
       reports.push(report);
       run.onItem?.(reports.length, run.plan.items.length);
+      if (report.error?.code === "ROOT_CHANGED") {
+        const why = { code: "ROOT_CHANGED", message: `not attempted: ${report.error.message}` };
+        reports.push(...run.plan.items.slice(index + 1).map((r) => reportOf(r, "skipped", false, null, why)));
+        return { reports, stoppedBy: null };
+      }
       if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
     }
     return { reports, stoppedBy: null };
   } finally {
     // Stopped before reaching the item claimed with the last settlement: nothing of it ran.
     if (run.ledger) await applier.dropAhead(run.ledger);
+  }
+}
+
+/** Why no item may run now that the plan's root resolves elsewhere than approved; null while it does not. */
+function rootMoved(run: ApplyRun): ItemReport["error"] {
+  try {
+    run.root?.check();
+    return null;
+  } catch (e) {
+    if ((e as KitError).code !== "ROOT_CHANGED") throw e;
+    return { code: "ROOT_CHANGED", message: (e as KitError).message };
   }
 }
 

@@ -15,11 +15,13 @@ import { hostname, userInfo } from "node:os";
 import { fromSystemError, KitError, type ErrorCode } from "../../output/errors.ts";
 import { sha256 } from "../../pipeline/hash.ts";
 import type { ActionSpec, ExecContext, Mutations } from "../actions.ts";
+import { assertItemWithin } from "../effects.ts";
 import { failpointsOf, type Failpoints } from "../failpoints.ts";
 import type { Claim, ClaimRequest, Fence, Ledger } from "../ledger/ledger.ts";
 import { isLedgerFailure } from "../ledger/open.ts";
 import { canonicalJson, type Plan, type PlanItem } from "../plan.ts";
 import { Lease, leaseOf } from "./lease.ts";
+import type { RootGuard } from "./root.ts";
 import { lostLease, reportOf, type ItemReport } from "./report.ts";
 
 const POLL_MS = 50;
@@ -36,6 +38,8 @@ export interface ApplyRun {
   readonly ledger: Ledger | null;
   /** After each item: how many of the plan's are done. */
   readonly onItem?: (done: number, total: number) => void;
+  /** The plan's approved root, resolved again before each item and each irreversible step; null when the tool declares none. */
+  readonly root?: RootGuard | null;
 }
 
 /** What the whole run shares: who it is, how long its leases last, what a test asked to break. */
@@ -79,7 +83,7 @@ export class Applier {
     if (it.target_resource_ids.every((t) => checked.has(t))) return reportOf(it, "would-apply", false);
     for (const t of it.target_resource_ids) checked.add(t);
     const stale = await this.stale(it);
-    if (stale === null) return reportOf(it, "would-apply", false);
+    if (stale === null) return assertItemWithin(it, this.run.mutations, this.run).then(() => reportOf(it, "would-apply", false));
     const x = this.context(it, this.run.signal, async () => {});
     if (await this.action(it).landed(it, x)) return reportOf(it, "already-applied", false);
     return reportOf(it, "failed", false, null, { code: "PRECONDITION_FAILED", message: stale });
@@ -154,6 +158,7 @@ class HeldItem {
     this.action = by.action(it);
     this.x = by.context(it, lease.signal, async () => {
       await lease.fence();
+      by.run.root?.check();
       by.faults.crashAt("kill-at-commit", ++by.fences);
     });
     this.started = by.run.now();
@@ -163,8 +168,10 @@ class HeldItem {
     let executing = false;
     let result: Record<string, unknown>;
     try {
+      this.by.run.root?.check(); // the claim may have waited: the root is checked again before anything reads through it
       const decided = (takenFrom === null ? null : await this.reconcile(takenFrom)) ?? (await this.precondition());
       if (decided) return decided;
+      await assertItemWithin(this.it, this.by.run.mutations, this.by.run);
       await this.by.faults.delay(this.by.executions + 1);
       executing = true;
       result = await this.action.execute(this.it, this.x);
@@ -215,8 +222,8 @@ class HeldItem {
   private async failed(e: unknown, executing: boolean): Promise<ItemReport> {
     const { it } = this;
     if (e instanceof KitError && e.code === "IN_PROGRESS") return lostLease(it, false);
-    // Refused before any side effect (by the executor, or by the checks before it): nothing to store or reconcile.
-    if (e instanceof KitError && (e.code === "PRECONDITION_FAILED" || (!executing && !e.retryable))) {
+    // Refused before any side effect (by the executor, the checks before it, or the fence's root check): nothing to store or reconcile.
+    if (e instanceof KitError && (e.code === "PRECONDITION_FAILED" || e.code === "ROOT_CHANGED" || (!executing && !e.retryable))) {
       await this.ledger.release(this.fence, "forget");
       return reportOf(it, "failed", false, null, { code: e.code, message: e.message });
     }

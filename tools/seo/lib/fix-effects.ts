@@ -1,0 +1,141 @@
+/**
+ * What each seo fix action may change, and the check that holds an item to
+ * it whatever its action is called: the item's edit is recomputed from its
+ * action and params against the page as the item will find it (fix-edits.ts)
+ * and must be exactly that; and no item writes markup a fix never needs (a
+ * script, a style, a frame or embedded object, an event handler, a
+ * javascript: URL).
+ */
+import { sha256 } from "agent-cli-kit";
+import type { PlanItem } from "agent-cli-kit/writes";
+import { applyEdits, type Edit } from "./edits.ts";
+import type { FixAction } from "./fix-actions.ts";
+import { brokenLinkEdits, canonicalEdits, canonicalRemoval, descriptionEdits, setLangEdits, viewportEdits } from "./fix-edits.ts";
+import { locate, type Located } from "./source.ts";
+
+const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
+/** A link target a fix may write: a path, or an http(s) URL; nothing that can close the attribute. */
+const safeHref = (v: string): boolean => /^[^"'<>\s`\\]*$/.test(v) && (!/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v));
+
+interface Fix {
+  readonly may: string;
+  /** The edits the action makes with these params on this page; a string says why the params are not the action's. */
+  edits(t: string, at: Located, params: Record<string, unknown>): Edit[] | null | string;
+}
+
+/** The canonicals removed, each a whole canonical link as planning removes it, at least one kept. */
+function duplicateRemovals(t: string, at: Located, params: Record<string, unknown>): Edit[] | string {
+  const given = params.edits as Edit[];
+  const allowed = at.canonicals.map((c) => canonicalRemoval(t, c));
+  const picked = given.map((e) => allowed.find((a) => a.at === e.at && a.remove === e.remove && e.insert === ""));
+  if (picked.some((p) => !p)) return "it removes or writes something other than a whole duplicate canonical link";
+  if (new Set(picked).size !== picked.length || picked.length >= at.canonicals.length) return "it would leave the page with no canonical link";
+  return picked as Edit[];
+}
+
+export const FIXES: Readonly<Record<FixAction, Fix>> = {
+  "set-lang": {
+    may: "only the lang attribute of <html>, added where it has none, to a language tag",
+    edits: (t, at, p) => (str(p.lang) && LANG_TAG.test(p.lang as string) ? setLangEdits(t, at, p.lang as string) : `its lang ${JSON.stringify(p.lang)?.slice(0, 80)} is not a language tag`),
+  },
+  "add-viewport": { may: 'one <meta name="viewport"> in <head>, with the standard content', edits: (t, at) => viewportEdits(t, at) },
+  "add-canonical": {
+    may: 'one <link rel="canonical"> in <head>, to an http(s) URL',
+    edits: (t, at, p) => (str(p.href) && /^https?:\/\/[^\s]+$/i.test(p.href as string) ? canonicalEdits(t, at, p.href as string) : `its href ${JSON.stringify(p.href)?.slice(0, 80)} is not an http(s) URL`),
+  },
+  "remove-duplicate-canonical": { may: 'only duplicate <link rel="canonical"> tags, removed, one kept', edits: duplicateRemovals },
+  "add-meta-description": { may: 'one <meta name="description"> in <head>, its text from the page\'s own paragraphs', edits: (t, at) => descriptionEdits(t, at) },
+  "fix-broken-link": {
+    may: "only the href of the links naming params.from, replaced by params.to (a path or an http(s) URL)",
+    edits: (t, at, p) => (str(p.from) && str(p.to) !== null && safeHref(p.to as string) ? brokenLinkEdits(t, at, p.from as string, p.to as string) : `its link target ${JSON.stringify(p.to)?.slice(0, 80)} is not a path or an http(s) URL`),
+  },
+};
+
+/** Markup no seo action writes, whatever it is called; matched on the text inserted, character references decoded. */
+const FORBIDDEN: readonly [RegExp, string][] = [
+  [/<\s*\/?\s*(script|style|iframe|frame|frameset|object|embed|applet|base|form|svg|math|template|noscript)\b/i, "a <$1> element"],
+  [/\son[a-z]+\s*=/i, "an event-handler attribute"],
+  [/\s(style|srcdoc|formaction|http-equiv)\s*=/i, "a $1 attribute"],
+  [/(javascript|vbscript|livescript)\s*:/i, "a $1: URL"],
+  [/data\s*:\s*text\/html/i, "a data:text/html URL"],
+];
+
+/** The inserted text with character references decoded and the characters browsers skip inside a URL scheme removed. */
+const decoded = (s: string): string =>
+  s
+    .replace(/&#x([0-9a-f]+);?/gi, (_m, h) => String.fromCodePoint(Number.parseInt(h, 16) % 0x110000))
+    .replace(/&#(\d+);?/g, (_m, d) => String.fromCodePoint(Number(d) % 0x110000))
+    .replace(/&(colon|tab|newline);/gi, (_m, n: string) => ({ colon: ":", tab: "\t", newline: "\n" })[n.toLowerCase()]!)
+    .replace(/(?<=[a-z])[\t\n\r]+(?=[a-z:])/gi, "");
+
+function forbidden(edits: readonly Edit[]): string[] {
+  const out: string[] = [];
+  for (const [i, e] of edits.entries())
+    for (const [re, what] of FORBIDDEN) {
+      const m = re.exec(decoded(e.insert));
+      if (m) out.push(`edit ${i + 1} writes ${what.replace("$1", m[1]?.toLowerCase() ?? "")}, which no seo action may write`);
+    }
+  return out;
+}
+
+const isEdit = (e: unknown): e is Edit => {
+  const x = e as Edit;
+  return typeof x === "object" && x !== null && Number.isInteger(x.at) && typeof x.remove === "string" && typeof x.insert === "string";
+};
+
+const show = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
+
+/** How the item's edits differ from what the action makes, or null when they are the same. */
+function differs(action: FixAction, given: readonly Edit[], made: readonly Edit[]): string | null {
+  if (given.length !== made.length) return `it makes ${given.length} edit(s) where ${action} makes ${made.length}`;
+  for (const [i, g] of given.entries()) {
+    const m = made[i]!;
+    if (g.at !== m.at || g.remove !== m.remove || g.insert !== m.insert)
+      return `edit ${i + 1} replaces ${show(g.remove)} with ${show(g.insert)} at ${g.at}, where ${action} replaces ${show(m.remove)} with ${show(m.insert)} at ${m.at}`;
+  }
+  return null;
+}
+
+/**
+ * The text the item will find: the live file, as changed by the plan's
+ * earlier items on it, up to the version the item expects; null when the
+ * file is not on that path (the item cannot apply now, and is judged again
+ * when it can).
+ */
+export function textBefore(item: PlanItem, live: string | null, plan: readonly PlanItem[]): string | null {
+  const want = item.preconditions[0]?.version;
+  if (live === null || !want) return null;
+  let text = live;
+  let version = sha256(text);
+  for (const earlier of plan) {
+    if (version === want) return text;
+    if (earlier === item || earlier.id === item.id) return null;
+    if (earlier.params.file !== item.params.file || earlier.preconditions[0]?.version !== version || !Array.isArray(earlier.params.edits)) continue;
+    const next = applyEdits(text, earlier.params.edits as Edit[]);
+    if (typeof next !== "string") return null;
+    text = next;
+    version = sha256(text);
+  }
+  return version === want ? text : null;
+}
+
+/** What the item's edit does beyond what `action` may (empty: nothing), judged against the text it will find. */
+export function fixBeyond(action: FixAction, item: PlanItem, before: string | null): string[] {
+  const p = item.params;
+  const target = item.preconditions.length === 1 ? item.preconditions[0]!.target : null;
+  if (typeof p.file !== "string" || p.file !== target) return [`it writes ${JSON.stringify(p.file)?.slice(0, 80)} but is judged and guarded as ${JSON.stringify(item.target_resource_ids)}`];
+  if (!Array.isArray(p.edits) || p.edits.length === 0 || !p.edits.every(isEdit)) return ["its edits are not a list of { at, remove, insert }"];
+  const edits = p.edits as Edit[];
+  const banned = forbidden(edits);
+  if (banned.length) return banned;
+  if (before === null) return [];
+  const after = applyEdits(before, edits);
+  if (typeof after !== "string") return [`edit ${after.misfit + 1} does not fit the page it will find`];
+  if (sha256(after) !== p.sha256_after) return ["its sha256_after is not what its edits leave"];
+  const made = FIXES[action].edits(before, locate(before), p);
+  if (typeof made === "string") return [made];
+  if (!made) return [`${action} makes no edit to this page`];
+  const diff = differs(action, edits, made);
+  return diff ? [diff] : [];
+}
