@@ -90,9 +90,9 @@ export function planChecksum(plan: Omit<Plan, "checksum" | "policy_version" | "a
   return sha256(canonicalJson(covered));
 }
 
-/** The bytes an approval signs: a plan, under one policy version, until its expiry. */
-export const approvalMessage = (checksum: string, policyVersion: string, expiry: string): Uint8Array =>
-  new TextEncoder().encode(`agent-cli-kit plan approval v1\n${checksum}\n${policyVersion}\n${expiry}\n`);
+/** The bytes an approval signs: a plan, under one policy version, until its expiry; and a person's name, when a person signs. */
+export const approvalMessage = (checksum: string, policyVersion: string, expiry: string, approver?: string): Uint8Array =>
+  new TextEncoder().encode(`agent-cli-kit plan approval v1\n${checksum}\n${policyVersion}\n${expiry}\n${approver === undefined ? "" : `approved by ${approver}\n`}`);
 
 export function buildPlan(p: {
   tool: string;
