@@ -61,7 +61,7 @@ async function planned(): Promise<Workspace> {
 /** Both gate commands refuse the plan (PLAN_INVALID, exit 3), naming the item; the review's message. */
 async function refusedByGate(gate: (args: string[]) => Promise<any>, runDir: string, item: string): Promise<string> {
   let said = "";
-  for (const verb of [["review"], ["approve", "--by", "ada@example.com"]]) {
+  for (const verb of [["review"], ["approve"]]) {
     const r = await gate([...verb, "--plan", runDir]);
     expect([verb[0], r.code, r.json.error?.code]).toEqual([verb[0], 3, "PLAN_INVALID"]);
     expect(r.json.error.message).toContain(item);
@@ -128,7 +128,7 @@ describe("the gate refuses an seo item whose edit does more than its action may"
     const plan = readPlan(ws.run);
     const roots = { root: realpathSync(plan.context.root) };
     const signature = signApproval(ws.env.AGENT_GATE_PRIVATE_KEY!, "AGENT_GATE_PRIVATE_KEY", { checksum: plan.checksum, policyVersion: "p1", expiry: plan.expiry, roots });
-    Object.assign(plan, { policy_version: "p1", approval_id: approvalIdOf(signature), approval: { checksum: plan.checksum, policy_version: "p1", expiry: plan.expiry, roots, mode: "human", approved_by: "x", approved_at: plan.created_at, signature } });
+    Object.assign(plan, { policy_version: "p1", approval_id: approvalIdOf(signature), approval: { checksum: plan.checksum, policy_version: "p1", expiry: plan.expiry, roots, mode: "policy", approved_by: "policy p1", approved_at: plan.created_at, signature } });
     writeFileSync(planPath(ws.run), JSON.stringify(plan));
     const before = readFileSync(join(ws.site, it.params.file), "utf8");
     const r = await ws.seo(["apply", "--plan", ws.run]);

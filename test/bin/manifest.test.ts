@@ -23,10 +23,11 @@ async function call(name: string, input: Record<string, unknown>, env: Record<st
 }
 
 describe("dist/tools.json", () => {
-  test("one entry per command, verb first, an argv that reads JSON on stdin, credentials only as ${VAR}", () => {
+  test("one entry per command but a person's act, verb first, an argv that reads JSON on stdin, credentials only as ${VAR}", () => {
     expect(manifest.schema).toBe(1);
     const describes = toolNames().map((t) => JSON.parse(Bun.spawnSync([binary(t), "--describe"]).stdout.toString()));
-    expect(Object.keys(manifest.tools).length).toBe(describes.reduce((n, d) => n + d.commands.length, 0));
+    expect(Object.keys(manifest.tools).length).toBe(describes.reduce((n, d) => n + d.commands.filter((c: { person?: boolean }) => !c.person).length, 0));
+    expect(describes.flatMap((d) => d.commands.filter((c: { person?: boolean }) => c.person).map((c: { name: string }) => `${d.tool} ${c.name}`))).toEqual(["gate approve"]);
     for (const [name, t] of Object.entries(manifest.tools)) {
       expect(name).toMatch(/^[a-z]+_[a-z]+(_[a-z_]+)?$/);
       expect(t.command.slice(-4)).toEqual(["--params", "-", "--json", "--no-input"]);

@@ -43,7 +43,7 @@ describe("the gate runs only fleet tools it resolves itself", () => {
     writeFileSync(evil, `#!/bin/sh\nenv > "${marker}"\necho '{"ok":true,"data":{"items":[]},"meta":{}}'\n`);
     chmodSync(evil, 0o755);
     tamper(ws.run, (p) => (p.tool = `../../../../../../..${evil}`));
-    for (const verb of [["review"], ["approve", "--by", "ada"]]) {
+    for (const verb of [["review"], ["approve"]]) {
       const r = await ws.gate([...verb, "--plan", ws.run], SECRETS);
       expect([verb[0], r.code, r.json.error.code]).toEqual([verb[0], 5, "POLICY_DENIED"]);
       expect(r.json.error.allowed).toEqual(["seo", "brain"]);
@@ -89,7 +89,7 @@ describe("the gate checks where a plan acts", () => {
     const before = readFileSync(join(outside, "about.html"), "utf8");
     const other = join(ws.dir, "other-run");
     for (const stage of [["crawl", "--dir", outside, "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["plan"]]) expect((await ws.seo([...stage, "--run-dir", other])).code).toBe(0);
-    for (const verb of [["review"], ["approve", "--by", "ada"]]) {
+    for (const verb of [["review"], ["approve"]]) {
       const r = await ws.gate([...verb, "--plan", other]);
       expect([verb[0], r.code, r.json.error.code]).toEqual([verb[0], 5, "POLICY_DENIED"]);
       expect(r.json.error.message).toContain(outside);
@@ -107,7 +107,7 @@ describe("the gate checks where a plan acts", () => {
       p.items[0].target_resource_ids = ["../../etc/hostname"];
       p.items[0].preconditions[0].target = "../../etc/hostname";
     });
-    for (const verb of [["review"], ["approve", "--by", "ada"]]) {
+    for (const verb of [["review"], ["approve"]]) {
       const r = await ws.gate([...verb, "--plan", ws.run]);
       expect([verb[0], r.code, r.json.error.code, r.json.error.retryable]).toEqual([verb[0], 3, "PLAN_INVALID", false]);
     }

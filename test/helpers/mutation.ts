@@ -13,12 +13,15 @@ export function gateKeys(): { privateKey: string; publicKey: string } {
   return { privateKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString(), publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") };
 }
 
+/** The person every test policy names as its approver, and the key they approve with (AGENT_APPROVER_KEY). */
+export const APPROVER = { name: "Ada Lovelace", ...gateKeys() };
+
 export const SEO_ACTIONS = ["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"];
 
 export function writePolicy(dir: string, version = "p1", limits: Record<string, object> = {}, maxItems = 1000): string {
   const path = join(dir, "policy.json");
   const actions = Object.fromEntries(SEO_ACTIONS.map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000, ...(limits[a] ?? {}) }]));
-  writeFileSync(path, JSON.stringify({ version, max_items: maxItems, actions, roots: { seo: [dir] } }));
+  writeFileSync(path, JSON.stringify({ version, max_items: maxItems, actions, roots: { seo: [dir] }, approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }] }));
   return path;
 }
 
@@ -114,6 +117,7 @@ export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxP
     AGENT_GATE_PRIVATE_KEY: keys.privateKey,
     AGENT_GATE_PUBLIC_KEY: keys.publicKey,
     AGENT_POLICY_FILE: writePolicy(dir),
+    AGENT_APPROVER_KEY: APPROVER.privateKey,
     ...(opts.ledgerUrl ? { AGENT_LEDGER_URL: opts.ledgerUrl } : {}),
   };
   const runDir = join(dir, "run");

@@ -3,7 +3,7 @@ import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run } from "./bin.ts";
-import { gateKeys } from "./mutation.ts";
+import { APPROVER, gateKeys } from "./mutation.ts";
 
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
 
@@ -22,12 +22,12 @@ export function commitAll(repo: string): Git {
   return git;
 }
 
-/** The environment brain and the gate need: keys, and a policy in `dir` auto-approving note changes inside `dir`. */
+/** The environment brain and the gate need: keys, and a policy in `dir` auto-approving note changes inside `dir` and naming the tests' approver. */
 export function brainEnv(dir: string, repo: string, maxItems: number): Record<string, string> {
   const keys = gateKeys();
   const policy = join(dir, "policy.json");
   const actions = Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }]));
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: maxItems, actions, roots: { brain: [dir] } }));
+  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: maxItems, actions, roots: { brain: [dir] }, approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }] }));
   return { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
 }
 
@@ -57,7 +57,8 @@ export function knowledgeBase(opts: { fill?: (repo: string) => void; maxItems?: 
     env,
     git,
     brain: (args, extra = {}, stdin) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
-    gate: (args) => run(binary("gate"), [...args, "--json"], { env }),
+    // Only the gate's own command line holds a person's key.
+    gate: (args) => run(binary("gate"), [...args, "--json"], { env: { ...env, AGENT_APPROVER_KEY: APPROVER.privateKey } }),
   };
 }
 

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planChecksum } from "../../src/kit/mutations/plan.ts";
-import { gateKeys, removeWorkspaces, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
+import { APPROVER, gateKeys, removeWorkspaces, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
 
 afterAll(removeWorkspaces);
 
@@ -131,7 +131,7 @@ describe("apply refuses", () => {
     for (const k of ["policy_version", "approval_id", "approval"]) plan[k] = null;
     plan.checksum = planChecksum(plan);
     writePlan(ws, plan);
-    expect((await ws.gate(["approve", "--plan", ws.run, "--by", "test"])).code).toBe(0);
+    expect((await ws.gate(["approve", "--plan", ws.run])).code).toBe(0);
     const e = await refused(ws, "CONFLICT", 3);
     expect(e.detail.items.find((i: any) => i.id === item.id).error.code).toBe("CONFLICT");
     expect(readFileSync(join(ws.site, "about.html"), "utf8")).toContain('lang="en"');
@@ -168,9 +168,10 @@ describe("the gate", () => {
     expect(r.json.error.code).toBe("APPROVAL_REQUIRED");
     expect(r.json.error.detail.exceeded.join("\n")).toContain("add-meta-description): writes up to");
     expect(readPlan(ws).approval).toBeNull();
-    const human = await ws.gate(["approve", "--plan", ws.run, "--by", "ada@example.com"]);
+    // Who approved is the name the policy gives the key that signed.
+    const human = await ws.gate(["approve", "--plan", ws.run]);
     expect(human.code).toBe(0);
-    expect(readPlan(ws).approval.approved_by).toBe("ada@example.com");
+    expect(readPlan(ws).approval).toMatchObject({ mode: "human", approved_by: APPROVER.name });
     expect((await ws.seo(["apply", "--plan", ws.run])).code).toBe(0);
   });
 

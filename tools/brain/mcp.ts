@@ -5,6 +5,8 @@
  * door runs them: reads are `search` and `note get`; a save writes a plan,
  * which goes through the gate and `apply` where the standing policy
  * approves it, and otherwise answers with the plan and APPROVAL_REQUIRED.
+ * A caller's values (a query, a fact) reach a command only in its --params
+ * document, never as argv words a parser could read as flags.
  */
 import { ResourceError, type CommandAnswer, type McpExtension, type McpExtensionModule, type RunCommand, type ToolAnswer } from "agent-cli-kit/mcp";
 import { slugOf } from "./lib/notes.ts";
@@ -25,7 +27,7 @@ export function topKOf(raw: unknown): number {
 }
 
 async function searchMarkdown(run: RunCommand, query: string, topK: number): Promise<{ text: string } | { failed: CommandAnswer }> {
-  const r = await run(["search", "--query", query, "--limit", String(topK)]);
+  const r = await run(["search"], { input: { query, limit: topK } });
   if (!r.ok) return { failed: r };
   const items = (r.data!.items ?? []) as { id: string; title: string; tags: string[]; score: number; snippet: string }[];
   if (items.length === 0) return { text: `_No note matches "${query}"._` };
@@ -33,7 +35,7 @@ async function searchMarkdown(run: RunCommand, query: string, topK: number): Pro
 }
 
 async function profileBody(run: RunCommand): Promise<string | null> {
-  const r = await run(["note", "get", "--id", PROFILE_ID]);
+  const r = await run(["note", "get"], { input: { id: PROFILE_ID } });
   if (r.ok) return String((r.data as { body?: string }).body ?? "");
   if (r.error?.code === "NOT_FOUND") return null;
   throw new ResourceError("other", `brain note get --id ${PROFILE_ID} failed: ${String(r.error?.message)}`);
@@ -54,15 +56,15 @@ async function context(run: RunCommand, query: string): Promise<ToolAnswer> {
 async function save(run: RunCommand, planned: CommandAnswer, runDir: string, note: string): Promise<ToolAnswer> {
   if (!planned.ok) return failed(planned);
   const plan = planned.data as { plan: string; checksum: string };
-  const review = await run(["review", "--plan", runDir], { tool: "gate" });
+  const review = await run(["review"], { tool: "gate", input: { plan: runDir } });
   if (!review.ok) {
     const code = String(review.error?.code ?? "APPROVAL_REQUIRED");
     return error(code === "POLICY_DENIED" ? code : "APPROVAL_REQUIRED", `the standing policy does not approve this save: ${String(review.error?.message)}`, {
       plan: plan.plan,
-      hint: `a person approves it with \`gate approve --plan ${runDir} --by NAME\`, then \`brain apply --plan ${runDir}\``,
+      hint: `a person the policy names as an approver runs \`gate approve --plan ${runDir}\` at a terminal, their key in AGENT_APPROVER_KEY; then \`brain apply --plan ${runDir}\``,
     });
   }
-  const applied = await run(["apply", "--plan", runDir]);
+  const applied = await run(["apply"], { input: { plan: runDir } });
   if (!applied.ok) return failed(applied);
   const status = { saved: true, note, plan: plan.checksum, executed: (applied.data as { executed: number }).executed };
   return { text: JSON.stringify(status), structured: status };

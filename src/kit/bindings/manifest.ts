@@ -5,7 +5,7 @@
  * JSON object on stdin (`--params -`), never a shell string: nothing in a
  * model's input can be reinterpreted as shell syntax. Credentials appear only
  * as `${VAR}` references. Generated from the describe documents, like
- * `--help` and SKILL.md.
+ * `--help` and SKILL.md. A person's act (an approval) is left out.
  */
 import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
 
@@ -42,6 +42,7 @@ export function declaredTools(docs: readonly DescribeDoc[]): { schema: 1; tools:
   const tools: Record<string, DeclaredTool> = {};
   for (const doc of docs)
     for (const c of doc.commands) {
+      if (c.person) continue; // a person's act is never a model's tool
       const vars = [...doc.env, ...c.env].map((v) => v.name);
       tools[toolName(doc.tool, c)] = {
         description: c.description ? `${c.summary} ${c.description}` : c.summary,

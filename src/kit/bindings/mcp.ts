@@ -5,6 +5,8 @@
  * call runs the very same command as argv does, as a child of this binary,
  * with its input as one JSON object on stdin (`--params -`), so validation,
  * the envelope, redaction and the credential scope split are the argv door's.
+ * A caller's values travel only in that document, never as argv words a
+ * parser could read as flags. A person's act (an approval) is on no profile.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
@@ -22,6 +24,7 @@ import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
 import { inputOf, toolName } from "./manifest.ts";
 import { fleetTool, selfArgv } from "../runtime/multicall.ts";
 import { ResourceError, type CommandAnswer, type McpExtension, type RunCommand } from "./extension.ts";
+import { doorEnv } from "./doors.ts";
 
 export const MCP_PROFILES = ["full", "read-only"] as const;
 export const MCP_FORMATS = ["json", "toon"] as const;
@@ -36,10 +39,10 @@ interface Served {
   readonly command: CommandDoc;
 }
 
-/** The tools a profile lists, sorted by name so `tools/list` is the same on every run. */
+/** The tools a profile lists, sorted by name so `tools/list` is the same on every run; never a person's act. */
 export function servedTools(doc: DescribeDoc, profile: McpProfile): Served[] {
   return doc.commands
-    .filter((c) => profile === "full" || c.rw === "read")
+    .filter((c) => !c.person && (profile === "full" || c.rw === "read"))
     .map((c) => ({ name: toolName(doc.tool, c), command: c }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
 }
@@ -61,6 +64,7 @@ export const toolOf = ({ name, command: c }: Served) => ({
 const runCommand: RunCommand = async (argv, o = {}) => {
   const base = o.tool ? fleetTool(o.tool) : selfArgv();
   const child = Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
+    env: doorEnv(process.env, "mcp"),
     stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
     stdout: "pipe",
     stderr: "inherit",
@@ -90,6 +94,14 @@ async function call(served: Served, args: Record<string, unknown>, format: McpFo
   return { structuredContent: data, content: [{ type: "text" as const, text }], _meta: { meta: envelope.meta } };
 }
 
+/** A command this profile does not list, called by name: POLICY_DENIED, saying why. */
+function refusal(name: string, c: CommandDoc, tool: string) {
+  const error = c.person
+    ? { code: "POLICY_DENIED", message: `${name} is a person's act, which no MCP profile offers`, retryable: false, hint: `a person runs \`${tool} ${c.name}\` at the command line, with their own key` }
+    : { code: "POLICY_DENIED", message: `${name} writes, and this server runs the read-only profile`, retryable: false, hint: "start the server with --profile full to plan changes" };
+  return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(error) }] };
+}
+
 function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat): void {
   const served = servedTools(doc, profile);
   const byName = new Map(served.map((s) => [s.name, s]));
@@ -97,12 +109,8 @@ function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, fo
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     const target = byName.get(request.params.name);
     if (!target) {
-      const write = doc.commands.find((c) => toolName(doc.tool, c) === request.params.name);
-      if (write)
-        return {
-          isError: true,
-          content: [{ type: "text" as const, text: JSON.stringify({ code: "POLICY_DENIED", message: `${request.params.name} writes, and this server runs the read-only profile`, retryable: false, hint: "start the server with --profile full to plan changes" }) }],
-        };
+      const unlisted = doc.commands.find((c) => toolName(doc.tool, c) === request.params.name);
+      if (unlisted) return refusal(request.params.name, unlisted, doc.tool);
       throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`);
     }
     return call(target, (request.params.arguments ?? {}) as Record<string, unknown>, format);

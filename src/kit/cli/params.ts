@@ -30,6 +30,26 @@ function depthOf(value: unknown): number {
   return deepest;
 }
 
+/**
+ * Where the first NUL byte is, in a key or a string value (a path like
+ * `messages[0].content`), or null. No command line can carry one, so the
+ * params door takes no value the argv door could not be given.
+ */
+function nulAt(value: unknown): string | null {
+  const stack: [unknown, string][] = [[value, ""]];
+  while (stack.length > 0) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === "string" && v.includes("\0")) return at || "(the document)";
+    if (v === null || typeof v !== "object") continue;
+    for (const [k, child] of Object.entries(v)) {
+      const path = Array.isArray(v) ? `${at}[${k}]` : at ? `${at}.${k}` : k;
+      if (k.includes("\0")) return path;
+      stack.push([child, path]);
+    }
+  }
+  return null;
+}
+
 export async function readParamsDocument(source: string, cwd: string, readStdin: () => Promise<string>): Promise<Record<string, unknown>> {
   let text: string;
   try {
@@ -57,6 +77,12 @@ export async function readParamsDocument(source: string, cwd: string, readStdin:
   if (doc === null || typeof doc !== "object" || Array.isArray(doc))
     throw new KitError("INVALID_PARAMS", `--params must hold a JSON object, not ${Array.isArray(doc) ? "an array" : doc === null ? "null" : typeof doc}`, {
       hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',
+    });
+  const nul = nulAt(doc);
+  if (nul !== null)
+    throw new KitError("INVALID_VALUE", `--params '${JSON.stringify(nul).slice(1, -1).slice(0, 200)}' holds a NUL byte, which no value may hold`, {
+      got: nul,
+      hint: "remove the NUL (\\u0000) from the value: a command line cannot carry one either",
     });
   return doc as Record<string, unknown>;
 }

@@ -35,6 +35,7 @@ function headOf(c: Command, s: CommandSchemas, fields: string[]): CommandHead {
     verb: c.verb,
     tier: c.tier,
     rw: c.rw,
+    ...(c.person ? { person: true } : {}),
     schema: c.schema,
     ...(c.env ? { env: c.env } : {}),
     pagination: c.pagination,

@@ -29,6 +29,12 @@ type VerbDecl = { readonly tier: 1; readonly verb: Tier1Verb } | { readonly tier
 export type CommandSpec<F extends FlagsSchema = FlagsSchema, R extends ResultSchema = ResultSchema> = VerbDecl & {
   readonly resource?: string;
   readonly rw: "read" | "write";
+  /**
+   * A person's act (an approval): offered only at the command line. No MCP
+   * profile lists it, the declared-tools manifest leaves it out, and it
+   * refuses to run when an agent's door (MCP, a job step) started it.
+   */
+  readonly person?: boolean;
   /** One line: what the command does. */
   readonly summary: string;
   /** Prose for SKILL.md: when to use it and what to do with the result. */

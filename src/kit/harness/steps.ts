@@ -3,7 +3,10 @@
  * argv array (never a shell): in the job's run dir, answering in JSON, never
  * prompting, its input on stdin. A failed step stops the job unless it says
  * continue_on_error; a cancellation stops the step running and the job.
+ * Values the harness passes (the run dir) join the step's input there, never
+ * argv words; and no step is a person's act (bindings/doors.ts).
  */
+import { doorEnv } from "../bindings/doors.ts";
 import { fleetTool } from "../runtime/multicall.ts";
 import type { StepEnvelope, StepRun } from "./fold.ts";
 import type { Job } from "./job.ts";
@@ -18,14 +21,26 @@ export interface StepContext {
   readonly onStep: (runs: readonly StepRun[]) => void;
 }
 
-/** The step's argv with `{run_dir}` filled in, and the switches the harness always gives. */
+const isRunDir = (a: string): boolean => a === "--run-dir" || a.startsWith("--run-dir=");
+
+/**
+ * The step's argv with `{run_dir}` filled in, and the switches the harness
+ * always gives; with input, the run dir goes in it (stepInput), not on argv.
+ */
 export function stepArgv(argv: readonly string[], runDir: string, hasInput: boolean): string[] {
   const filled = argv.map((a) => a.replaceAll("{run_dir}", runDir));
   const extra: string[] = [];
   for (const flag of ["--json", "--no-input"]) if (!filled.includes(flag)) extra.push(flag);
-  if (!filled.includes("--run-dir")) extra.push("--run-dir", runDir);
+  if (!filled.some(isRunDir) && !hasInput) extra.push("--run-dir", runDir);
   if (hasInput) extra.push("--params", "-");
   return [...filled, ...extra];
+}
+
+/** The --params document of a step with input: its input, and the run dir unless the step names its own. */
+export function stepInput(step: Job["steps"][number], runDir: string): Record<string, unknown> | undefined {
+  if (step.input === undefined) return undefined;
+  const own = "run-dir" in step.input || step.argv.some(isRunDir);
+  return own ? { ...step.input } : { ...step.input, "run-dir": runDir };
 }
 
 function envelopeOf(stdout: string): { envelope: StepEnvelope } | { problem: string } {
@@ -42,10 +57,11 @@ async function runOne(job: Job, index: number, ctx: StepContext): Promise<StepRu
   const step = job.steps[index]!;
   const [tool, ...rest] = stepArgv(step.argv, ctx.runDir, step.input !== undefined);
   const started = ctx.now();
+  const input = stepInput(step, ctx.runDir);
   const child = Bun.spawn([...fleetTool(tool!), ...rest], {
     cwd: job.base,
-    env: ctx.env as Record<string, string>,
-    stdin: step.input === undefined ? "ignore" : new Blob([JSON.stringify(step.input)]),
+    env: doorEnv(ctx.env, "harness"),
+    stdin: input === undefined ? "ignore" : new Blob([JSON.stringify(input)]),
     stdout: "pipe",
     stderr: "inherit",
   });

@@ -27,6 +27,8 @@ export interface CommandDoc {
   verb: string;
   tier: 1 | 2;
   rw: "read" | "write";
+  /** Present (true) on a person's act: only the command line offers it, never MCP, the manifest or a job. */
+  person?: true;
   summary: string;
   description: string | null;
   flags: FlagDoc[];

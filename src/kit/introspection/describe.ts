@@ -44,6 +44,7 @@ function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): Comm
     verb: command.verb,
     tier: command.tier,
     rw: command.rw,
+    ...(command.person ? { person: true as const } : {}),
     summary: command.summary,
     description: command.description ?? null,
     flags: flagDocs(schemas),

@@ -52,6 +52,7 @@ export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
     `  ${doc.tool} ${c.name} [flags]`,
     "",
     `  ${c.rw === "read" ? "Reads only" : "Writes (through a plan)"}; tier-${c.tier} verb; result schema ${c.result_schema}.`,
+    ...(c.person ? ["  A person's act: offered at the command line only, never over MCP, as a declared tool or as a job step."] : []),
   ];
   if (c.description) lines.push("", ...c.description.split("\n").map((l) => `  ${l}`.trimEnd()));
   lines.push("", "FLAGS", c.flags.length ? table(c.flags.map((f) => [flagUsage(f), `${f.description ?? ""}${flagNotes(f)}`])) : "  (none beyond the universal flags)");

@@ -36,6 +36,7 @@ export function toolSkill(doc: DescribeDoc): string {
     out.push(`### \`${doc.tool} ${c.name}\``, "", c.summary, "");
     if (c.description) out.push(c.description, "");
     const facts = [`${c.rw === "read" ? "read-only" : "write (plans, then applies through the gate)"}`, `tier ${c.tier}`, `result \`${c.result_schema}\``];
+    if (c.person) facts.push("a person's act: command line only (never MCP, a declared tool or a job step)");
     if (c.stage) facts.push(`writes \`${c.stage.writes}.json\`${c.stage.reads.length ? ` from ${c.stage.reads.map((r) => `\`${r}.json\``).join(", ")}` : ""}`);
     if (c.pagination) facts.push(`pages of ${c.pagination.default_limit} (max ${c.pagination.max_limit})`);
     out.push(`- ${facts.join("; ")}`, "");

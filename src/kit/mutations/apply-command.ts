@@ -100,11 +100,11 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     rw: "write",
     summary: "Apply an approved plan: each item once, through the ledger, resuming where a previous run stopped.",
     description:
-      "Executes only a plan the gate approved, unexpired, under the current policy, with an intact checksum. Each item's preconditions are re-checked first; a re-run never re-applies a confirmed item. With --dry-run, checks everything and reports what would execute. A partial apply is an error whose detail lists every item's outcome.",
+      "Executes only a plan the gate approved (or a person the policy names as an approver, with their key), unexpired, under the current policy, with an intact checksum. Each item's preconditions are re-checked first; a re-run never re-applies a confirmed item. With --dry-run, checks everything and reports what would execute. A partial apply is an error whose detail lists every item's outcome.",
     flags: z.object({ plan: planFlag }),
     result: applyResult,
     schema: `${tool}.apply@1`,
-    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "ROOT_CHANGED", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
+    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "POLICY_DENIED", "ROOT_CHANGED", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
     env: [...APPLY_ENV, ...(m.env ?? [])],
     outcome: "count",
     next: ["{tool} action list --plan {flag:plan}"],

@@ -1,12 +1,17 @@
 /**
- * Ed25519 approvals: the gate signs with its private key; `apply` verifies
- * with the public key. Keys are PEM (PKCS#8 private, SPKI public) or the same
+ * Ed25519 approvals: the gate signs with its private key what the standing
+ * policy approves; a person signs with their own key, which the policy names
+ * (`approvers`), what it does not. `apply` verifies with the public key of
+ * whichever signed. Keys are PEM (PKCS#8 private, SPKI public) or the same
  * DER in base64 on one line, which fits an environment variable.
  * node:crypto is imported here only, on the paths that sign or verify.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
 import { KitError } from "../output/errors.ts";
 import { approvalMessage, type Approved } from "./plan.ts";
+import type { Approver, Policy } from "./policy.ts";
+
+export { APPROVER_KEY_ENV } from "./policy.ts";
 
 function keyFrom(text: string, kind: "private" | "public", variable: string): KeyObject {
   const trimmed = text.trim();
@@ -41,4 +46,12 @@ export function verifyApproval(publicKeyText: string, variable: string, approved
 /** The public half of a private key, base64 SPKI DER: what the tools need to check approvals. */
 export function publicKeyOf(privateKeyText: string, variable: string): string {
   return createPublicKey(keyFrom(privateKeyText, "private", variable)).export({ format: "der", type: "spki" }).toString("base64");
+}
+
+const spkiOf = (publicKeyText: string, variable: string): string => keyFrom(publicKeyText, "public", variable).export({ format: "der", type: "spki" }).toString("base64");
+
+/** The approver the policy names for this private key; null when it names none. */
+export function approverOfKey(policy: Policy, privateKeyText: string, variable: string): Approver | null {
+  const mine = publicKeyOf(privateKeyText, variable);
+  return (policy.approvers ?? []).find((a, i) => spkiOf(a.public_key, `approvers[${i}].public_key of policy ${policy.version}`) === mine) ?? null;
 }

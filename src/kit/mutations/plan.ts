@@ -92,17 +92,21 @@ export function planChecksum(plan: Omit<Plan, "checksum" | "policy_version" | "a
   return sha256(canonicalJson(covered));
 }
 
-/** What an approval signs: a plan, under one policy version, until its expiry, acting on these real folders. */
+/** What an approval signs: a plan, under one policy version, until its expiry, acting on these real folders; and a person's name, when a person signs. */
 export interface Approved {
   readonly checksum: string;
   readonly policyVersion: string;
   readonly expiry: string;
   readonly roots: Readonly<Record<string, string>>;
+  /** The approver's name in the policy; absent for the gate's own approval. */
+  readonly approver?: string;
 }
 
 /** The bytes an approval signs; the roots bind where, so a folder swapped for a link after approval is not the approved one. */
 export const approvalMessage = (a: Approved): Uint8Array =>
-  new TextEncoder().encode(`agent-cli-kit plan approval v2\n${a.checksum}\n${a.policyVersion}\n${a.expiry}\n${canonicalJson(a.roots)}\n`);
+  new TextEncoder().encode(
+    `agent-cli-kit plan approval v2\n${a.checksum}\n${a.policyVersion}\n${a.expiry}\n${canonicalJson(a.roots)}\n${a.approver === undefined ? "" : `approved by ${a.approver}\n`}`,
+  );
 
 export function buildPlan(p: {
   tool: string;

@@ -9,6 +9,9 @@ import { KitError } from "../output/errors.ts";
 
 export const POLICY_ENV = "AGENT_POLICY_FILE";
 
+/** A person's Ed25519 private key: only `gate approve`, run by that person, reads it; no agent's door passes it on. */
+export const APPROVER_KEY_ENV = "AGENT_APPROVER_KEY";
+
 export interface ActionLimits {
   /** Approve without a human when every bound is within the limits below. */
   readonly auto_approve: boolean;
@@ -30,6 +33,19 @@ export interface Policy {
    * here has no plan approved, by review or by a person.
    */
   readonly roots?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * The people who may approve what the policy does not: each a name and the
+   * public half of their Ed25519 key. An approval records the name of the key
+   * that signed it, never a name the caller gives; no approvers, no person's
+   * approval.
+   */
+  readonly approvers?: readonly Approver[];
+}
+
+export interface Approver {
+  readonly name: string;
+  /** Ed25519, PEM (SPKI) or base64 SPKI DER. */
+  readonly public_key: string;
 }
 
 const bad = (path: string, what: string) =>
@@ -56,6 +72,16 @@ export function readPolicy(path: string): Policy {
     if (typeof p.roots !== "object" || p.roots === null || Array.isArray(p.roots)) throw bad(path, "roots must be an object: { \"tool\": [\"folder\", …] }");
     for (const [tool, list] of Object.entries(p.roots))
       if (!Array.isArray(list) || list.some((r) => typeof r !== "string" || r === "")) throw bad(path, `roots.${tool} must be a list of folder paths`);
+  }
+  if (p.approvers !== undefined) {
+    if (!Array.isArray(p.approvers)) throw bad(path, "approvers must be a list: [{ \"name\": \"…\", \"public_key\": \"…\" }, …]");
+    const names = new Set<string>();
+    for (const [i, a] of p.approvers.entries()) {
+      if (typeof a?.name !== "string" || !/^\S(.{0,198}\S)?$/.test(a.name)) throw bad(path, `approvers[${i}].name must be 1 to 200 characters, not starting or ending with a space`);
+      if (names.has(a.name)) throw bad(path, `approvers[${i}].name '${a.name}' is given twice`);
+      names.add(a.name);
+      if (typeof a.public_key !== "string" || a.public_key.trim() === "") throw bad(path, `approvers[${i}].public_key must be an Ed25519 public key (PEM or base64 DER)`);
+    }
   }
   return p as Policy;
 }

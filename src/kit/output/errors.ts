@@ -73,7 +73,7 @@ export const ERROR_CODES = {
   POLICY_DENIED: code("policy", "a policy forbids this; do not retry"),
   CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it", { kit: true }),
   APPROVAL_REQUIRED: code("policy", "the gate requires an approval for this plan"),
-  APPROVAL_INVALID: code("policy", "the plan's approval signature does not verify with the gate's public key"),
+  APPROVAL_INVALID: code("policy", "the plan's approval signature does not verify with the key of whoever approved it (the gate, or a person the policy names)"),
   APPROVAL_MISMATCH: code("policy", "the approval was given for a different plan, policy version or expiry"),
 
   CANCELLED: code("cancelled", "interrupted by a signal", { retryable: true, kit: true }),

@@ -6,6 +6,7 @@
  * Every failure on the way, thrown or not, ends in the same envelope;
  * nothing else ever reaches stdout.
  */
+import { DOOR_ENV, personOnly } from "../bindings/doors.ts";
 import { splitCommandWords } from "../cli/argv.ts";
 import { readCommandFlags } from "../cli/command-flags.ts";
 import { parseFields, project } from "../cli/fields.ts";
@@ -46,6 +47,8 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
   inv.commandIs(head);
   if (inv.early.describe) return printDescribe(inv, head);
   if (inv.early.help) return printHelp(inv, head);
+  const door = inv.io.env[DOOR_ENV];
+  if (head.person && door) throw personOnly(inv.tool.name, head.name, door);
   // contract §10 scope split: a process whose phase may not hold a write credential runs
   // without it, nor may anything it starts. Decided before stdin is read, so the child can
   // still read --params from it.

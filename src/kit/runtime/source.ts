@@ -10,7 +10,7 @@ import type { Command, CommandSpec, EnvVar, Tool } from "../declare/define.ts";
 import type { FlagSpec } from "../cli/flags.ts";
 import type { McpExtension } from "../bindings/extension.ts";
 
-export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "schema" | "env" | "pagination" | "stage" | "outcome" | "next"> & {
+export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "person" | "schema" | "env" | "pagination" | "stage" | "outcome" | "next"> & {
   readonly flags: readonly FlagSpec[];
   /** The paths `--fields` may name in the result. */
   readonly fields: readonly string[];
