@@ -148,7 +148,7 @@ function parseArgs(argv: readonly string[]): Answer {
       accessSync(b, constants.X_OK);
       if (!statSync(b).isFile()) throw new Error("not a file");
     } catch {
-      throw new UsageError("NOT_EXECUTABLE", `${b.slice(0, 200)} is not an executable file`, "build the fleet first (`npm run build`), then pass the binaries in dist/");
+      throw new UsageError("NOT_EXECUTABLE", `${b.slice(0, 200)} is not an executable file`, "build the tool first (`npx agent-cli-kit build` in its repository writes dist/NAME), then pass the binary's path");
     }
   }
   return o;

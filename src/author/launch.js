@@ -37,7 +37,9 @@ function findBun() {
   return candidates.find(isExecutable) ?? "bun";
 }
 
-const child = spawn(findBun(), [join(here, "main.ts"), ...process.argv.slice(2)], { stdio: "inherit" });
+// Bun keeps a transpiler cache in HOME; a tool writes nothing there (contract §10), so it is off unless asked for.
+const env = { BUN_RUNTIME_TRANSPILER_CACHE_PATH: "0", ...process.env };
+const child = spawn(findBun(), [join(here, "main.ts"), ...process.argv.slice(2)], { stdio: "inherit", env });
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 child.on("error", (e) => {
   const envelope = {

@@ -4,8 +4,8 @@
  * Files named `*.tmpl` are the template's; `gitignore` and `github/` become
  * their dotted names (npm drops dot-files from a package's template).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
 
 const TEMPLATE = join(import.meta.dir, "template");
 
@@ -51,5 +51,14 @@ export function kitResolvesFrom(dir: string): boolean {
   }
 }
 
-/** The folder is absent or empty: a new repository never lands on someone's files. */
-export const isFreeFolder = (dir: string): boolean => !existsSync(dir) || readdirSync(dir).length === 0;
+/**
+ * A new repository never lands on someone's files: the folder is absent,
+ * empty, or holds exactly what this template writes (init run again over its
+ * own work changes nothing and answers the same).
+ */
+export function isFreeFolder(dir: string, files: readonly Rendered[]): boolean {
+  if (!existsSync(dir)) return true;
+  const present = (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name)));
+  const ours = new Map(files.map((f) => [f.path, f.text]));
+  return present.every((p) => ours.has(p) && readFileSync(join(dir, p), "utf8") === ours.get(p));
+}

@@ -8,27 +8,31 @@ import { installKit, recordGoldens } from "../finish.ts";
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
+/** One POSIX shell word: as it is when nothing in it is special, else single-quoted. */
+const shellQuoted = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
 export default defineCommand({
   verb: "init",
   tier: 2,
   rw: "write",
   summary: "Make a new tool repository: commands, golden cases, tests, a CI script; built and verified as made.",
   description:
-    "Writes a tool with one read command (`item get`) and one list command (`item list`) into a new folder, installs the kit there unless it already resolves, builds the binary and records the golden cases, so that `bash ci.sh` passes before a line is edited. `agent-cli-kit new NAME` is the same as `agent-cli-kit init --name NAME`.",
+    "Writes a tool with one read command (`item get`) and one list command (`item list`) into a new folder. Where the kit resolves there (installed in a folder above, or with --install), it also builds the binary and records the golden cases, so that `bash ci.sh` passes before a line is edited; otherwise `then` lists the lines that do it. `agent-cli-kit new NAME` is the same as `agent-cli-kit init --name NAME`.",
   flags: z.object({
     name: describe(z.string().check(z.regex(NAME)), "The tool's name: kebab-case, as agents will type it."),
     dir: z.optional(describe(z.string(), "Where the repository goes (default ./NAME); absent or empty.")),
     purpose: z.optional(describe(z.string().check(z.minLength(1), z.maxLength(200)), "One line: what the tool is for.")),
     kit: z.optional(describe(z.string().check(z.minLength(1)), "The npm spec the new repository depends on for the kit (default ^VERSION; e.g. file:../agent-cli-kit.tgz).")),
-    skipInstall: z.optional(describe(z.boolean(), "Write the files only: no install, no build, no golden recording.")),
+    install: z.optional(describe(z.boolean(), "Run npm install in the new folder when the kit does not resolve there (it does when installed in a folder above).")),
   }),
   result: z.object({
     tool: z.string(),
     dir: z.string(),
     files: z.array(z.string()),
-    installed: describe(z.boolean(), "Whether npm install ran in the new folder (not when the kit already resolves there)."),
-    binary: describe(z.nullable(z.string()), "The built binary; null with --skip-install or --dry-run."),
-    golden_cases: describe(z.number(), "Golden cases recorded from the built binary."),
+    installed: describe(z.boolean(), "Whether npm install ran in the new folder (--install, and the kit did not resolve there)."),
+    binary: describe(z.nullable(z.string()), "The built binary; null when the kit does not resolve there yet, and with --dry-run."),
+    golden_cases: describe(z.number(), "Golden cases recorded from the built binary (0 until it is built)."),
+    then: describe(z.array(z.string()), "Shell lines left to run before `bash ci.sh` passes; empty when it already does."),
   }),
   schema: "agent-cli-kit.init@1",
   errors: ["INVALID_INPUT", "UPSTREAM_ERROR"],
@@ -36,17 +40,18 @@ export default defineCommand({
   async run(ctx) {
     const { name } = ctx.flags;
     const dir = resolve(ctx.cwd, ctx.flags.dir ?? name);
-    if (!isFreeFolder(dir)) throw new KitError("INVALID_INPUT", `${dir} exists and is not empty`, { hint: "give --dir a new or empty folder" });
     const files = renderTemplate({ name, purpose: ctx.flags.purpose ?? `What ${name} does, in one line.`, kit: ctx.flags.kit ?? `^${KIT_VERSION}` });
-    const answer = { tool: name, dir, files: files.map((f) => f.path), installed: false, binary: null as string | null, golden_cases: 0 };
+    if (!isFreeFolder(dir, files)) throw new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, { hint: "give --dir a new or empty folder: a new tool is never written over someone's files" });
+    const then = [`cd ${shellQuoted(dir)}`, "npm install", "npx agent-cli-kit build", `npx agent-cli-kit verify --update dist/${name}`];
+    const answer = { tool: name, dir, files: files.map((f) => f.path), installed: false, binary: null as string | null, golden_cases: 0, then };
     if (ctx.dryRun) return answer;
     writeRendered(dir, files);
-    if (ctx.flags.skipInstall) return answer;
-    const installed = !kitResolvesFrom(dir);
+    const installed = !kitResolvesFrom(dir) && ctx.flags.install === true;
     if (installed) await installKit(dir, ctx.signal);
+    else if (!kitResolvesFrom(dir)) return answer;
     ctx.log.info(`building ${name}`);
     const built = await buildTool(dir, resolve(dir, "dist"));
     const recorded = await recordGoldens(dir, built.binary, ctx.signal);
-    return { ...answer, files: [...answer.files, "SKILL.md"], installed, binary: built.binary, golden_cases: recorded };
+    return { ...answer, files: [...answer.files, "SKILL.md"], installed, binary: built.binary, golden_cases: recorded, then: [] };
   },
 });

@@ -47,8 +47,8 @@ export function sourceOf(tool: Tool, compiled: { index: ToolIndex; describe: unk
       return { command, checks: compiledChecks(compiled.validators[head.name]!.live(), head.flags) };
     },
     describe: async () => text,
-    // No spec.yaml is carried in-process: only a build copies it in.
-    document: async (file) => (file === "SKILL.md" ? compiled.skill : null),
+    // A build carries the tool's own spec.yaml; in-process, the identity it declares stands for it (JSON strings are YAML).
+    document: async (file) => (file === "SKILL.md" ? compiled.skill : file === "spec.yaml" ? specOf(tool) : null),
   };
 }
 
@@ -63,3 +63,7 @@ export function commandIn(declared: unknown, head: CommandHead): Command {
   if (!spec) throw new Error(`the module loaded for "${head.name}" does not declare it`);
   return { ...spec, name: head.name, pagination: head.pagination };
 }
+
+/** The identity a tool declares, as the spec.yaml a build would carry. */
+const specOf = (tool: Tool): string =>
+  [`name: ${JSON.stringify(tool.name)}`, `version: ${JSON.stringify(tool.version)}`, `contract_version: ${tool.contractVersion}`, `purpose: ${JSON.stringify(tool.purpose)}`, ""].join("\n");

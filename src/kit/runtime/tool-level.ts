@@ -40,7 +40,7 @@ export async function printHelp(inv: Invocation, command?: CommandHead): Promise
 async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<number> {
   const file = DOCUMENT_FLAGS[flag];
   const text = await inv.source.document(file);
-  if (text === null) throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, { hint: "use a compiled binary from `npm run build`" });
+  if (text === null) throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, { hint: "build the tool with `npx agent-cli-kit build`: the binary carries SKILL.md and spec.yaml" });
   await inv.io.writeStdout(inv.redact(text.endsWith("\n") ? text : `${text}\n`));
   return 0;
 }
