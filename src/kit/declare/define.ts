@@ -95,10 +95,11 @@ export function defineCommand<const F extends FlagsSchema, const R extends Resul
 
 /** The tool's own fields: each a mistake with its fix when absent or malformed. */
 function checkToolFields(spec: ToolSpec, fail: (problem: string, fix: string) => never): void {
-  if (typeof spec.name !== "string" || !NAME.test(spec.name)) fail(`name ${shown(spec.name)} is not kebab-case`, `name the tool a lower-case word, e.g. name: "brain" (spec.yaml's name)`);
-  if (typeof spec.version !== "string" || spec.version === "") fail(`version is ${shown(spec.version)}`, `declare version: "1.0.0" (spec.yaml's version)`);
-  if (!Number.isInteger(spec.contractVersion)) fail(`contractVersion must be an integer, got ${shown(spec.contractVersion)}`, `declare contractVersion: 0 (spec.yaml's contract_version)`);
-  if (typeof spec.purpose !== "string" || spec.purpose.trim() === "") fail(`purpose is ${shown(spec.purpose)}`, `declare purpose: two lines at most on what the tool is for`);
+  const is = (v: unknown) => (v === undefined ? "missing" : shown(v));
+  if (typeof spec.name !== "string" || !NAME.test(spec.name)) fail(`name is ${spec.name === undefined ? "missing" : `${shown(spec.name)}, not kebab-case`}`, `name the tool a lower-case word, e.g. name: "brain" (spec.yaml's name)`);
+  if (typeof spec.version !== "string" || spec.version === "") fail(`version is ${is(spec.version)}`, `declare version: "1.0.0" (spec.yaml's version)`);
+  if (!Number.isInteger(spec.contractVersion)) fail(`contractVersion is ${is(spec.contractVersion)}, not an integer`, `declare contractVersion: 0 (spec.yaml's contract_version)`);
+  if (typeof spec.purpose !== "string" || spec.purpose.trim() === "") fail(`purpose is ${is(spec.purpose)}`, `declare purpose: two lines at most on what the tool is for`);
   if (!Array.isArray(spec.commands) || spec.commands.length === 0) fail(`declares no commands`, `list the commands: commands: [noteGet, noteList, ...]`);
   checkEnv(spec.env ?? [], fail);
 }
