@@ -9,7 +9,7 @@
  */
 
 /** Characters that mean something to sh outside quotes, beyond splitting. */
-const SPECIAL = new Set(["|", "&", ";", "<", ">", "(", ")", "$", "`", "*", "?", "[", "#", "~", "{", "}"]);
+const SPECIAL = new Set(["\n", "|", "&", ";", "<", ">", "(", ")", "$", "`", "*", "?", "[", "#", "~", "{", "}"]);
 /** Inside double quotes, a backslash escapes only these. */
 const DQ_ESCAPES = new Set(["$", "`", '"', "\\", "\n"]);
 
