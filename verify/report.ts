@@ -20,6 +20,7 @@ export const EXTENSIONS = {
   "error-codes": "usage errors use the kit's codes (UNKNOWN_COMMAND, UNKNOWN_FLAG, MISSING_FLAG, INVALID_VALUE, INVALID_ENUM) and list what is valid in allowed",
   "help-layout": "--help is laid out in sections: COMMANDS, FLAGS, UNIVERSAL FLAGS",
   "skill-layout": "SKILL.md has a `### `tool command`` heading per command and a `| `--flag` |` row per flag",
+  examples: "--describe lists each command's examples ({ argv, summary, command_line }); --help (EXAMPLES) and SKILL.md (```sh blocks) print each as its command_line",
 } as const;
 export type Extension = keyof typeof EXTENSIONS;
 
@@ -60,6 +61,8 @@ export const CHECKS = {
   "errors.enum": c("§4", "a value outside an enum: exit 2, allowed and got, a message listing the values"),
   "errors.kit-codes": x("error-codes", "usage errors carry the kit's codes, and allowed lists the valid flags or commands"),
   "errors.hint": x("hint", "a forbidden synonym's hint names the canonical verb"),
+  "examples.run": x("examples", "every example --describe lists runs (a write with --dry-run added) and is not refused: no usage error, and an exit only a code the command declares gives"),
+  "examples.quoting": x("examples", "every example's printed line (describe's command_line, --help's EXAMPLES, SKILL.md's ```sh block) splits, as a POSIX shell splits it, into exactly the tool, the command and the example's argv"),
   "lists.bounded": c("§6", "a list without --limit is bounded (at most its declared default) and sets meta.pagination"),
   "lists.truncation": c("§6", "a cut list sets truncated and a truncation_hint naming a flag"),
   "lists.cursor": x("cursor", "following next_cursor to the end returns every item exactly once"),

@@ -147,6 +147,24 @@ export interface CommandDoc {
   readonly pagination: { default_limit: number; max_limit: number } | null;
   /** The command's entry as the tool printed it, for per-command --describe comparisons. */
   readonly raw: Record<string, unknown>;
+  /** Its examples (kit extension `examples`), null when the document has none or they are malformed. */
+  readonly examples: ExampleDoc[] | null;
+}
+
+/** One documented example: argv after the command words, and the line it is printed as, where given. */
+export interface ExampleDoc {
+  readonly argv: string[];
+  readonly summary: string | null;
+  readonly command_line: string | null;
+}
+
+const Example = v.looseObject({ argv: v.array(v.string()), summary: v.optional(v.string()), command_line: v.optional(v.string()) });
+
+/** A command's `examples`, as verify reads them: a list of { argv, summary?, command_line? }, else null. */
+function examplesOf(raw: unknown): ExampleDoc[] | null {
+  const parsed = v.safeParse(v.array(Example), raw);
+  if (!parsed.success) return null;
+  return parsed.output.map((e) => ({ argv: e.argv, summary: e.summary ?? null, command_line: e.command_line ?? null }));
 }
 
 export interface DescribeDoc {
@@ -199,6 +217,7 @@ export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): 
       env: kc?.env ?? [],
       pagination: kc?.pagination ?? null,
       raw: c as Record<string, unknown>,
+      examples: examplesOf((c as Record<string, unknown>).examples),
     };
   });
   return {

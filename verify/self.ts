@@ -17,7 +17,7 @@ export interface VerifyFlag {
 /** The command's own flags (the binaries may also be given as arguments). */
 export const FLAGS: readonly VerifyFlag[] = [
   { name: "binary", type: "array", description: "A tool binary to verify; repeatable. Binaries may also be given as arguments." },
-  { name: "strict", type: "boolean", description: "Demand every kit extension (the describe fields, per-command describe, --cursor, --params, --toon, hints, the kit's error codes, help and SKILL.md layout), claimed or not." },
+  { name: "strict", type: "boolean", description: "Demand every kit extension (the describe fields, per-command describe, --cursor, --params, --toon, hints, the kit's error codes, help and SKILL.md layout, examples that run as printed), claimed or not." },
   { name: "golden", type: "string", description: "Replay the golden cases under DIR/<tool>/ (default: ./test/golden when present)." },
   { name: "no-golden", type: "boolean", description: "Do not replay golden cases." },
   { name: "update", type: "boolean", description: "Re-record every golden case's expectation (and create missing ones)." },

@@ -3,6 +3,7 @@ import { readdirSync } from "node:fs";
 import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
 import { documentsOf } from "./documents.ts";
 import { checkCommand, checkToolLevel, checkToon } from "./checks/commands.ts";
+import { checkExamples } from "./checks/examples.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
 import { checkGolden, type GoldenOptions } from "./checks/golden.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
@@ -53,6 +54,7 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
         checkToolLevel(s, doc),
         ...(holds(s, "toon") ? [checkToon(s, first)] : []),
         ...doc.commands.flatMap((c) => [...(holds(s, "per-command-describe") ? [checkCommandDescribe(s, c)] : []), checkCommandHelp(s, c), checkCommand(s, c)]),
+        ...(holds(s, "examples") ? [checkExamples(s, doc, documents)] : []),
         ...(opts.golden ? [checkGolden(s, doc, { ...opts.golden, siblings: opts.siblings })] : []),
       ]);
       if (opts.fuzz > 0) for (const c of doc.commands) await fuzzCommand(s, c, opts.fuzz, opts.seed);

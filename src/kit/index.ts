@@ -15,3 +15,4 @@ export { sha256 } from "./pipeline/hash.ts";
 export { editDistance, nearest } from "./cli/suggest.ts";
 export { runMain } from "./runtime/main.ts";
 export { describe } from "./declare/annotate.ts";
+export { DeclarationError } from "./declare/mistakes.ts";

@@ -18,7 +18,7 @@ describe("declarations are checked against the contract at start-up", () => {
     ["a wrong schema id", { schema: "t.other@1" }, 'schema must be "t.scan@N"'],
     ["a flag that redefines a universal flag", { flags: z.object({ limit: z.number() }) }, "--limit is universal"],
     ["a flag shaped like a credential", { flags: z.object({ apiKey: z.string() }) }, "looks like a credential"],
-    ["an undeclared error code", { errors: ["NOPE"] }, "unknown error code NOPE"],
+    ["an undeclared error code", { errors: ["NOPE"] }, "unknown error code \"NOPE\""],
   ];
   for (const [name, override, message] of bad)
     test(`refuses ${name}`, () => {

@@ -65,12 +65,17 @@ function issueOf(e: AjvError, input: Record<string, unknown>, v: CompiledValidat
   }
 }
 
+/** The flags `run` receives, defaults applied, or the teaching error of the first rejection. */
+export function checkedFlags(v: CompiledValidators, specs: readonly FlagSpec[], input: Record<string, unknown>): Record<string, unknown> {
+  const data = { ...input };
+  if (v.flags(data)) return data;
+  throw flagError(issueOf(v.flags.errors![0]!, input, v), specs);
+}
+
 export function compiledChecks(v: CompiledValidators, specs: readonly FlagSpec[]): Checks {
   return {
     async flags(input) {
-      const data = { ...input };
-      if (v.flags(data)) return data;
-      throw flagError(issueOf(v.flags.errors![0]!, input, v), specs);
+      return checkedFlags(v, specs, input);
     },
     result(data) {
       if (v.result(data)) return { ok: true, data };

@@ -16,6 +16,8 @@ import { jsonSchemaOf } from "./json-schema.ts";
 import { fieldPathsFrom, flagSpecsFrom, kebabFlagsSchema } from "./specs.ts";
 import { standInGaps } from "./stand-in.ts";
 import { validatorsOf, type CommandValidators } from "./validators.ts";
+import { checkExamples } from "./examples.ts";
+import { DeclarationError, placeText } from "../declare/mistakes.ts";
 
 export type { CommandValidators } from "./validators.ts";
 
@@ -57,12 +59,15 @@ export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = 
   const schemas = new Map<string, CommandSchemas>();
   const validators: Record<string, CommandValidators> = {};
   const heads = tool.commands.map((c) => {
-    const where = `${tool.name} ${c.name}`;
-    const flags = jsonSchemaOf(c.flags, "input", `${where} flags`);
-    const output = jsonSchemaOf(c.result, "output", `${where} result`);
+    const where = placeText({ file: c.declaredIn ?? tool.declaredIn, tool: tool.name, command: c.name });
+    const flags = jsonSchemaOf(c.flags, "input", `${where}: flags`);
+    const output = jsonSchemaOf(c.result, "output", `${where}: result`);
+    if (output.type !== "object")
+      throw new DeclarationError(where, `result is not an object schema (its JSON Schema is ${JSON.stringify(output.type ?? Object.keys(output).filter((k) => k !== "$schema"))})`, "declare result: z.object({ ... }): an envelope's data is always an object (contract §2)");
     const s: CommandSchemas = { input: kebabFlagsSchema(flags), output, specs: flagSpecsFrom(flags) };
     schemas.set(c.name, s);
     validators[c.name] = validatorsOf(flags, output);
+    checkExamples(tool.name, c, s.specs, () => validators[c.name]!.live(), where);
     return headOf(c, s, fieldPathsFrom(output));
   });
   const describe = describeTool(tool, (c) => schemas.get(c.name)!);

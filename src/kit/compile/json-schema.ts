@@ -8,6 +8,7 @@
  * compile rather than being checked less strictly than it was declared.
  */
 import * as z from "zod/mini";
+import { DeclarationError } from "../declare/mistakes.ts";
 
 export type JsonSchema = Record<string, unknown>;
 type Def = { type: string; checks?: { _zod: { def: { check: string } } }[]; [key: string]: unknown };
@@ -22,9 +23,9 @@ function assertCompilable(schema: unknown, where: string, seen = new Set<unknown
   const def = (schema as { _zod?: { def?: Def } } | null)?._zod?.def;
   if (!def || seen.has(schema)) return;
   seen.add(schema);
-  if (UNCOMPILABLE.has(def.type)) throw new Error(`${where}: a ${def.type} cannot be compiled into the binary's validator; declare plain data and do the work in run()`);
+  if (UNCOMPILABLE.has(def.type)) throw new DeclarationError(where, `a ${def.type} cannot be compiled into the binary's validator`, "declare plain data and do the work in run()");
   for (const check of def.checks ?? [])
-    if (check._zod.def.check === "custom") throw new Error(`${where}: a refinement cannot be compiled into the binary's validator; express it as a JSON Schema check or in run()`);
+    if (check._zod.def.check === "custom") throw new DeclarationError(where, "a refinement cannot be compiled into the binary's validator", "express it as a JSON Schema check (min, max, regex, …) or in run()");
   for (const value of Object.values(def)) {
     if (Array.isArray(value)) for (const v of value) assertCompilable(v, where, seen);
     else if (value && typeof value === "object") {
@@ -37,5 +38,9 @@ function assertCompilable(schema: unknown, where: string, seen = new Set<unknown
 /** `input` for flags (what a caller may pass: defaults make a key optional), `output` for a result. */
 export function jsonSchemaOf(schema: z.ZodMiniType, io: "input" | "output", where: string): JsonSchema {
   assertCompilable(schema, where);
-  return z.toJSONSchema(schema, { target: DRAFT, io, unrepresentable: "throw" }) as JsonSchema;
+  try {
+    return z.toJSONSchema(schema, { target: DRAFT, io, unrepresentable: "throw" }) as JsonSchema;
+  } catch (e) {
+    throw new DeclarationError(where, `cannot be written as JSON Schema: ${(e as Error).message.split("\n")[0]}`, "declare it with types JSON Schema has: no dates, bigints, maps or sets");
+  }
 }

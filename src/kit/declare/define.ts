@@ -5,12 +5,12 @@
  */
 import type * as z from "zod/mini";
 import type { CommandContext } from "../runtime/context.ts";
-import { CREDENTIAL_FLAG, type EnvVar } from "../identity/env.ts";
+import type { EnvVar } from "../identity/env.ts";
 import type { OutcomeUnit } from "../output/envelope.ts";
-import { KIT_DEFAULT_LIMIT, KIT_MAX_LIMIT } from "../lists/bounds.ts";
-import { ERROR_CODES, type ErrorCode } from "../output/errors.ts";
-import { kebab, UNIVERSAL_FLAG_NAMES } from "../cli/flags.ts";
-import { FORBIDDEN_SYNONYMS, isTier1Verb, type Tier1Verb } from "./verbs.ts";
+import type { ErrorCode } from "../output/errors.ts";
+import { checkExampleShapes, checkRequired, checkSchemas, checkVerb, commandName, ENV_NAME, NAME, pageOf } from "./check-command.ts";
+import { callerFile, mistakeAt, shown, type Place } from "./mistakes.ts";
+import { TIER1_VERBS, type Tier1Verb } from "./verbs.ts";
 
 export type FlagsSchema = z.ZodMiniObject;
 export type ResultSchema = z.ZodMiniType;
@@ -77,70 +77,77 @@ export type Command = CommandSpec<any, any> & {
   /** `verb` or `resource verb`: the words that invoke it. */
   readonly name: string;
   readonly pagination: { readonly defaultLimit: number; readonly maxLimit: number } | null;
+  /** The file that declared it, when known: named by a declaration mistake the compile step finds. */
+  readonly declaredIn?: string;
 };
 
 export interface Tool extends Omit<ToolSpec, "commands"> {
   readonly commands: readonly Command[];
+  readonly declaredIn?: string;
 }
 
 
-const NAME = /^[a-z][a-z0-9-]*$/;
-const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;
+/** Where each command was declared, for the mistakes the compile step finds later. */
+const declaredIn = new WeakMap<object, string>();
 
 /** Declares one command. The const generics keep verbs literal, so a typo is a type error. */
 export function defineCommand<const F extends FlagsSchema, const R extends ResultSchema>(
   spec: CommandSpec<F, R>,
 ): CommandSpec<F, R> {
+  const file = spec && typeof spec === "object" ? callerFile() : undefined;
+  if (file) declaredIn.set(spec, file);
   return spec;
 }
 
-export function defineTool(spec: ToolSpec): Tool {
-  const fail = (what: string): never => {
-    throw new Error(`tool ${spec.name}: ${what}`);
-  };
-  if (!NAME.test(spec.name)) fail(`name must be kebab-case`);
-  if (!Number.isInteger(spec.contractVersion)) fail(`contractVersion must be an integer`);
+/** The tool's own fields: each a mistake with its fix when absent or malformed. */
+function checkToolFields(spec: ToolSpec, fail: (problem: string, fix: string) => never): void {
+  const is = (v: unknown) => (v === undefined ? "missing" : shown(v));
+  if (typeof spec.name !== "string" || !NAME.test(spec.name)) fail(`name is ${spec.name === undefined ? "missing" : `${shown(spec.name)}, not kebab-case`}`, `name the tool a lower-case word, e.g. name: "brain" (spec.yaml's name)`);
+  if (typeof spec.version !== "string" || spec.version === "") fail(`version is ${is(spec.version)}`, `declare version: "1.0.0" (spec.yaml's version)`);
+  if (!Number.isInteger(spec.contractVersion)) fail(`contractVersion is ${is(spec.contractVersion)}, not an integer`, `declare contractVersion: 0 (spec.yaml's contract_version)`);
+  if (typeof spec.purpose !== "string" || spec.purpose.trim() === "") fail(`purpose is ${is(spec.purpose)}`, `declare purpose: two lines at most on what the tool is for`);
+  if (!Array.isArray(spec.commands) || spec.commands.length === 0) fail(`declares no commands`, `list the commands: commands: [noteGet, noteList, ...]`);
   checkEnv(spec.env ?? [], fail);
+}
 
+/** One command: checked field by field (check-command.ts), then given its name and page bounds. */
+function commandOf(c: CommandSpec<any, any>, i: number, place: Place): Command {
+  const decl = c as unknown as Record<string, unknown>;
+  const file = (c && typeof c === "object" && declaredIn.get(c)) || place.file;
+  const name = decl && typeof decl === "object" ? commandName(decl) : null;
+  const fail: (problem: string, fix: string) => never = mistakeAt({ ...place, file, command: name ?? `#${i + 1}` });
+  if (!decl || typeof decl !== "object") fail(`is ${shown(decl)}, not a command`, `list what defineCommand({ ... }) returns`);
+  if (name === null) fail(`verb is ${decl.verb === undefined ? "missing" : shown(decl.verb)}`, `declare verb: one of ${TIER1_VERBS.join(", ")} (tier 1), or a kebab-case word of your own (tier 2)`);
+  checkVerb(decl, fail);
+  checkRequired(decl, place.tool, name, fail);
+  checkSchemas(decl, fail);
+  checkEnv(c.env ?? [], fail);
+  checkExampleShapes(decl, fail);
+  const pagination = pageOf(decl, fail);
+  return { ...c, name, pagination, ...(file ? { declaredIn: file } : {}) };
+}
+
+export function defineTool(spec: ToolSpec): Tool {
+  const file = callerFile();
+  const place: Place = { file, tool: typeof spec?.name === "string" ? spec.name : "(unnamed)" };
+  const fail: (problem: string, fix: string) => never = mistakeAt(place);
+  if (!spec || typeof spec !== "object") fail(`the declaration is ${shown(spec)}`, `pass defineTool({ name, version, contractVersion, purpose, commands })`);
+  checkToolFields(spec, fail);
   const seen = new Set<string>();
-  const commands = spec.commands.map((c): Command => {
-    const name = c.resource ? `${c.resource} ${c.verb}` : c.verb;
-    const where = (what: string) => fail(`command "${name}": ${what}`);
-    if (seen.has(name)) where("declared twice");
-    seen.add(name);
-    if (c.resource !== undefined && !NAME.test(c.resource)) where("resource must be kebab-case");
-    if (!NAME.test(c.verb)) where("verb must be kebab-case");
-    if (Object.hasOwn(FORBIDDEN_SYNONYMS, c.verb)) where(`"${c.verb}" is a forbidden synonym of "${FORBIDDEN_SYNONYMS[c.verb]}"`);
-    if (c.tier === 1 && !isTier1Verb(c.verb)) where(`"${c.verb}" is not a tier-1 verb`);
-    if (c.tier === 2 && isTier1Verb(c.verb)) where(`"${c.verb}" is tier 1, not 2`);
-    if (c.verb === "get" || c.verb === "list") {
-      if (c.rw !== "read") where(`"${c.verb}" is a read verb`);
-    }
-    if (["create", "update", "delete", "plan", "apply"].includes(c.verb) && c.rw !== "write") where(`"${c.verb}" is a write verb`);
-    const schemaPrefix = `${spec.name}.${name.replace(" ", ".")}@`;
-    if (!c.schema.startsWith(schemaPrefix) || !/^[1-9][0-9]*$/.test(c.schema.slice(schemaPrefix.length)))
-      where(`schema must be "${schemaPrefix}N", got "${c.schema}"`);
-    for (const e of c.errors) if (!Object.hasOwn(ERROR_CODES, e)) where(`unknown error code ${e}`);
-    checkEnv(c.env ?? [], where);
-    for (const name of Object.keys(c.flags.shape).map(kebab)) {
-      if (UNIVERSAL_FLAG_NAMES.has(name)) where(`flag --${name} is universal; the kit provides it`);
-      if (CREDENTIAL_FLAG.test(name)) where(`flag --${name} looks like a credential; credentials come from the environment (contract §10)`);
-      if (!NAME.test(name)) where(`flag --${name} must be kebab-case`);
-    }
-    const wantsPage = c.verb === "list" || c.list !== undefined;
-    const limits = c.list ?? { defaultLimit: KIT_DEFAULT_LIMIT };
-    const maxLimit = limits.maxLimit ?? KIT_MAX_LIMIT;
-    if (wantsPage && (limits.defaultLimit < 1 || limits.defaultLimit > KIT_DEFAULT_LIMIT || maxLimit < limits.defaultLimit))
-      where(`list bounds must satisfy 1 <= default <= ${KIT_DEFAULT_LIMIT} and default <= max`);
-    return { ...c, name, pagination: wantsPage ? { defaultLimit: limits.defaultLimit, maxLimit } : null };
+  const commands = spec.commands.map((c, i): Command => {
+    const command = commandOf(c, i, place);
+    if (seen.has(command.name)) mistakeAt({ ...place, file: command.declaredIn, command: command.name })(`declared twice`, `list each command once, or give the second its own verb or resource`);
+    seen.add(command.name);
+    return command;
   });
-  if (commands.length === 0) fail("declares no commands");
   const resources = new Set(commands.flatMap((c) => (c.resource ? [c.resource] : [])));
-  for (const c of commands) if (!c.resource && resources.has(c.verb)) fail(`"${c.verb}" is both a verb and a resource`);
-  return { ...spec, commands };
+  for (const c of commands)
+    if (!c.resource && resources.has(c.verb)) fail(`"${c.verb}" is both a verb and a resource`, `rename the command "${c.verb}" or the resource "${c.verb}"`);
+  return { ...spec, commands, ...(file ? { declaredIn: file } : {}) };
 }
 
-function checkEnv(vars: readonly EnvVar[], fail: (what: string) => never): void {
-  for (const v of vars) if (!ENV_NAME.test(v.name)) fail(`environment variable ${v.name} must be SCREAMING_SNAKE`);
+function checkEnv(vars: readonly EnvVar[], fail: (problem: string, fix: string) => never): void {
+  if (!Array.isArray(vars)) fail(`env is not a list`, `declare env: [{ name: "X_TOKEN", scope: "read", description: "..." }]`);
+  for (const v of vars)
+    if (typeof v?.name !== "string" || !ENV_NAME.test(v.name)) fail(`environment variable ${shown(v?.name)} must be SCREAMING_SNAKE`, `name it in capitals, e.g. ${String(v?.name ?? "x").toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`);
 }
-

@@ -39,7 +39,8 @@ export interface CommandDoc {
   env: EnvVar[];
   pagination: { default_limit: number; max_limit: number } | null;
   stage: { writes: string; reads: string[] } | null;
-  examples: { argv: string[]; summary: string }[];
+  /** command_line: tool, command and argv as one POSIX-shell-quoted line that runs when pasted. */
+  examples: { argv: string[]; summary: string; command_line: string }[];
 }
 
 export interface DescribeDoc {
@@ -61,7 +62,7 @@ export interface DescribeDoc {
 }
 
 /** What the kit adds to the contract, by the names the verifier knows them by. */
-export const KIT_EXTENSIONS = ["describe-schema", "per-command-describe", "cursor", "params", "toon", "hint", "error-codes", "help-layout", "skill-layout"] as const;
+export const KIT_EXTENSIONS = ["describe-schema", "per-command-describe", "cursor", "params", "toon", "hint", "error-codes", "help-layout", "skill-layout", "examples"] as const;
 
 /** What a compiled tool carries besides its describe document: the file each flag prints. */
 export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;

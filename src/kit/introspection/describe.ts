@@ -10,6 +10,7 @@ import type { FlagSpec } from "../cli/flags.ts";
 import { ERROR_CODES, EXIT, type ErrorCode } from "../output/errors.ts";
 import { DOCUMENT_FLAGS, KIT_EXTENSIONS, type CommandDoc, type DescribeDoc, type FlagDoc, type JsonSchema } from "./describe-doc.ts";
 import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
+import { shellLine } from "./shell.ts";
 
 /** A command's schemas as the compile step derived them. */
 export interface CommandSchemas {
@@ -55,7 +56,8 @@ function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): Comm
     env: [...envOf(tool, command)],
     pagination: command.pagination ? { default_limit: command.pagination.defaultLimit, max_limit: command.pagination.maxLimit } : null,
     stage: command.stage ? { writes: command.stage.writes, reads: [...(command.stage.reads ?? [])] } : null,
-    examples: (command.examples ?? []).map((e: Example) => ({ argv: [...e.argv], summary: e.summary })),
+    // command_line: the same example as one line a POSIX shell splits back into argv (shell.ts).
+    examples: (command.examples ?? []).map((e: Example) => ({ argv: [...e.argv], summary: e.summary, command_line: shellLine([tool.name, ...command.name.split(" "), ...e.argv]) })),
   };
 }
 

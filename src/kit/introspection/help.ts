@@ -59,7 +59,7 @@ export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
   lines.push("", "UNIVERSAL FLAGS", table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])));
   if (c.pagination) lines.push("", `Lists ${c.pagination.default_limit} items unless --limit says otherwise (at most ${c.pagination.max_limit}); follow meta.pagination.next_cursor with --cursor.`);
   if (c.env.length) lines.push("", "ENVIRONMENT", table(c.env.map((e) => [e.name, `${e.description} (${e.scope}${e.required ? ", required" : ""})`])));
-  if (c.examples.length) lines.push("", "EXAMPLES", ...c.examples.map((e) => `  ${doc.tool} ${c.name} ${e.argv.join(" ")}\n      ${e.summary}`));
+  if (c.examples.length) lines.push("", "EXAMPLES", ...c.examples.map((e) => `  ${e.command_line}\n      ${e.summary}`));
   lines.push("", "ERRORS", table(c.errors.map((code) => [code, `exit ${doc.error_codes[code]?.exit}: ${doc.error_codes[code]?.summary ?? ""}`])), "");
   return lines.join("\n");
 }

@@ -51,7 +51,7 @@ export function toolSkill(doc: DescribeDoc): string {
     if (c.env.length) out.push(`Environment: ${c.env.map((e) => `\`${e.name}\` (${e.scope})`).join(", ")}.`, "");
     const own = c.errors.filter((code) => !["INTERNAL", "USAGE", "UNKNOWN_COMMAND", "UNKNOWN_FLAG", "CANCELLED"].includes(code));
     out.push(`Errors: ${own.map((code) => `\`${code}\` (${doc.error_codes[code]?.exit})`).join(", ")}.`, "");
-    for (const e of c.examples) out.push("```sh", `${doc.tool} ${c.name} ${e.argv.join(" ")} --json`, "```", e.summary, "");
+    for (const e of c.examples) out.push("```sh", e.command_line, "```", e.summary, "");
   }
   return `${out.join("\n").trimEnd()}\n`;
 }

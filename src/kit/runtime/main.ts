@@ -4,6 +4,7 @@
  * loaded, compiling it in memory first (the kit's own test probe).
  */
 import type { Tool } from "../declare/define.ts";
+import { DeclarationError } from "../declare/mistakes.ts";
 import type { McpExtensionModule } from "../bindings/extension.ts";
 import { processIO } from "./io.ts";
 import { runTool } from "./run-tool.ts";
@@ -14,7 +15,18 @@ import { commandIn, sourceOf, type ToolIndex } from "./source.ts";
 export async function runMain(tool: Tool): Promise<void> {
   // Loaded here only: a binary's entry is `runIndexed`, and carries no compiler.
   const { compileTool } = await import("../compile/index.ts");
-  process.exitCode = await runTool(sourceOf(tool, compileTool(tool)), processIO());
+  const io = processIO();
+  let compiled: ReturnType<typeof compileTool>;
+  try {
+    compiled = compileTool(tool);
+  } catch (e) {
+    // The author's mistake, said in one line on stderr: not a stack trace, not an answer to a caller.
+    if (!(e instanceof DeclarationError)) throw e;
+    io.writeStderr(`${e.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  process.exitCode = await runTool(sourceOf(tool, compiled), io);
 }
 
 /** A command's module as the build generates it: the declaration, and its validators. */
