@@ -15,10 +15,16 @@ const zodStandIn: Bun.BunPlugin = {
   },
 };
 
-export async function compile(entry: string, outfile: string, opts: { zodStandIn?: boolean } = {}): Promise<void> {
+/**
+ * `failpoints`: a test build, whose applies honour AGENT_KIT_FAILPOINT
+ * (src/kit/mutations/failpoints.ts). A release build defines the switch false,
+ * so the failpoint code is dead, dropped, and its variable's name absent.
+ */
+export async function compile(entry: string, outfile: string, opts: { zodStandIn?: boolean; failpoints?: boolean } = {}): Promise<void> {
   const result = await Bun.build({
     entrypoints: [entry],
     plugins: opts.zodStandIn ? [zodStandIn] : [],
+    define: { KIT_FAILPOINTS: opts.failpoints ? "true" : "false" },
     // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
     format: "esm",
     bytecode: true,
