@@ -3,10 +3,13 @@
  * dist/<name>; all of them together into one multicall binary, dist/fleet,
  * laid out as the µVM image folder dist/image/bin (the binary, and a link
  * per tool); each tool's SKILL.md plus the fleet skill are generated from the
- * same definitions as --describe.
+ * same definitions as --describe. Each tool is also built for tests into
+ * dist/test/<name>, the one build whose applies honour AGENT_KIT_FAILPOINT
+ * (the crash tests and the soak); the binaries in dist/ never read it.
  *
  *   bun scripts/build.ts                    build everything
  *   bun scripts/build.ts seo fleet          build only the named binaries
+ *   bun scripts/build.ts test/seo           build only seo's test build
  *   bun scripts/build.ts --skills           regenerate the committed SKILL.md files only
  *   bun scripts/build.ts --out DIR          build into DIR instead of dist/
  *   bun scripts/build.ts --with ../weather  add a tool built outside this repository (its folder,
@@ -53,8 +56,9 @@ const entryOf = (name: string): string => join(dist, ".build", name, "entry.ts")
 const VERIFY_ENTRY = join(root, "verify", "main.ts");
 
 /** The binaries: every tool (through its generated entry, zod compiled out), the verifier, and the multicall of them all. */
-const targets = (): { name: string; entry: () => Promise<string>; zodStandIn: boolean }[] => [
+const targets = (): { name: string; entry: () => Promise<string>; zodStandIn: boolean; failpoints?: boolean }[] => [
   ...[...toolDirs().keys()].map((name) => ({ name, entry: async () => entryOf(name), zodStandIn: true })),
+  ...[...toolDirs().keys()].map((name) => ({ name: `test/${name}`, entry: async () => entryOf(name), zodStandIn: true, failpoints: true })),
   { name: "verify", entry: async () => VERIFY_ENTRY, zodStandIn: false },
   { name: "fleet", entry: writeMulticallEntry, zodStandIn: true },
 ];
@@ -140,7 +144,7 @@ if (import.meta.main) {
     for (const [name, dir] of toolDirs()) await writeEntry(dir, join(dist, ".build", name));
     for (const t of targets().filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
       const started = performance.now();
-      await compile(await t.entry(), join(dist, t.name), { zodStandIn: t.zodStandIn });
+      await compile(await t.entry(), join(dist, t.name), { zodStandIn: t.zodStandIn, failpoints: t.failpoints ?? false });
       console.error(`built dist/${t.name} in ${Math.round(performance.now() - started)} ms`);
     }
     if (wanted.length === 0 || wanted.includes("fleet")) {

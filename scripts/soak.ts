@@ -15,7 +15,7 @@
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, binary } from "../test/helpers/bin.ts";
+import { baseEnv, binary, testBinary } from "../test/helpers/bin.ts";
 import { finishApply, removeWorkspaces, snapshot, spawnApply, workspace, type Workspace } from "../test/helpers/mutation.ts";
 import { knowledgeBase, type KnowledgeBase } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
@@ -265,7 +265,7 @@ async function longExecution(tool: "seo" | "brain", engine: Engine, heartbeat: b
     cleanup = () => rmSync(kb.dir, { recursive: true, force: true });
   }
   const lease = { AGENT_LEDGER_LEASE_MS: "2000" };
-  const a = spawnApply(binary(tool), plan, { ...env, ...lease, AGENT_KIT_FAILPOINT: `delay-first-execute:${LONG_MS}${heartbeat ? "" : ",no-heartbeat"}` });
+  const a = spawnApply(testBinary(tool), plan, { ...env, ...lease, AGENT_KIT_FAILPOINT: `delay-first-execute:${LONG_MS}${heartbeat ? "" : ",no-heartbeat"}` });
   await Bun.sleep(5000);
   const b = await finishApply(spawnApply(binary(tool), plan, { ...env, ...lease }));
   const ra = await finishApply(a);

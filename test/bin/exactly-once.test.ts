@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, binary, root, run } from "../helpers/bin.ts";
+import { baseEnv, binary, root, run, testBinary } from "../helpers/bin.ts";
 import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
 import { finishApply, LEDGER_ENGINES, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
 import { machineEnv } from "../helpers/machine-tmp.ts";
@@ -44,7 +44,7 @@ describe("a lease outlived by a slow execution", () => {
     test(`seo: ${heartbeat ? "the heartbeat keeps the item A's" : "with the heartbeat off, the fence stops A, the stale owner"}; nothing executes twice`, async () => {
       const ws = await workspace({ pages: 2, maxPages: 2 });
       const items = await planned(ws);
-      const a = spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
+      const a = spawnApply(testBinary("seo"), ws.run, { ...ws.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
       await Bun.sleep(1000);
       const b = await finishApply(spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE }));
       const ra = await finishApply(a);
@@ -64,7 +64,7 @@ describe("a lease outlived by a slow execution", () => {
     test(`brain: ${heartbeat ? "heartbeat" : "fence only"}: one commit for the key, never two`, async () => {
       const k = knowledgeBase();
       const keys = await brainPlanned(k, ["note", "update", "--id", "harbour-history", "--title", "Harbour history, revised"]);
-      const a = spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
+      const a = spawnApply(testBinary("brain"), k.run, { ...k.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
       await Bun.sleep(1000);
       await finishApply(spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE }));
       await finishApply(a);
@@ -159,7 +159,7 @@ describe("a ledger server that goes away mid-apply", () => {
     const url = started.stdout.toString().trim();
     const ws = await workspace({ pages: 30, maxPages: 30, ledgerUrl: url });
     const items = await planned(ws);
-    const p = spawnApply(binary("seo"), ws.run, { ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:40" });
+    const p = spawnApply(testBinary("seo"), ws.run, { ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:40" });
     await Bun.sleep(900);
     expect(pg("stop").exitCode).toBe(0);
     const r = await finishApply(p);

@@ -5,7 +5,7 @@
  * are tested in-process in test/seam/apply.test.ts.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { binary, baseEnv } from "../helpers/bin.ts";
+import { baseEnv, testBinary } from "../helpers/bin.ts";
 import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
 
 afterAll(removeWorkspaces);
@@ -53,7 +53,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       // Each execution takes 10 ms, as a real API call would, so the two runs overlap. One waits on
       // items the other holds (--wait); the other skips them (IN_PROGRESS) and runs ahead.
       const spawn = (wait: boolean) =>
-        Bun.spawn([binary("seo"), "apply", "--plan", ws.run, "--json", ...(wait ? ["--wait"] : [])], { env: baseEnv({ ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:10" }), stdout: "pipe", stderr: "pipe" });
+        Bun.spawn([testBinary("seo"), "apply", "--plan", ws.run, "--json", ...(wait ? ["--wait"] : [])], { env: baseEnv({ ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:10" }), stdout: "pipe", stderr: "pipe" });
       const racers = [spawn(true), spawn(false)];
       const results = await Promise.all(racers.map(async (p) => ({ code: await p.exited, out: JSON.parse(await new Response(p.stdout).text()) })));
       expect(results[0]!.code).toBe(0);

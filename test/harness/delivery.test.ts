@@ -29,7 +29,7 @@ const serve = (fetch: (req: Request) => Response | Promise<Response>) => {
   servers.push(s);
   return `http://127.0.0.1:${s.port}`;
 };
-const opts = (eventId: string) => ({ secret: SECRET, eventId, now: Date.now, signal: new AbortController().signal, backoffMs: [10] });
+const opts = (eventId: string) => ({ secret: SECRET, eventId, now: Date.now, signal: new AbortController().signal, backoffMs: [10], redact: (t: string) => t });
 
 describe("deliver", () => {
   test("a 4xx is the receiver's refusal: one attempt, not retried, not retryable", async () => {

@@ -6,11 +6,22 @@ import { join } from "node:path";
 export const root = join(import.meta.dir, "..", "..");
 export const dist = join(root, "dist");
 
-export function binary(name: string): string {
-  const path = join(dist, name);
+/** The variable the test builds read their failpoints from; a release binary never reads it. */
+export const FAILPOINT = "AGENT_KIT_FAILPOINT";
+
+const built = (path: string): string => {
   if (!existsSync(path)) throw new Error(`${path} is missing: run \`bun run build\` first`);
   return path;
-}
+};
+
+/** A release binary, as shipped: it never reads AGENT_KIT_FAILPOINT. */
+export const binary = (name: string): string => built(join(dist, name));
+
+/** The test build of a tool (dist/test/), the only one that honours AGENT_KIT_FAILPOINT. */
+export const testBinary = (name: string): string => built(join(dist, "test", name));
+
+/** The build a run with these variables needs: the test build when they ask for a failpoint. */
+export const binaryFor = (name: string, env: Record<string, string | undefined>): string => (env[FAILPOINT] === undefined ? binary(name) : testBinary(name));
 
 export interface RunResult {
   code: number;

@@ -4,7 +4,7 @@ import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import seoTool from "../../tools/seo/tool.ts";
-import { baseEnv, binary, root, run, type RunResult } from "./bin.ts";
+import { baseEnv, binary, binaryFor, root, run, type RunResult } from "./bin.ts";
 import { runInProcess } from "./in-process.ts";
 import { postgresUrl } from "./postgres.ts";
 
@@ -129,7 +129,7 @@ export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxP
     seo: (args, extra = {}) =>
       opts.door === "in-process"
         ? runInProcess(seoTool, [...args, "--json"], { env: { ...env, ...extra } })
-        : run(binary("seo"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
+        : run(binaryFor("seo", extra), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
     gate: (args, extra = {}) => run(binary("gate"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
   };
   const base = opts.pages ? "https://gen.example" : "https://harbour.example";

@@ -2,7 +2,7 @@
 import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { binary, root, run } from "./bin.ts";
+import { binary, binaryFor, root, run } from "./bin.ts";
 import { APPROVER, gateKeys } from "./mutation.ts";
 
 const GIT_IDENTITY = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
@@ -56,7 +56,7 @@ export function knowledgeBase(opts: { fill?: (repo: string) => void; maxItems?: 
     run: join(dir, "run"),
     env,
     git,
-    brain: (args, extra = {}, stdin) => run(binary("brain"), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
+    brain: (args, extra = {}, stdin) => run(binaryFor("brain", extra), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
     // Only the gate's own command line holds a person's key.
     gate: (args) => run(binary("gate"), [...args, "--json"], { env: { ...env, AGENT_APPROVER_KEY: APPROVER.privateKey } }),
   };

@@ -9,6 +9,9 @@
  * document, never as argv words a parser could read as flags.
  */
 import { ResourceError, type CommandAnswer, type McpExtension, type McpExtensionModule, type RunCommand, type ToolAnswer } from "agent-cli-kit/mcp";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { slugOf } from "./lib/notes.ts";
 
 const PROFILE_ID = "profile";
@@ -59,16 +62,38 @@ async function save(run: RunCommand, planned: CommandAnswer, runDir: string, not
   const review = await run(["review"], { tool: "gate", input: { plan: runDir } });
   if (!review.ok) {
     const code = String(review.error?.code ?? "APPROVAL_REQUIRED");
-    return error(code === "POLICY_DENIED" ? code : "APPROVAL_REQUIRED", `the standing policy does not approve this save: ${String(review.error?.message)}`, {
+    const waiting = error(code === "POLICY_DENIED" ? code : "APPROVAL_REQUIRED", `the standing policy does not approve this save: ${String(review.error?.message)}`, {
       plan: plan.plan,
       hint: `a person the policy names as an approver runs \`gate approve --plan ${runDir}\` at a terminal, their key in AGENT_APPROVER_KEY; then \`brain apply --plan ${runDir}\``,
     });
+    WAITING.add(waiting);
+    return waiting;
   }
   const applied = await run(["apply"], { input: { plan: runDir } });
   if (!applied.ok) return failed(applied);
   const status = { saved: true, note, plan: plan.checksum, executed: (applied.data as { executed: number }).executed };
   return { text: JSON.stringify(status), structured: status };
 }
+
+/**
+ * A save's working files (its plan, the raw conversation text among it, and
+ * its ledger) live in a folder only this user may enter, and go when the save
+ * ends, saved or failed. A plan waiting for a person stays: the answer names
+ * it, and approving it needs it.
+ */
+async function saving(save: (runDir: string) => Promise<ToolAnswer>): Promise<ToolAnswer> {
+  const runDir = mkdtempSync(join(tmpdir(), "brain-memory-")); // mode 0700
+  let answer: ToolAnswer | undefined;
+  try {
+    answer = await save(runDir);
+    return answer;
+  } finally {
+    if (!answer || !WAITING.has(answer)) rmSync(runDir, { recursive: true, force: true });
+  }
+}
+
+/** The answers that hand a plan to a person, whose folder is kept. */
+const WAITING = new WeakSet<ToolAnswer>();
 
 const messagesOf = (args: Record<string, unknown>): Message[] | null => {
   if (Array.isArray(args.messages)) {
@@ -130,8 +155,7 @@ const memory: McpExtension = {
       const found = await searchMarkdown(run, query, topKOf(args.topK));
       return "failed" in found ? failed(found.failed) : { text: found.text };
     }
-    const runDir = `${process.env.TMPDIR ?? "/tmp"}/brain-memory-${crypto.randomUUID()}`;
-    return name === "mem_save_fact" ? saveFact(run, args, runDir) : saveTurn(run, args, runDir);
+    return saving((runDir) => (name === "mem_save_fact" ? saveFact(run, args, runDir) : saveTurn(run, args, runDir)));
   },
   async read(uri, run) {
     let url: URL;

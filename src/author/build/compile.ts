@@ -17,6 +17,11 @@ const zodStandIn: Bun.BunPlugin = {
 
 export interface CompileOptions {
   readonly zodStandIn?: boolean;
+  /**
+   * A test build, whose applies honour AGENT_KIT_FAILPOINT (src/kit/mutations/failpoints.ts).
+   * A release build defines the switch false, so the failpoint code is dead, dropped, and its variable's name absent.
+   */
+  readonly failpoints?: boolean;
   /** Bun's compile target (`bun-linux-arm64`, `bun-darwin-arm64`, …); the host's when absent. */
   readonly target?: string;
 }
@@ -25,6 +30,7 @@ export async function compile(entry: string, outfile: string, opts: CompileOptio
   const result = await Bun.build({
     entrypoints: [entry],
     plugins: opts.zodStandIn ? [zodStandIn] : [],
+    define: { KIT_FAILPOINTS: opts.failpoints ? "true" : "false" },
     // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
     format: "esm",
     bytecode: true,

@@ -139,9 +139,18 @@ function serveExtension(server: Server, extension: McpExtension): void {
   });
 }
 
-export async function serveMcp(doc: DescribeDoc, opts: { profile: string; format: McpFormat; version: string }, extension?: McpExtension): Promise<void> {
+/**
+ * `redact`: the argv door's redactor. Every frame the server writes passes it,
+ * the server's own text included (an unknown tool's name, a resource's uri,
+ * a heading around a query), not only what the commands answered. The
+ * redactor keeps JSON valid, so a frame is redacted as its JSON text.
+ */
+export async function serveMcp(doc: DescribeDoc, opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string }, extension?: McpExtension): Promise<void> {
   const server = new Server({ name: doc.tool, version: opts.version }, { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } });
   if (extension) serveExtension(server, extension);
   else serveCommands(server, doc, opts.profile as McpProfile, opts.format);
-  await server.connect(new StdioServerTransport());
+  const transport = new StdioServerTransport();
+  const send = transport.send.bind(transport);
+  transport.send = (message) => send(JSON.parse(opts.redact(JSON.stringify(message))));
+  await server.connect(transport);
 }

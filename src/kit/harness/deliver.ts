@@ -15,6 +15,8 @@ export interface DeliveryOptions {
   readonly attempts?: number;
   readonly backoffMs?: readonly number[];
   readonly timeoutMs?: number;
+  /** The command's redactor: a refusal's body is redacted, then cut, into the error. */
+  readonly redact: (text: string) => string;
 }
 
 export interface Delivered {
@@ -40,7 +42,7 @@ export async function deliver(url: string, body: string, o: DeliveryOptions): Pr
       last = (e as Error).name === "TimeoutError" ? "no answer in time" : (e as Error).message;
       continue;
     }
-    const text = (await res.text()).slice(0, 300);
+    const text = o.redact(await res.text()).slice(0, 300);
     if (res.ok) return { url, attempts: attempt, status: res.status };
     // A replay after an attempt whose answer was lost: the receiver has the report.
     if (res.status === 409 && attempt > 1) return { url, attempts: attempt, status: res.status };

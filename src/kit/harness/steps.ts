@@ -19,6 +19,8 @@ export interface StepContext {
   readonly now: () => number;
   /** After each step: what has run so far (a cancellation reports it). */
   readonly onStep: (runs: readonly StepRun[]) => void;
+  /** The harness's redactor: a step's stray output is redacted before it is cut into the report. */
+  readonly redact: (text: string) => string;
 }
 
 const isRunDir = (a: string): boolean => a === "--run-dir" || a.startsWith("--run-dir=");
@@ -43,14 +45,14 @@ export function stepInput(step: Job["steps"][number], runDir: string): Record<st
   return own ? { ...step.input } : { ...step.input, "run-dir": runDir };
 }
 
-function envelopeOf(stdout: string): { envelope: StepEnvelope } | { problem: string } {
+function envelopeOf(stdout: string, redact: (text: string) => string): { envelope: StepEnvelope } | { problem: string } {
   const text = stdout.trim();
   if (!text) return { problem: "nothing on stdout" };
   try {
     const env = JSON.parse(text) as StepEnvelope;
     if (typeof env === "object" && env && typeof env.ok === "boolean" && typeof env.meta === "object") return { envelope: env };
   } catch {}
-  return { problem: `stdout was not one envelope: ${text.slice(0, 120)}` };
+  return { problem: `stdout was not one envelope: ${redact(text).slice(0, 120)}` };
 }
 
 async function runOne(job: Job, index: number, ctx: StepContext): Promise<StepRun> {
@@ -69,7 +71,7 @@ async function runOne(job: Job, index: number, ctx: StepContext): Promise<StepRu
   ctx.signal.addEventListener("abort", stop, { once: true });
   try {
     const [stdout, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-    const parsed = envelopeOf(stdout);
+    const parsed = envelopeOf(stdout, ctx.redact);
     return { index, argv: [tool!, ...step.argv.slice(1)], exit, durationMs: ctx.now() - started, ...("envelope" in parsed ? { envelope: parsed.envelope } : { envelope: null, problem: parsed.problem }) };
   } finally {
     ctx.signal.removeEventListener("abort", stop);

@@ -7,6 +7,7 @@
  * are added to the envelope's meta.
  */
 import type { CommandContext } from "../runtime/context.ts";
+import { createRedactor } from "../identity/redact.ts";
 import { KitError } from "../output/errors.ts";
 import { costOf } from "./prices.ts";
 
@@ -34,7 +35,9 @@ export interface ChatResult {
 const BACKOFF_MS = [500, 1500, 4000];
 const MAX_RETRY_AFTER_MS = 10_000;
 
-export async function chatCompletion(ctx: Pick<CommandContext<unknown>, "signal" | "addCost" | "log">, req: ChatRequest): Promise<ChatResult> {
+type LlmContext = Pick<CommandContext<unknown>, "signal" | "addCost" | "log" | "redact">;
+
+export async function chatCompletion(ctx: LlmContext, req: ChatRequest): Promise<ChatResult> {
   const attempts = req.attempts ?? 3;
   const url = `${req.baseUrl.replace(/\/+$/, "")}/chat/completions`;
   let last: KitError | null = null;
@@ -77,12 +80,26 @@ async function send(url: string, req: ChatRequest, signal: AbortSignal): Promise
   }
 }
 
+/** How much of a refusal's body its error quotes. */
+const QUOTED = 200;
+
+/**
+ * An upstream's words, redacted and then cut: a refusal often echoes the key
+ * (raw, or base64 as a proxy saw it), and a key cut in half before redaction
+ * no longer matches. The request's own key is masked even if it came from
+ * elsewhere than the environment the command's redactor knows.
+ */
+function quoted(text: string, req: ChatRequest, redact: (text: string) => string): string {
+  const own = createRedactor({ [req.keyVariable]: req.apiKey }, [req.keyVariable]);
+  return own(redact(text)).slice(0, QUOTED);
+}
+
 /** A final answer: the message, its usage and cost (added to the command's meta), or the error it is. */
-async function answerOf(res: Response, url: string, req: ChatRequest, ctx: Pick<CommandContext<unknown>, "addCost" | "log">): Promise<Omit<ChatResult, "attempts">> {
+async function answerOf(res: Response, url: string, req: ChatRequest, ctx: LlmContext): Promise<Omit<ChatResult, "attempts">> {
   const text = await res.text();
   if (!res.ok) {
     const auth = res.status === 401 || res.status === 403;
-    throw new KitError(auth ? "CREDENTIAL_REJECTED" : "UPSTREAM_ERROR", `${url} answered ${res.status}: ${text.slice(0, 200)}`, {
+    throw new KitError(auth ? "CREDENTIAL_REJECTED" : "UPSTREAM_ERROR", `${url} answered ${res.status}: ${quoted(text, req, ctx.redact)}`, {
       detail: { status: res.status },
       hint: auth ? `the key was refused: check ${req.keyVariable}` : "check --model and --base-url",
     });

@@ -8,8 +8,18 @@
  *   kill-at-commit:N       SIGKILL when the Nth execution passes its fence, right before its
  *                          irreversible step (a temp file written, a commit object made)
  *   after-settle:N         SIGKILL right after the Nth settlement (and the next item's claim with it)
+ *
+ * Only a test build honours them (scripts/build.ts: dist/test/<tool>, built
+ * with KIT_FAILPOINTS defined true). In a release binary KIT_FAILPOINTS is
+ * false, so the reading code below is dead and dropped: an environment
+ * variable cannot kill an apply or stop its heartbeat. Run from source, they
+ * are off too.
  */
 export const FAILPOINT_ENV = "AGENT_KIT_FAILPOINT";
+
+/** Defined by the build (Bun.build `define`); undeclared when run from source. */
+declare const KIT_FAILPOINTS: boolean | undefined;
+const COMPILED_IN = typeof KIT_FAILPOINTS !== "undefined" && KIT_FAILPOINTS === true;
 
 type CrashPoint = "after-execute" | "kill-at-commit" | "after-settle";
 
@@ -23,7 +33,14 @@ export interface Failpoints {
   readonly heartbeat: boolean;
 }
 
+/** What a release build does at every failpoint: nothing. */
+const NONE: Failpoints = { crashAt: () => {}, delay: async () => {}, heartbeat: true };
+
 export function failpointsOf(env: Readonly<Record<string, string | undefined>>): Failpoints {
+  return COMPILED_IN ? readFailpoints(env) : NONE;
+}
+
+function readFailpoints(env: Readonly<Record<string, string | undefined>>): Failpoints {
   const set = new Map((env[FAILPOINT_ENV] ?? "").split(",").map((f) => f.split(":") as [string, string | undefined]));
   const num = (name: string) => Number(set.get(name) ?? 0) || 0;
   const every = num("delay-execute");

@@ -147,10 +147,13 @@ export function buildPlan(p: {
   return { ...body, checksum: planChecksum(body), policy_version: null, approval_id: null, approval: null };
 }
 
-/** Atomic: a reader (the gate, apply) never sees half a plan. */
+/**
+ * Atomic: a reader (the gate, apply) never sees half a plan. Owner-only: a
+ * plan holds, unredacted, the very text its apply will write.
+ */
 export function writePlanFile(path: string, plan: Plan): void {
   const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-  writeFileSync(tmp, `${JSON.stringify(plan, null, 1)}\n`);
+  writeFileSync(tmp, `${JSON.stringify(plan, null, 1)}\n`, { mode: 0o600 });
   renameSync(tmp, path);
 }
 

@@ -28,7 +28,10 @@ export interface Sink {
 export async function emitEnvelope(env: Envelope, sink: Sink): Promise<number> {
   if (sink.mode === "text") {
     const { renderText } = await import("./text.ts");
-    const out = renderText(env, { colour: sink.colour, width: sink.width });
+    // Text clips cells to the terminal's width: the envelope is redacted before anything is clipped
+    // (the redactor keeps JSON valid), and the drawn text once more after.
+    const redacted = JSON.parse(sink.redact(JSON.stringify(env))) as Envelope;
+    const out = renderText(redacted, { colour: sink.colour, width: sink.width });
     if (out.stdout) await sink.writeStdout(sink.redact(out.stdout));
     if (out.stderr) sink.writeStderr(sink.redact(out.stderr));
   } else if (sink.mode === "toon") {

@@ -130,11 +130,15 @@ export interface ErrorObject {
   detail?: Record<string, unknown>;
 }
 
-export function toErrorObject(e: KitError): ErrorObject {
-  const out: ErrorObject = { code: e.code, message: bounded(oneLine(e.message), MAX_MESSAGE), retryable: e.retryable };
-  if (e.hint !== undefined) out.hint = bounded(oneLine(e.hint), MAX_MESSAGE);
+/**
+ * `redact` runs before anything is cut (the message, the hint, the echo of
+ * `got`): a secret cut in half would no longer match, and would leave half unmasked.
+ */
+export function toErrorObject(e: KitError, redact: (text: string) => string = (t) => t): ErrorObject {
+  const out: ErrorObject = { code: e.code, message: bounded(redact(oneLine(e.message)), MAX_MESSAGE), retryable: e.retryable };
+  if (e.hint !== undefined) out.hint = bounded(redact(oneLine(e.hint)), MAX_MESSAGE);
   if (e.allowed !== undefined) out.allowed = e.allowed;
-  if (e.got !== undefined) out.got = echo(e.got);
+  if (e.got !== undefined) out.got = echo(e.got, redact);
   if (e.detail !== undefined) out.detail = e.detail;
   return out;
 }
@@ -145,9 +149,9 @@ const MAX_ECHO = 200;
 
 const bounded = (s: string, max: number): string => (s.length <= max ? s : `${s.slice(0, max - 1)}…`);
 
-/** `got` as given when it is small; otherwise its start, as a string, marked as cut. */
-function echo(got: unknown): unknown {
-  if (typeof got === "string") return bounded(got, MAX_ECHO);
+/** `got` as given when it is small; otherwise its start (redacted first), as a string, marked as cut. */
+function echo(got: unknown, redact: (text: string) => string): unknown {
+  if (typeof got === "string") return got.length <= MAX_ECHO ? got : bounded(redact(got), MAX_ECHO);
   if (got === null || typeof got !== "object") return got;
   let text: string;
   try {
@@ -155,7 +159,7 @@ function echo(got: unknown): unknown {
   } catch {
     return "(a value too deep to show)";
   }
-  return text.length <= MAX_ECHO ? got : bounded(text, MAX_ECHO);
+  return text.length <= MAX_ECHO ? got : bounded(redact(text), MAX_ECHO);
 }
 
 /** contract §4: `message` is one line. */

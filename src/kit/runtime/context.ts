@@ -26,6 +26,12 @@ export interface CommandContext<F> {
   readonly signal: AbortSignal;
   /** Diagnostics on stderr, redacted. */
   readonly log: Logger;
+  /**
+   * The redactor every emitted byte passes through. Text a command shortens
+   * (an upstream's answer, a snippet) is redacted first, then cut: a secret
+   * cut in half no longer matches, and its other half would leave unmasked.
+   */
+  redact(text: string): string;
   readonly runDir: RunDir;
   /** Whether a person could answer a prompt. */
   readonly interactive: boolean;
@@ -81,6 +87,7 @@ export interface ContextParts<F> {
   readonly wait: boolean;
   readonly signal: AbortSignal;
   readonly log: Logger;
+  readonly redact: (text: string) => string;
   readonly runDir: RunDir;
   readonly prompts: PromptPolicy;
   readonly pageRequest: PageRequest | null;
@@ -118,6 +125,7 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     wait: p.wait,
     signal: p.signal,
     log: p.log,
+    redact: p.redact,
     runDir: p.runDir,
     interactive: p.prompts.interactive,
     now: p.now,

@@ -105,7 +105,7 @@ export class Invocation {
   fail(e: unknown): Promise<number> {
     const err = asKitError(e);
     if (err.code === "INTERNAL" && err.cause instanceof Error) this.log.debug(err.cause.stack ?? err.cause.message);
-    return this.emit(failure(this.parts(), toErrorObject(err)));
+    return this.emit(failure(this.parts(), toErrorObject(err, this.redact)));
   }
 
   /** SIGINT/SIGTERM: stop the command, answer CANCELLED, exit 130. */

@@ -95,6 +95,7 @@ async function execute(inv: Invocation, head: CommandHead, command: Command, fla
     wait: u.wait,
     signal: inv.abort.signal,
     log: inv.log,
+    redact: inv.redact,
     runDir,
     prompts: { interactive: io.stdinIsTTY && io.stderrIsTTY && !u.noInput, force: u.force, terminal: io.terminal },
     pageRequest,

@@ -77,7 +77,7 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   const format = rest.includes("--toon") ? "toon" : (io.env.AGENT_MCP_OUTPUT_FORMAT ?? "json");
   const { MCP_FORMATS, MCP_PROFILES, serveMcp } = await import("../bindings/mcp.ts");
   const refuse = (what: string, got: string, allowed: readonly string[]) => {
-    io.writeStderr(`${tool.name}: unknown MCP ${what} '${got}'; one of: ${allowed.join(", ")}\n`);
+    io.writeStderr(inv.redact(`${tool.name}: unknown MCP ${what} '${got}'; one of: ${allowed.join(", ")}\n`));
     return 1;
   };
   const extensions = (await inv.source.mcpProfiles?.()) ?? {};
@@ -85,6 +85,6 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   if (!profiles.includes(profile)) return refuse("profile", profile, profiles);
   if (!(MCP_FORMATS as readonly string[]).includes(format)) return refuse("output format", format, MCP_FORMATS);
   const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
-  await serveMcp(doc, { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version }, extensions[profile]);
+  await serveMcp(doc, { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact }, extensions[profile]);
   return 0;
 }

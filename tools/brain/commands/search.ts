@@ -8,7 +8,7 @@ import { unreadable } from "./shared.ts";
 
 const SNIPPET = 160;
 
-/** The body around the first query term it contains, on word boundaries. */
+/** The body around the first query term it contains, on word boundaries; given the body redacted, so no cut falls inside a secret. */
 function snippetOf(body: string, terms: readonly string[]): string {
   const flat = body.replace(/\s+/g, " ").trim();
   const lower = flat.toLowerCase();
@@ -51,7 +51,7 @@ export default defineCommand({
         const body = n.body ?? "";
         const words = new Set(`${n.title} ${n.tags.join(" ")} ${body}`.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []);
         const matched = terms.filter((t) => [...words].some((w) => w.startsWith(t)));
-        return { id: n.id, title: n.title, tags: n.tags, score, matched, snippet: snippetOf(body, matched.length ? matched : terms) };
+        return { id: n.id, title: n.title, tags: n.tags, score, matched, snippet: snippetOf(ctx.redact(body), matched.length ? matched : terms) };
       });
       return { items, unreadable: index.unreadable() };
     } finally {

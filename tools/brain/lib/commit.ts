@@ -10,7 +10,7 @@
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { KitError } from "agent-cli-kit";
-import { blobHash, type Repo } from "./repo.ts";
+import { blobHash, firstLines, type Repo } from "./repo.ts";
 
 export const TRAILER = "Idempotency-Key";
 const ZERO = "0000000000000000000000000000000000000000";
@@ -62,7 +62,7 @@ export async function commitChange(repo: Repo, change: NoteChange, beforeRefMove
     await beforeRefMove();
     // The commit point: the branch moves only if nobody moved it since we read it.
     const moved = repo.git(["update-ref", "-m", change.subject, "HEAD", commit, head ?? ZERO], { allowFail: true });
-    if (moved.code !== 0) throw new KitError("UPSTREAM_ERROR", `the branch moved while the commit was being made; nothing was committed`, { detail: { stderr: moved.stderr.slice(0, 300) } });
+    if (moved.code !== 0) throw new KitError("UPSTREAM_ERROR", `the branch moved while the commit was being made; nothing was committed`, { detail: { stderr: firstLines(moved.stderr) } });
     syncToHead(repo, [change.path]);
     return commit;
   } finally {

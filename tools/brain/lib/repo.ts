@@ -58,7 +58,7 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
         stderr: "pipe",
       });
       const out = { code: p.exitCode ?? 1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
-      if (out.code !== 0 && !opts.allowFail) throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, { detail: { args, stderr: out.stderr.slice(0, 500) } });
+      if (out.code !== 0 && !opts.allowFail) throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, { detail: { args, stderr: firstLines(out.stderr) } });
       return out;
     },
     async gitAsync(args) {
@@ -84,6 +84,12 @@ function gitDirOf(dir: string): { gitDir: string; top: string } | null {
 }
 
 /** The folder above an absolute, normalised path ("/" above itself). */
+/**
+ * git's diagnostics, bounded by whole lines: a cut inside a line could halve a
+ * credential (a remote's URL) that the redactor then no longer recognises.
+ */
+export const firstLines = (text: string, lines = 10): string => text.split("\n").slice(0, lines).join("\n");
+
 const parentOf = (path: string): string => path.slice(0, path.lastIndexOf("/")) || "/";
 
 /** Uncommitted changes would be swept into a note's commit, or clash with it. */

@@ -90,6 +90,7 @@ export default defineCommand({
       signal: ctx.signal,
       now: ctx.now,
       onStep: (soFar) => ctx.checkpoint({ ...fold(soFar, job.steps.length - soFar.length, true) }),
+      redact: ctx.redact,
     });
     let artifacts: ArtifactRef[];
     try {
@@ -103,7 +104,7 @@ export default defineCommand({
     const reportPath = writeReport(runDir, report);
     ctx.addCost({ usd: report.cost_usd, tokens: report.llm_tokens });
     ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });
-    const delivered = job.delivery ? await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId, now: ctx.now, signal: ctx.signal }) : null;
+    const delivered = job.delivery ? await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId, now: ctx.now, signal: ctx.signal, redact: ctx.redact }) : null;
     return { ...report, report: reportPath, delivered, dry_run: false, would_run: [] };
   },
 });

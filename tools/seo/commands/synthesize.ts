@@ -57,7 +57,7 @@ export default defineCommand({
     if (ctx.dryRun)
       return { model, prompt_version: PROMPT_VERSION, input_checksum: inputChecksum, summary: "", actions: [], usage: { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }, cost_usd: 0, dry_run: true, artifact: null };
     const answer = await chatCompletion(ctx, { baseUrl, apiKey: ctx.env[KEY]!, keyVariable: KEY, model, messages, timeoutMs: ctx.flags.timeout, jsonMode: true });
-    const report = parseReport(answer.content);
+    const report = parseReport(answer.content, ctx.redact);
     const data = { model: answer.model, prompt_version: PROMPT_VERSION, input_checksum: inputChecksum, ...report, usage: answer.usage, cost_usd: answer.cost_usd };
     const written = ctx.runDir.write("synthesize", data, { model: answer.model, promptVersion: PROMPT_VERSION });
     ctx.setOutcome({ realized: answer.cost_usd ?? 0, confidence: answer.cost_usd === null ? 0 : 1 });
@@ -65,12 +65,12 @@ export default defineCommand({
   },
 });
 
-function parseReport(content: string): { summary: string; actions: z.output<typeof action>[] } {
+function parseReport(content: string, redact: (text: string) => string): { summary: string; actions: z.output<typeof action>[] } {
   let doc: { summary?: unknown; actions?: unknown };
   try {
     doc = JSON.parse(content.replace(/^```(json)?\s*|\s*```\s*$/g, ""));
   } catch {
-    throw new KitError("UPSTREAM_ERROR", "the model did not answer with the JSON report asked for", { hint: "try again, or another --model", detail: { answer: content.slice(0, 500) } });
+    throw new KitError("UPSTREAM_ERROR", "the model did not answer with the JSON report asked for", { hint: "try again, or another --model", detail: { answer: redact(content).slice(0, 500) } }); // redacted, then cut
   }
   const list = Array.isArray(doc.actions) ? doc.actions : [];
   const strings = (x: unknown) => (Array.isArray(x) ? x.filter((s): s is string => typeof s === "string") : []);

@@ -1,13 +1,19 @@
 /** The embedded ledger engine: one SQLite file, WAL, writers serialised by BEGIN IMMEDIATE. */
 import { Database } from "bun:sqlite";
+import { closeSync, openSync } from "node:fs";
 import { hostname } from "node:os";
 import { decide, FRESH_CLAIM, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Settlement } from "./ledger.ts";
 
 const BUSY_TIMEOUT_MS = 10_000;
 
-/** The file, in WAL mode and migrated. */
+/**
+ * The file, in WAL mode and migrated. Made owner-only before SQLite opens it
+ * (its -wal and -shm files take the same mode): the action log names what
+ * was written where.
+ */
 const openDatabase = (path: string): Database =>
   withBusyRetry(() => {
+    if (path !== ":memory:" && !path.startsWith("file:")) closeSync(openSync(path, "a", 0o600));
     const d = new Database(path, { create: true, strict: true });
     try {
       d.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
