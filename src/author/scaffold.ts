@@ -4,7 +4,7 @@
  * Files named `*.tmpl` are the template's; `gitignore` and `github/` become
  * their dotted names (npm drops dot-files from a package's template).
  */
-import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 const TEMPLATE = join(import.meta.dir, "template");
@@ -36,10 +36,25 @@ export function renderTemplate(values: { name: string; purpose: string; kit: str
   }));
 }
 
-export function writeRendered(dir: string, files: readonly Rendered[]): void {
-  for (const f of files) {
-    mkdirSync(dirname(join(dir, f.path)), { recursive: true });
-    writeFileSync(join(dir, f.path), f.text, { mode: f.executable ? 0o755 : 0o644 });
+/**
+ * Puts the files in `dir` whole or not at all: written into a sibling folder,
+ * then renamed into place, so a second init racing this one finds either
+ * nothing or all of it, never half. Nothing is written where they already are.
+ */
+export function placeRendered(dir: string, files: readonly Rendered[]): void {
+  if (existsSync(dir) && readdirSync(dir).length > 0) return;
+  const aside = `${dir}.init-${process.pid}-${Math.random().toString(36).slice(2)}`;
+  try {
+    for (const f of files) {
+      mkdirSync(dirname(join(aside, f.path)), { recursive: true });
+      writeFileSync(join(aside, f.path), f.text, { mode: f.executable ? 0o755 : 0o644 });
+    }
+    renameSync(aside, dir);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "ENOTEMPTY" && code !== "EEXIST") throw e;
+  } finally {
+    rmSync(aside, { recursive: true, force: true });
   }
 }
 

@@ -1,10 +1,12 @@
 import { resolve } from "node:path";
 import * as z from "../../kit/schema.ts";
 import { defineCommand, describe, KitError } from "../../kit/index.ts";
-import { isFreeFolder, kitResolvesFrom, renderTemplate, writeRendered } from "../scaffold.ts";
+import { isFreeFolder, kitResolvesFrom, placeRendered, renderTemplate } from "../scaffold.ts";
 import { KIT_VERSION } from "../package-info.ts";
 import { buildTool } from "../build/index.ts";
 import { installKit, recordGoldens } from "../finish.ts";
+
+const foreignFiles = (dir: string) => new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, { hint: "give --dir a new or empty folder: a new tool is never written over someone's files" });
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
@@ -45,7 +47,9 @@ export default defineCommand({
     const then = [`cd ${shellQuoted(dir)}`, "npm install", "npx agent-cli-kit build", `npx agent-cli-kit verify --update dist/${name}`];
     const answer = { tool: name, dir, files: files.map((f) => f.path), installed: false, binary: null as string | null, golden_cases: 0, then };
     if (ctx.dryRun) return answer;
-    writeRendered(dir, files);
+    placeRendered(dir, files);
+    // Another init may have got there first: what is there now must be exactly this template.
+    if (!isFreeFolder(dir, files)) throw foreignFiles(dir);
     const installed = !kitResolvesFrom(dir) && ctx.flags.install === true;
     if (installed) await installKit(dir, ctx.signal);
     else if (!kitResolvesFrom(dir)) return answer;
