@@ -99,11 +99,11 @@ describe("output modes and tool-level answers", () => {
     expect(r.json.data.help).toContain("--severity");
   });
 
-  test("--skill prints the SKILL.md the compile step renders; --spec is carried only by a build", async () => {
+  test("--skill prints the SKILL.md the compile step renders; in-process, --spec prints the identity the tool declares", async () => {
     const skill = await runInProcess(seoTool, ["--skill"]);
     expect([skill.code, skill.stdout]).toEqual([0, compileTool(seoTool).skill]);
     const spec = await runInProcess(seoTool, ["--spec"]);
-    expect([spec.code, spec.json.error.code]).toEqual([3, "NOT_FOUND"]);
+    expect([spec.code, Bun.YAML.parse(spec.stdout)]).toEqual([0, { name: "seo", version: seoTool.version, contract_version: 0, purpose: seoTool.purpose }]);
   });
 
   test("a command word after a flag is a USAGE error that shows the command shape", async () => {

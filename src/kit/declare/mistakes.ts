@@ -4,7 +4,6 @@
  * tool and command, what is wrong and the fix. Never a TypeError from deep in
  * the kit. docs/declaration-mistakes.md lists every one.
  */
-import { dirname, isAbsolute, relative, sep } from "node:path";
 
 export class DeclarationError extends Error {
   override readonly name = "DeclarationError";
@@ -35,20 +34,27 @@ export const mistakeAt =
   };
 
 const FRAME_FILE = /\(?((?:\/|[A-Za-z]:\\)[^()]*?):\d+:\d+\)?\s*$/;
-/** The kit's own folder: a command its helpers declare (plan, apply) is named by the tool file that called them. */
-const KIT = `${dirname(import.meta.dir)}${sep}`;
+/**
+ * The kit's own folder: a command its helpers declare (plan, apply) is named by the tool file that called them.
+ * Plain string work, not node:path: this module loads with every command, and node:path costs start-up.
+ */
+const SEP = import.meta.dir.includes("\\") ? "\\" : "/";
+const KIT = `${import.meta.dir.slice(0, import.meta.dir.lastIndexOf(SEP))}${SEP}`;
+/** In a compiled binary every frame is the bundle's: no file to name, so no stack is taken. */
+export const COMPILED = import.meta.dir.startsWith("/$bunfs") || /^[A-Za-z]:\\~BUN/.test(import.meta.dir);
 
 /**
  * The file that called into the declaration functions: the first stack frame
  * outside the kit, relative to the working folder when inside it. In a
  * compiled binary every frame is the bundle's, so it is unknown (undefined).
  */
-export function callerFile(stack: string | undefined = new Error().stack): string | undefined {
-  for (const line of (stack ?? "").split("\n").slice(1)) {
+export function callerFile(stack?: string): string | undefined {
+  if (COMPILED && stack === undefined) return undefined;
+  const cwd = `${process.cwd()}${SEP}`;
+  for (const line of (stack ?? new Error().stack ?? "").split("\n").slice(1)) {
     const file = line.match(FRAME_FILE)?.[1];
     if (!file || file.startsWith(KIT) || file.startsWith("/$bunfs") || file.includes("node:")) continue;
-    const rel = relative(process.cwd(), file);
-    return rel.startsWith("..") || isAbsolute(rel) ? file : rel;
+    return file.startsWith(cwd) ? file.slice(cwd.length) : file;
   }
   return undefined;
 }
