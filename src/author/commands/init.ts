@@ -1,6 +1,7 @@
 import { resolve } from "node:path";
 import * as z from "../../kit/schema.ts";
 import { defineCommand, describe, KitError } from "../../kit/index.ts";
+import { shellWord } from "../../kit/introspection/shell.ts";
 import { isFreeFolder, kitResolvesFrom, placeRendered, renderTemplate } from "../scaffold.ts";
 import { KIT_VERSION } from "../package-info.ts";
 import { buildTool } from "../build/index.ts";
@@ -10,8 +11,6 @@ const foreignFiles = (dir: string) => new KitError("INVALID_INPUT", `${dir} exis
 
 const NAME = /^[a-z][a-z0-9-]*$/;
 
-/** One POSIX shell word: as it is when nothing in it is special, else single-quoted. */
-const shellQuoted = (word: string): string => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
 export default defineCommand({
   verb: "init",
@@ -44,7 +43,7 @@ export default defineCommand({
     const dir = resolve(ctx.cwd, ctx.flags.dir ?? name);
     const files = renderTemplate({ name, purpose: ctx.flags.purpose ?? `What ${name} does, in one line.`, kit: ctx.flags.kit ?? `^${KIT_VERSION}` });
     if (!isFreeFolder(dir, files)) throw new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, { hint: "give --dir a new or empty folder: a new tool is never written over someone's files" });
-    const then = [`cd ${shellQuoted(dir)}`, "npm install", "npx agent-cli-kit build", `npx agent-cli-kit verify --update dist/${name}`];
+    const then = [`cd ${shellWord(dir)}`, "npm install", "npx agent-cli-kit build", `npx agent-cli-kit verify --update dist/${name}`];
     const answer = { tool: name, dir, files: files.map((f) => f.path), installed: false, binary: null as string | null, golden_cases: 0, then };
     if (ctx.dryRun) return answer;
     placeRendered(dir, files);
