@@ -15,6 +15,8 @@ import { signedHeaders } from "../../src/kit/harness/sign.ts";
 import { openEventStore } from "../../src/kit/harness/store.ts";
 import { KitError } from "../../src/kit/output/errors.ts";
 import seo from "../../tools/seo/tool.ts";
+import harness from "../../tools/harness/tool.ts";
+import { foldJob } from "../../src/kit/harness/fold.ts";
 import { baseEnv, binary, root } from "../helpers/bin.ts";
 import { LEDGER_ENGINES } from "../helpers/mutation.ts";
 import { serveSite } from "../helpers/site-server.ts";
@@ -49,8 +51,9 @@ describe("deliver", () => {
   });
 });
 
-const registry = SchemaRegistry.of([compileTool(seo).describe]);
-const report = (eventId: string, data: unknown) => JSON.stringify({ job_id: "j", event_type: "job.completed", event_id: eventId, status: "succeeded", steps: [{ step: 0, ok: true, schema: "seo.crawl@1", data }] });
+const registry = SchemaRegistry.of([compileTool(seo).describe, compileTool(harness).describe]);
+const envelope = (data: unknown) => ({ ok: true, tool: "seo", command: "crawl", data, error: null, meta: { schema: "seo.crawl@1", cost_usd: 0, llm_tokens: 0, outcome: null } });
+const report = (eventId: string, data: unknown) => JSON.stringify(foldJob({ jobId: "j", eventId, runs: [{ index: 0, argv: ["seo", "crawl"], exit: 0, envelope: envelope(data), durationMs: 1 }], notRun: 0, cancelled: false, artifacts: [] }));
 
 for (const [engine, url] of Object.entries(LEDGER_ENGINES))
   describe(`the receiver, storing in ${engine}`, () => {
@@ -73,7 +76,7 @@ for (const [engine, url] of Object.entries(LEDGER_ENGINES))
       const stored = (await second.store.events()).filter((e) => e.eventId.startsWith(eventId));
       await second.store.close();
       expect([a.status, b.status, c.status]).toEqual([200, 409, 422]);
-      expect(await c.json()).toMatchObject({ reason: "schema", step: 0, schema: "seo.crawl@1", path: "$.steps[0].data" });
+      expect(await c.json()).toMatchObject({ reason: "schema", step: 0, schema: "seo.crawl@1", path: "$.steps[0].data.source", message: "must have required property 'source'" });
       expect(stored.map((e) => e.eventId)).toEqual([eventId]);
     });
   });
@@ -100,7 +103,7 @@ describe("harness job execute, as a process", () => {
     expect(JSON.parse(readFileSync(go.json.data.report, "utf8")).event_id).toBe(go.json.data.event_id);
   });
 
-  test("SIGTERM stops the running step; CANCELLED says what ran", async () => {
+  test("SIGTERM stops the running step; CANCELLED says what ran, and the report is kept (status cancelled)", async () => {
     const dir = mkdtempSync(join(tmpdir(), "job-"));
     // The second step's crawl waits on /a for as long as the test lets it: the signal comes while it does.
     const slow = serveSite({ "/": { body: "<html><body><a href='/a'>a</a></body></html>" }, "/a": { body: "<html></html>", hold: new Promise<void>(() => {}) } });
@@ -110,8 +113,10 @@ describe("harness job execute, as a process", () => {
       const r = await execute(job, slow.requested("/a"));
       expect(Date.now() - started).toBeLessThan(15_000);
       expect([r.code, r.json.error.code]).toEqual([130, "CANCELLED"]);
-      expect(r.json.error.detail.steps.map((s: any) => [s.command, s.ok])).toEqual([["crawl", true]]);
-      expect(r.json.error.detail.not_run).toBe(2);
+      expect(r.json.error.detail.steps.map((s: any) => [s.command, s.ok, s.stopped])).toEqual([["crawl", true, null], ["crawl", false, "cancelled"]]);
+      expect(r.json.error.detail.not_run).toBe(1);
+      const kept = JSON.parse(readFileSync(join(dir, "run", "report.json"), "utf8"));
+      expect([kept.status, kept.cancelled, kept.steps.length, kept.errors[0].error.code]).toEqual(["cancelled", true, 2, "CANCELLED"]);
     } finally {
       slow.stop();
     }
