@@ -49,7 +49,7 @@ export function envelopeOf(stdout: string, tool: string): { envelope: StepEnvelo
   }
   if (!isObject(raw)) return { problem: `stdout was not one envelope: ${text.slice(0, 120)}`, malformed: false };
   const wrong = breach(raw, tool);
-  if (wrong) return { problem: `the envelope breaks the contract at ${wrong}`, malformed: true };
+  if (wrong) return { problem: `the step's envelope breaks the contract at ${wrong}`, malformed: true };
   const meta = raw.meta as Record<string, unknown>;
   const envelope: StepEnvelope = {
     ok: raw.ok as boolean,

@@ -93,7 +93,7 @@ function errorOf(s: StepRun): Readonly<Record<string, unknown>> | null {
   const env = s.envelope;
   if (s.stopped === "time-limit") return { code: "UPSTREAM_TIMEOUT", message: `the step ran past its time limit of ${(s.limitMs ?? 0) / 1000} s and was ended${signalled(s)}`, retryable: true };
   if (s.stopped === "cancelled") return { code: "CANCELLED", message: `the job was cancelled while the step ran; it was ended${signalled(s)}`, retryable: true };
-  if (!env && s.malformed) return { code: "UPSTREAM_ERROR", message: `the step's ${s.problem}`, retryable: false };
+  if (!env && s.malformed) return { code: "UPSTREAM_ERROR", message: s.problem ?? "the step's envelope breaks the contract", retryable: false };
   if (!env) return { code: "INTERNAL", message: `the step printed no envelope: ${s.problem ?? "nothing on stdout"}${s.signal ? ` (killed by ${s.signal})` : ""}`, retryable: false };
   if (!env.ok) return env.error ?? { code: "INTERNAL", message: "the step failed without an error", retryable: false };
   if (s.exit !== 0) return { code: "UPSTREAM_ERROR", message: `the step printed ok: true but exited ${s.exit}${s.signal ? ` (killed by ${s.signal})` : ""}`, retryable: false };
