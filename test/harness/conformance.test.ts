@@ -106,6 +106,17 @@ describe("folding envelopes into the job response", () => {
     expect(r.errors[0]).toEqual({ step: 0, tool: "brain", command: "search", error: { code: "INTERNAL", message: "the step printed no envelope: stdout was not one envelope: Segfault", retryable: false } });
   });
 
+  test("a step killed by a signal names the signal, not just 'nothing on stdout'", () => {
+    const r = foldJob({ jobId: "j", eventId: "e", runs: [{ ...run(0, ["seo", "crawl"], 137, null, "nothing on stdout"), signal: "SIGKILL" }], notRun: 0, cancelled: false, artifacts: [] });
+    expect([r.steps[0]!.signal, r.errors[0]!.error]).toEqual(["SIGKILL", { code: "INTERNAL", message: "the step printed no envelope: nothing on stdout (killed by SIGKILL)", retryable: false }]);
+  });
+
+  test("a step that prints ok: true but exits 1 is a failed step with an entry in errors[], and its data is dropped", () => {
+    const r = foldJob({ jobId: "j", eventId: "e", runs: [run(0, ["seo", "crawl"], 1, ok("seo", "crawl", "seo.crawl@1", CRAWL))], notRun: 0, cancelled: false, artifacts: [] });
+    expect([r.status, r.steps[0]!.ok, r.steps[0]!.data]).toEqual(["failed", false, null]);
+    expect(r.errors).toEqual([{ step: 0, tool: "seo", command: "crawl", error: { code: "UPSTREAM_ERROR", message: "the step printed ok: true but exited 1", retryable: false } }]);
+  });
+
   test("continue_on_error and a cancellation: partial, cancelled, the rest not run", () => {
     const runs = [run(0, ["seo", "audit"], 2, failed("seo", "audit", "INVALID_ENUM")), run(1, ["seo", "page", "list"], 0, ok("seo", "page list", "seo.page.list@1", { items: [] }))];
     expect(foldJob({ jobId: "j", eventId: "e", runs, notRun: 3, cancelled: true, artifacts: [] })).toMatchObject({ status: "cancelled", cancelled: true, not_run: 3 });
