@@ -6,6 +6,7 @@
  */
 import { spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { constants } from "node:os";
 
 export interface GroupRun {
   stdout: string;
@@ -26,7 +27,6 @@ export interface GroupOptions {
   readonly signal: AbortSignal;
 }
 
-const SIGNALS: Readonly<Record<string, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
 
 /** Members of the group still running (a zombie is done: its parent reaps it). Linux reads /proc; elsewhere, whether any member exists. */
 export function groupMembers(pgid: number): number {
@@ -103,7 +103,9 @@ export async function runInGroup(argv: readonly string[], o: GroupOptions): Prom
   o.signal.removeEventListener("abort", onAbort);
   // Whatever the step left behind goes too; then its stdout ends (unless something escaped the group: then it is cut).
   await endGroup(pgid, o.graceMs);
-  await Promise.race([closed, Bun.sleep(1_000)]);
+  let cut: Timer | undefined;
+  await Promise.race([closed, new Promise<void>((resolve) => (cut = setTimeout(resolve, 5_000)))]);
+  clearTimeout(cut); // a pending timer would keep the harness alive after its answer
   child.stdout!.destroy();
-  return { stdout: Buffer.concat(chunks).toString("utf8"), exit: code ?? 128 + (SIGNALS[signal ?? ""] ?? 0), signal, stopped };
+  return { stdout: Buffer.concat(chunks).toString("utf8"), exit: code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0), signal, stopped };
 }
