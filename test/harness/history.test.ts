@@ -5,7 +5,7 @@
  * text and run nothing.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
@@ -90,5 +90,44 @@ describe("in headless Chromium", () => {
     headless(url, [`--screenshot=${shot}`, "--window-size=1100,900"]);
     expect(statSync(shot).size).toBeGreaterThan(20_000);
     cpSync(shot, join(tmpdir(), "harness-history.png"));
+  }, 120_000);
+});
+
+describe("what a person reads is what is there", () => {
+  const RLO = "\u202e";
+  const LONG = `https://harbour.example/${"a".repeat(400)}`;
+  async function rendered(): Promise<{ dir: string; html: string; path: string }> {
+    const dir = mkdtempSync(join(tmpdir(), "history-bidi-"));
+    dirs.push(dir);
+    mkdirSync(join(dir, "plan"));
+    const plan = buildPlan({
+      tool: "brain",
+      toolVersion: "0.1.0",
+      now: Date.parse("2026-01-02T00:00:00Z"),
+      ttlSeconds: 86400,
+      context: { repo: dir },
+      items: [{ action: "create-note", reason: `attach ${RLO}gnp.exe and ${LONG}`, params: { id: "a" }, preconditions: [{ target: `notes/${RLO}gnp.exe.md`, version: null }] }],
+    });
+    writePlanFile(join(dir, "plan", "plan.json"), plan);
+    const r = await run(binary("harness"), ["history", "render", "--plan", join(dir, "plan"), "--run-dir", join(dir, "pages"), "--json"]);
+    expect(r.code).toBe(0);
+    return { dir, html: readFileSync(r.json.data.history, "utf8"), path: r.json.data.history };
+  }
+
+  test("a right-to-left override is shown by name, never written raw (a title cannot pass gnp.exe off as exe.png)", async () => {
+    const { html } = await rendered();
+    expect(html).not.toMatch(/[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]/);
+    expect(html).toContain("attach \u27e8U+202E\u27e9gnp.exe and");
+    expect(html).toContain("notes/\u27e8U+202E\u27e9gnp.exe.md");
+  });
+
+  test("in headless Chromium, a long unbroken word wraps inside its card: nothing overflows", async () => {
+    const { dir, html } = await rendered();
+    // The page runs no script (its policy forbids it): a copy without the policy measures it.
+    const measure = `<script>const wide = [...document.querySelectorAll("li, li *, h1, table")].filter((e) => e.scrollWidth > e.clientWidth + 1).length; document.body.setAttribute("data-overflowing", String(wide));</script>`;
+    const probe = join(dir, "probe.html");
+    writeFileSync(probe, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "").replace("</body>", `${measure}</body>`));
+    const dom = headless(`file://${probe}`, ["--dump-dom", "--virtual-time-budget=2000", "--window-size=800,900"]);
+    expect(dom).toMatch(/<body data-overflowing="0">/);
   }, 120_000);
 });

@@ -3,6 +3,7 @@ import { defineTool } from "agent-cli-kit";
 import historyRender from "./commands/history-render.ts";
 import jobExecute from "./commands/job-execute.ts";
 import receive from "./commands/receive.ts";
+import reportDeliver from "./commands/report-deliver.ts";
 import spec from "./spec.yaml";
 
 export default defineTool({
@@ -10,5 +11,5 @@ export default defineTool({
   version: spec.version,
   contractVersion: spec.contract_version,
   purpose: spec.purpose,
-  commands: [jobExecute, receive, historyRender],
+  commands: [jobExecute, reportDeliver, receive, historyRender],
 });

@@ -4,7 +4,7 @@
  * (Cloudflare R2 in production) when it is configured; the report references
  * every artifact by URL (or its path in the run dir) and sha256.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KitError } from "../output/errors.ts";
 import { sha256 } from "../pipeline/hash.ts";
@@ -30,6 +30,12 @@ export interface ArtifactRef {
   sha256: string;
   /** Where it is stored: the object's URL, or null when it stays in the run dir. */
   url: string | null;
+  /** Its path in the run dir, where it stays whatever the storage does. */
+  path: string;
+  /** storage: uploaded (url); run-dir: kept there by type or for want of storage; unstored: bound for storage, which refused it. */
+  location: "storage" | "run-dir" | "unstored";
+  /** Why it is unstored; null otherwise. */
+  problem: string | null;
 }
 
 export const STORAGE_ENV = {
@@ -74,20 +80,29 @@ async function upload(client: Bun.S3Client, key: string, bytes: Uint8Array, sign
   }
 }
 
-/** Every artifact of the run dir, in name order: the bulky ones uploaded under `jobs/<job id>/` when there is storage. */
+/**
+ * Every artifact of the run dir, in name order: the bulky ones uploaded under
+ * `jobs/<job id>/` when there is storage. A refused upload never loses the
+ * report: the artifact is listed as unstored, with its path and sha256.
+ */
 export async function routeArtifacts(runDir: string, jobId: string, storage: Storage | null, signal: AbortSignal): Promise<ArtifactRef[]> {
-  const names = readdirSync(runDir).filter((n) => Object.hasOwn(ARTIFACT_TYPES, n)).sort();
+  const names = existsSync(runDir) ? readdirSync(runDir).filter((n) => Object.hasOwn(ARTIFACT_TYPES, n)).sort() : [];
   const refs: ArtifactRef[] = [];
   for (const name of names) {
-    const bytes = readFileSync(join(runDir, name));
+    const path = join(runDir, name);
+    const bytes = readFileSync(path);
     const type = ARTIFACT_TYPES[name]!;
-    let url: string | null = null;
+    const ref: ArtifactRef = { name, type, bytes: bytes.length, sha256: sha256(bytes), url: null, path, location: "run-dir", problem: null };
     if (storage && UPLOADED.has(type)) {
       const key = `jobs/${jobId}/${name}`;
-      await upload(storage.client, key, bytes, signal);
-      url = `${storage.endpoint}/${storage.bucket}/${key}`;
+      try {
+        await upload(storage.client, key, bytes, signal);
+        Object.assign(ref, { url: `${storage.endpoint}/${storage.bucket}/${key}`, location: "storage" });
+      } catch (e) {
+        Object.assign(ref, { location: "unstored", problem: (e as Error).message.slice(0, 300) });
+      }
     }
-    refs.push({ name, type, bytes: bytes.length, sha256: sha256(bytes), url });
+    refs.push(ref);
   }
   return refs;
 }

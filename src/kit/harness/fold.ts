@@ -14,7 +14,14 @@ export interface StepRun {
   readonly envelope: StepEnvelope | null;
   /** When there is no envelope: why (what it printed instead, or that it never ran to the end). */
   readonly problem?: string;
+  /** The problem is an envelope that breaks the contract (not a missing one). */
+  readonly malformed?: boolean;
   readonly durationMs: number;
+  /** The signal that ended the step's process, if one did. */
+  readonly signal?: string | null;
+  /** Ended by the harness: at its time limit (limitMs), or on cancellation. */
+  readonly stopped?: "time-limit" | "cancelled" | null;
+  readonly limitMs?: number;
 }
 
 /** The parts of a tool's envelope the job response reads. */
@@ -46,14 +53,20 @@ export interface StepRecord {
   cost_usd: number;
   llm_tokens: number;
   data: unknown;
+  /** Why it failed (null when it succeeded): the same object as its entry in errors[]. */
+  error: Readonly<Record<string, unknown>> | null;
+  /** The signal that ended its process (a time limit's or cancellation's, or another), else null. */
+  signal: string | null;
+  stopped: "time-limit" | "cancelled" | null;
 }
 
-export type JobStatus = "succeeded" | "partial" | "failed";
+export type JobStatus = "succeeded" | "partial" | "failed" | "cancelled";
 
 export interface JobReport {
   job_id: string;
   event_type: "job.completed";
   event_id: string;
+  /** cancelled: stopped by a signal; partial: some step failed or did not run, or an artifact could not be stored. */
   status: JobStatus;
   /** Stopped by SIGINT/SIGTERM: the steps are those that ran. */
   cancelled: boolean;
@@ -73,32 +86,48 @@ function commandWords(words: readonly string[]): string {
   return (firstFlag < 0 ? words : words.slice(0, firstFlag)).slice(0, 2).join(" ");
 }
 
-function recordOf(s: StepRun): { record: StepRecord; error: Readonly<Record<string, unknown>> | null } {
+const signalled = (s: StepRun): string => (s.signal ? ` by ${s.signal}` : "");
+
+/** Why a step failed, when it did: the harness's own finding first (it stopped the step, or the envelope lies), then the tool's. */
+function errorOf(s: StepRun): Readonly<Record<string, unknown>> | null {
+  const env = s.envelope;
+  if (s.stopped === "time-limit") return { code: "UPSTREAM_TIMEOUT", message: `the step ran past its time limit of ${(s.limitMs ?? 0) / 1000} s and was ended${signalled(s)}`, retryable: true };
+  if (s.stopped === "cancelled") return { code: "CANCELLED", message: `the job was cancelled while the step ran; it was ended${signalled(s)}`, retryable: true };
+  if (!env && s.malformed) return { code: "UPSTREAM_ERROR", message: s.problem ?? "the step's envelope breaks the contract", retryable: false };
+  if (!env) return { code: "INTERNAL", message: `the step printed no envelope: ${s.problem ?? "nothing on stdout"}${s.signal ? ` (killed by ${s.signal})` : ""}`, retryable: false };
+  if (!env.ok) return env.error ?? { code: "INTERNAL", message: "the step failed without an error", retryable: false };
+  if (s.exit !== 0) return { code: "UPSTREAM_ERROR", message: `the step printed ok: true but exited ${s.exit}${s.signal ? ` (killed by ${s.signal})` : ""}`, retryable: false };
+  return null;
+}
+
+function recordOf(s: StepRun): StepRecord {
   const env = s.envelope;
   const [tool = "", ...words] = s.argv;
-  const error = env ? env.error : { code: "INTERNAL", message: `the step printed no envelope: ${s.problem ?? "nothing on stdout"}`, retryable: false };
-  const record: StepRecord = {
+  const error = errorOf(s);
+  return {
     step: s.index,
     tool: env?.tool ?? tool,
     command: env?.command ?? commandWords(words),
     argv: [...s.argv],
     exit: s.exit,
-    ok: env?.ok === true && s.exit === 0,
+    ok: error === null,
     schema: env?.meta.schema ?? null,
     outcome: env?.meta.outcome ?? null,
-    duration_ms: Math.round(s.durationMs),
+    duration_ms: Math.max(0, Math.round(s.durationMs)),
     cost_usd: env?.meta.cost_usd ?? 0,
     llm_tokens: env?.meta.llm_tokens ?? 0,
-    data: env?.ok ? env.data : null,
+    data: error === null ? (env!.data ?? null) : null,
+    error,
+    signal: s.signal ?? null,
+    stopped: s.stopped ?? null,
   };
-  return { record, error: record.ok ? null : error };
 }
 
 export function foldJob(p: { jobId: string; eventId: string; runs: readonly StepRun[]; notRun: number; cancelled: boolean; artifacts: readonly ArtifactRef[] }): JobReport {
-  const folded = p.runs.map(recordOf);
-  const steps = folded.map((f) => f.record);
+  const steps = p.runs.map(recordOf);
   const okCount = steps.filter((s) => s.ok).length;
-  const status: JobStatus = okCount === 0 ? "failed" : okCount === steps.length && p.notRun === 0 && !p.cancelled ? "succeeded" : "partial";
+  const whole = okCount === steps.length && p.notRun === 0 && p.artifacts.every((a) => a.location !== "unstored");
+  const status: JobStatus = p.cancelled ? "cancelled" : okCount === 0 ? "failed" : whole ? "succeeded" : "partial";
   return {
     job_id: p.jobId,
     event_type: "job.completed",
@@ -109,8 +138,8 @@ export function foldJob(p: { jobId: string; eventId: string; runs: readonly Step
     not_run: p.notRun,
     cost_usd: roundUsd(steps.reduce((sum, s) => sum + s.cost_usd, 0)),
     llm_tokens: steps.reduce((sum, s) => sum + s.llm_tokens, 0),
-    errors: folded.flatMap((f) => (f.error ? [{ step: f.record.step, tool: f.record.tool, command: f.record.command, error: f.error }] : [])),
-    next: p.runs.flatMap((s) => (s.envelope?.ok && s.envelope.meta.next?.length ? [{ step: s.index, commands: [...s.envelope.meta.next] }] : [])),
+    errors: steps.flatMap((s) => (s.error ? [{ step: s.step, tool: s.tool, command: s.command, error: s.error }] : [])),
+    next: p.runs.flatMap((s, i) => (steps[i]!.ok && s.envelope?.meta.next?.length ? [{ step: s.index, commands: [...s.envelope.meta.next] }] : [])),
     artifacts: [...p.artifacts],
   };
 }

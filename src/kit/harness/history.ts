@@ -8,11 +8,15 @@ import type { ActionLogRow } from "../mutations/ledger/ledger.ts";
 import type { Plan } from "../mutations/plan.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const esc = (value: unknown): string => String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]!);
+/** Bidirectional controls (and other invisible format characters) would reorder what a person reads ("gnp.exe" shown as "exe.png"): shown by name instead. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const named = (c: string): string => `\u27e8U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}\u27e9`;
+export const esc = (value: unknown): string => String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(BIDI, named);
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
-const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#1b1f24;padding:0 1rem}
+// overflow-wrap: a long unbroken word (a title, a URL) wraps inside its card instead of overflowing it.
+const STYLE = `body{font:15px/1.45 system-ui,sans-serif;margin:2rem auto;max-width:60rem;color:#1b1f24;padding:0 1rem;overflow-wrap:anywhere}
 h1{font-size:1.5rem;margin-bottom:.25rem}.sub{color:#57606a;margin-top:0}code{font:13px ui-monospace,monospace;word-break:break-all}
 ol{list-style:none;padding:0}li{border:1px solid #d0d7de;border-left-width:6px;border-radius:6px;padding:.6rem 1rem;margin:.75rem 0}
 li.applied,li.reconciled{border-left-color:#1a7f37}li.failed{border-left-color:#cf222e}li.pending{border-left-color:#9a6700}

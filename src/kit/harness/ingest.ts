@@ -2,6 +2,8 @@
  * contract §11 "Comparable": the receiver validates every step's `data`
  * against the schema registered for its `meta.schema`, and rejects the
  * whole report on a mismatch, naming the step, the schema id and the path.
+ * The report itself must satisfy the harness's own result schema
+ * (harness.job.execute@1), and a step may only claim a schema of its tool.
  * The registry is the tools' describe documents (their output schemas).
  */
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
@@ -45,23 +47,52 @@ const jsonPath = (pointer: string): string =>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The report's own shape first, then each successful step's data against its schema. */
+/** The schema a report itself must satisfy: the harness's own result. */
+export const REPORT_SCHEMA = "harness.job.execute@1";
+
+/** Where an ajv error points, with the property a required or additional-property error names. */
+function errorPath(base: string, e: { instancePath: string; keyword: string; params: Record<string, unknown> }): string {
+  const extra = e.keyword === "required" ? e.params.missingProperty : e.keyword === "additionalProperties" ? e.params.additionalProperty : undefined;
+  return `${base}${jsonPath(typeof extra === "string" ? `${e.instancePath}/${extra}` : e.instancePath)}`;
+}
+
+type Refuse = (path: string, message: string, step?: number | null, schema?: string | null) => Verdict;
+
+/** One step of a report that already has the report's shape: a failed one carries its error and no data; a successful one, data valid for a schema of its own tool. */
+function stepVerdict(step: Record<string, unknown>, i: number, registry: SchemaRegistry, refuse: Refuse): Verdict | null {
+  const at = `$.steps[${i}]`;
+  if (!step.ok) {
+    if (!isObject(step.error)) return refuse(`${at}.error`, "a failed step must carry its error", i);
+    if (step.data !== null) return refuse(`${at}.data`, "a failed step carries no data", i);
+    return null;
+  }
+  if (step.error !== null) return refuse(`${at}.error`, "a successful step carries no error", i);
+  const id = step.schema;
+  if (typeof id !== "string") return refuse(`${at}.schema`, "a successful step must name its result schema", i);
+  if (!id.startsWith(`${String(step.tool)}.`)) return refuse(`${at}.schema`, `${id} is not a schema of the step's tool, ${String(step.tool)}`, i, id);
+  const validate = registry.validator(id);
+  if (!validate) return refuse(`${at}.schema`, `no schema is registered for ${id}`, i, id);
+  if (!validate(step.data)) {
+    const e = validate.errors![0]!;
+    return refuse(errorPath(`${at}.data`, e), e.message ?? e.keyword, i, id);
+  }
+  return null;
+}
+
+/** The report against the harness's own result schema first, then each step against its tool's. */
 export function ingest(report: unknown, registry: SchemaRegistry): Verdict {
-  const refuse = (path: string, message: string, step: number | null = null, schema: string | null = null): Verdict => ({ ok: false, step, schema, path, message });
+  const refuse: Refuse = (path, message, step = null, schema = null) => ({ ok: false, step, schema, path, message });
   if (!isObject(report)) return refuse("$", "the report is not a JSON object");
-  for (const key of ["job_id", "event_type", "event_id", "status"]) if (typeof report[key] !== "string") return refuse(`$.${key}`, "must be a string");
-  if (!Array.isArray(report.steps)) return refuse("$.steps", "must be a list");
-  for (const [i, step] of report.steps.entries()) {
-    if (!isObject(step) || typeof step.ok !== "boolean") return refuse(`$.steps[${i}]`, "must be a step record with ok", i);
-    if (!step.ok) continue;
-    const id = step.schema;
-    if (typeof id !== "string") return refuse(`$.steps[${i}].schema`, "a successful step must name its result schema", i);
-    const validate = registry.validator(id);
-    if (!validate) return refuse(`$.steps[${i}].schema`, `no schema is registered for ${id}`, i, id);
-    if (!validate(step.data)) {
-      const e = validate.errors![0]!;
-      return refuse(`$.steps[${i}].data${jsonPath(e.instancePath)}`, e.message ?? e.keyword, i, id);
-    }
+  const own = registry.validator(REPORT_SCHEMA);
+  if (!own) return refuse("$", `no schema is registered for ${REPORT_SCHEMA}: reports cannot be checked`, null, REPORT_SCHEMA);
+  if (!own(report)) {
+    const e = own.errors![0]!;
+    const step = /^\/steps\/(\d+)/.exec(e.instancePath)?.[1];
+    return refuse(errorPath("$", e), e.message ?? e.keyword, step === undefined ? null : Number(step), REPORT_SCHEMA);
+  }
+  for (const [i, step] of (report.steps as Record<string, unknown>[]).entries()) {
+    const verdict = stepVerdict(step, i, registry, refuse);
+    if (verdict) return verdict;
   }
   return { ok: true };
 }

@@ -11,11 +11,18 @@ import { KitError } from "../output/errors.ts";
 export const STEP_TOOLS = ["seo", "brain", "gate"] as const;
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_STEPS = 100;
+/** A step's time limit when the job names none, and the most it may name. */
+export const DEFAULT_STEP_SECONDS = 900;
+const MAX_STEP_SECONDS = 86_400;
+/** Between TERM and KILL, when the job names no grace period. */
+export const DEFAULT_GRACE_SECONDS = 5;
 
 export interface JobStep {
   readonly argv: readonly string[];
   readonly input?: Readonly<Record<string, unknown>>;
   readonly continue_on_error: boolean;
+  /** Its time limit: its own timeout_seconds, else the job's, else the default. */
+  readonly limitMs: number;
 }
 
 export interface Job {
@@ -26,6 +33,10 @@ export interface Job {
   readonly delivery: { readonly url: string } | null;
   /** The job file's folder: steps run there, so their relative paths mean what the job's author meant. */
   readonly base: string;
+  /** Between TERM and KILL when a step's process group is ended. */
+  readonly graceMs: number;
+  /** Derived from the job's id and steps: the same job run again is the same event, which the receiver stores once. */
+  readonly eventId: string;
 }
 
 const bad = (path: string, what: string, got?: unknown): KitError =>
@@ -33,10 +44,18 @@ const bad = (path: string, what: string, got?: unknown): KitError =>
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-function stepOf(raw: unknown, i: number): JobStep {
+function secondsOf(raw: unknown, path: string, fallback: number, max: number): number {
+  if (raw === undefined) return fallback;
+  if (typeof raw !== "number" || !Number.isFinite(raw) || raw <= 0 || raw > max) throw bad(path, `must be a number of seconds above 0, at most ${max}`, raw);
+  return raw;
+}
+
+const STEP_FIELDS = ["argv", "input", "continue_on_error", "timeout_seconds"];
+
+function stepOf(raw: unknown, i: number, jobSeconds: number): JobStep {
   const at = `steps[${i}]`;
-  if (!isObject(raw)) throw bad(at, "must be an object { argv, input?, continue_on_error? }");
-  for (const key of Object.keys(raw)) if (!["argv", "input", "continue_on_error"].includes(key)) throw bad(`${at}.${key}`, "is not a step field (argv, input, continue_on_error)", key);
+  if (!isObject(raw)) throw bad(at, "must be an object { argv, input?, continue_on_error?, timeout_seconds? }");
+  for (const key of Object.keys(raw)) if (!STEP_FIELDS.includes(key)) throw bad(`${at}.${key}`, `is not a step field (${STEP_FIELDS.join(", ")})`, key);
   const { argv, input, continue_on_error } = raw;
   if (!Array.isArray(argv) || argv.length < 2 || !argv.every((a) => typeof a === "string"))
     throw bad(`${at}.argv`, "must be an array of strings: a fleet tool and its command, e.g. [\"seo\", \"audit\"] (never a shell string)", argv);
@@ -44,7 +63,8 @@ function stepOf(raw: unknown, i: number): JobStep {
   if (input !== undefined && !isObject(input)) throw bad(`${at}.input`, "must be a JSON object: the step's flags, given on stdin with --params -", input);
   if (input !== undefined && argv.includes("--params")) throw bad(`${at}`, "gives both input and --params; give one");
   if (continue_on_error !== undefined && typeof continue_on_error !== "boolean") throw bad(`${at}.continue_on_error`, "must be true or false", continue_on_error);
-  return { argv, ...(input === undefined ? {} : { input }), continue_on_error: continue_on_error === true };
+  const limitMs = Math.round(secondsOf(raw.timeout_seconds, `${at}.timeout_seconds`, jobSeconds, MAX_STEP_SECONDS) * 1000);
+  return { argv, ...(input === undefined ? {} : { input }), continue_on_error: continue_on_error === true, limitMs };
 }
 
 function deliveryOf(raw: unknown): Job["delivery"] {
@@ -52,6 +72,14 @@ function deliveryOf(raw: unknown): Job["delivery"] {
   if (!isObject(raw) || typeof raw.url !== "string" || !URL.canParse(raw.url) || !/^https?:$/.test(new URL(raw.url).protocol))
     throw bad("delivery", "must be { \"url\": \"https://…\" }: where the signed report is posted", raw);
   return { url: raw.url };
+}
+
+const JOB_FIELDS = ["id", "steps", "run_dir", "delivery", "timeout_seconds", "grace_seconds"];
+
+/** `evt-` and a digest of the job id and what its steps run: a re-run (after a lost delivery) is the same event, not a second one. */
+export function eventIdOf(id: string, steps: readonly JobStep[]): string {
+  const what = JSON.stringify([id, steps.map((s) => [s.argv, s.input ?? null, s.continue_on_error])]);
+  return `evt-${new Bun.CryptoHasher("sha256").update(what).digest("hex").slice(0, 32)}`;
 }
 
 /** The job in `text`, read from the file at `path`. */
@@ -63,16 +91,20 @@ export function parseJob(text: string, path: string): Job {
     throw new KitError("INVALID_INPUT", `${path} is not JSON: ${(e as Error).message}`, { hint: "a job is one JSON object: { id, steps, run_dir?, delivery? }" });
   }
   if (!isObject(raw)) throw bad("document", "must be one JSON object: { id, steps, run_dir?, delivery? }");
-  for (const key of Object.keys(raw)) if (!["id", "steps", "run_dir", "delivery"].includes(key)) throw bad(key, "is not a job field (id, steps, run_dir, delivery)", key);
+  for (const key of Object.keys(raw)) if (!JOB_FIELDS.includes(key)) throw bad(key, `is not a job field (${JOB_FIELDS.join(", ")})`, key);
   if (typeof raw.id !== "string" || !JOB_ID.test(raw.id)) throw bad("id", "must be 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit", raw.id);
   if (!Array.isArray(raw.steps) || raw.steps.length === 0 || raw.steps.length > MAX_STEPS) throw bad("steps", `must be a list of 1 to ${MAX_STEPS} steps`, Array.isArray(raw.steps) ? raw.steps.length : raw.steps);
   if (raw.run_dir !== undefined && (typeof raw.run_dir !== "string" || raw.run_dir === "")) throw bad("run_dir", "must be a folder path", raw.run_dir);
   const base = dirname(resolve(path));
+  const jobSeconds = secondsOf(raw.timeout_seconds, "timeout_seconds", DEFAULT_STEP_SECONDS, MAX_STEP_SECONDS);
+  const steps = raw.steps.map((s, i) => stepOf(s, i, jobSeconds));
   return {
     id: raw.id,
-    steps: raw.steps.map(stepOf),
+    steps,
     runDir: typeof raw.run_dir === "string" ? resolve(base, raw.run_dir) : null,
     delivery: deliveryOf(raw.delivery),
     base,
+    graceMs: Math.round(secondsOf(raw.grace_seconds, "grace_seconds", DEFAULT_GRACE_SECONDS, 600) * 1000),
+    eventId: eventIdOf(raw.id, steps),
   };
 }

@@ -3,12 +3,15 @@
  * argv array (never a shell): in the job's run dir, answering in JSON, never
  * prompting, its input on stdin. A failed step stops the job unless it says
  * continue_on_error; a cancellation stops the step running and the job.
+ * Each step is a process group with a time limit (group.ts).
  * Values the harness passes (the run dir) join the step's input there, never
  * argv words; and no step is a person's act (bindings/doors.ts).
  */
 import { doorEnv } from "../bindings/doors.ts";
 import { fleetTool } from "../runtime/multicall.ts";
-import type { StepEnvelope, StepRun } from "./fold.ts";
+import { envelopeOf } from "./envelope.ts";
+import type { StepRun } from "./fold.ts";
+import { runInGroup } from "./group.ts";
 import type { Job } from "./job.ts";
 
 export interface StepContext {
@@ -45,37 +48,22 @@ export function stepInput(step: Job["steps"][number], runDir: string): Record<st
   return own ? { ...step.input } : { ...step.input, "run-dir": runDir };
 }
 
-function envelopeOf(stdout: string, redact: (text: string) => string): { envelope: StepEnvelope } | { problem: string } {
-  const text = stdout.trim();
-  if (!text) return { problem: "nothing on stdout" };
-  try {
-    const env = JSON.parse(text) as StepEnvelope;
-    if (typeof env === "object" && env && typeof env.ok === "boolean" && typeof env.meta === "object") return { envelope: env };
-  } catch {}
-  return { problem: `stdout was not one envelope: ${redact(text).slice(0, 120)}` };
-}
-
 async function runOne(job: Job, index: number, ctx: StepContext): Promise<StepRun> {
   const step = job.steps[index]!;
   const [tool, ...rest] = stepArgv(step.argv, ctx.runDir, step.input !== undefined);
   const started = ctx.now();
   const input = stepInput(step, ctx.runDir);
-  const child = Bun.spawn([...fleetTool(tool!), ...rest], {
+  const ran = await runInGroup([...fleetTool(tool!), ...rest], {
     cwd: job.base,
     env: doorEnv(ctx.env, "harness"),
-    stdin: input === undefined ? "ignore" : new Blob([JSON.stringify(input)]),
-    stdout: "pipe",
-    stderr: "inherit",
+    ...(input === undefined ? {} : { input: JSON.stringify(input) }),
+    limitMs: step.limitMs,
+    graceMs: job.graceMs,
+    signal: ctx.signal,
   });
-  const stop = () => child.kill("SIGTERM");
-  ctx.signal.addEventListener("abort", stop, { once: true });
-  try {
-    const [stdout, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-    const parsed = envelopeOf(stdout, ctx.redact);
-    return { index, argv: [tool!, ...step.argv.slice(1)], exit, durationMs: ctx.now() - started, ...("envelope" in parsed ? { envelope: parsed.envelope } : { envelope: null, problem: parsed.problem }) };
-  } finally {
-    ctx.signal.removeEventListener("abort", stop);
-  }
+  const parsed = envelopeOf(ran.stdout, tool!, ctx.redact);
+  const seen = "envelope" in parsed ? { envelope: parsed.envelope } : { envelope: null, problem: parsed.problem, malformed: parsed.malformed };
+  return { index, argv: [tool!, ...step.argv.slice(1)], exit: ran.exit, durationMs: ctx.now() - started, signal: ran.signal, stopped: ran.stopped, limitMs: step.limitMs, ...seen };
 }
 
 export async function runSteps(job: Job, ctx: StepContext): Promise<{ runs: StepRun[]; notRun: number; cancelled: boolean }> {
@@ -85,7 +73,7 @@ export async function runSteps(job: Job, ctx: StepContext): Promise<{ runs: Step
     const run = await runOne(job, index, ctx);
     runs.push(run);
     ctx.onStep(runs);
-    const ok = run.exit === 0 && run.envelope?.ok === true;
+    const ok = run.exit === 0 && run.envelope?.ok === true && !run.stopped;
     if (ctx.signal.aborted) return { runs, notRun: job.steps.length - index - 1, cancelled: true };
     if (!ok && !step.continue_on_error) return { runs, notRun: job.steps.length - index - 1, cancelled: false };
   }

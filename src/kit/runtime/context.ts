@@ -55,6 +55,8 @@ export interface CommandContext<F> {
   progress(label: string, done: number, total?: number): void;
   /** What the command has done so far: the `detail` of its CANCELLED error if a signal stops it. */
   checkpoint(detail: Record<string, unknown>): void;
+  /** On a signal, CANCELLED waits for this (a command that must leave a record first); a second signal does not wait. */
+  windDown(work: Promise<unknown>): void;
   /** A confirmation a human would give; --yes gives it in advance. */
   confirm(question: string): Promise<void>;
   /** A value a human would type; INPUT_REQUIRED when nobody can. */
@@ -70,6 +72,8 @@ export class RunState {
   next: string[] = [];
   /** Reported with CANCELLED if a signal stops the command. */
   checkpoint: Record<string, unknown> | null = null;
+  /** What a cancellation waits for before it answers. */
+  windDown: Promise<unknown> | null = null;
   outcome: Omit<Outcome, "cost_usd">;
 
   constructor(unit: OutcomeUnit) {
@@ -147,6 +151,9 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     progress: progressLine(p.log, p.now, p.showProgress),
     checkpoint(detail) {
       state.checkpoint = detail;
+    },
+    windDown(work) {
+      state.windDown = work;
     },
     confirm: (question) => confirm(p.prompts, question),
     ask: (flag, question, choices) => ask(p.prompts, flag, question, choices),

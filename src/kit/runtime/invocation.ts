@@ -108,12 +108,18 @@ export class Invocation {
     return this.emit(failure(this.parts(), toErrorObject(err, this.redact)));
   }
 
-  /** SIGINT/SIGTERM: stop the command, answer CANCELLED, exit 130. */
+  /** SIGINT/SIGTERM: stop the command, answer CANCELLED, exit 130 (after the command's wind-down, unless signalled again). */
   cancel(signal: Signal): void {
     if (this.delegated) return;
+    const again = this.abort.signal.aborted;
     this.abort.abort(signal);
-    const checkpoint = this.state.checkpoint;
-    const err = new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir", ...(checkpoint ? { detail: checkpoint } : {}) });
-    void this.fail(err).then(() => this.io.exit(130));
+    const work = again ? null : this.state.windDown;
+    const answer = () => {
+      const checkpoint = this.state.checkpoint;
+      const err = new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir", ...(checkpoint ? { detail: checkpoint } : {}) });
+      void this.fail(err).then(() => this.io.exit(130));
+    };
+    if (work) void work.then(answer, answer);
+    else answer();
   }
 }

@@ -6,16 +6,16 @@ import { STEP_TOOLS } from "agent-cli-kit/harness";
 import { createReceiver, type ReceiverEvent } from "agent-cli-kit/harness";
 import { openEventStore } from "agent-cli-kit/harness";
 import type { DescribeDoc } from "agent-cli-kit/harness";
-import { fleetTool } from "agent-cli-kit/harness";
+import { fleetTool, internalAnswer, selfArgv } from "agent-cli-kit/harness";
 import { SECRET, SECRET_ENV } from "./shared.ts";
 
 const STORE_ENV = "AGENT_RECEIVER_URL";
 
-/** The registry of result schemas: each fleet tool's describe document, from the binary beside this one. */
+/** The registry of result schemas: the harness's own (a report is its job execute result) and each fleet tool's, from their describe documents. */
 function registryOfFleet(warn: (m: string) => void): SchemaRegistry {
   const docs: DescribeDoc[] = [];
-  for (const tool of STEP_TOOLS) {
-    const p = Bun.spawnSync([...fleetTool(tool), "--describe"], { stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "" } });
+  for (const [tool, argv] of [["harness", selfArgv()] as const, ...STEP_TOOLS.map((t) => [t, fleetTool(t)] as const)]) {
+    const p = Bun.spawnSync([...argv, "--describe"], { stdout: "pipe", stderr: "ignore", env: { PATH: process.env.PATH ?? "" } });
     if (p.exitCode === 0) docs.push(JSON.parse(p.stdout.toString()) as DescribeDoc);
     else warn(`${tool} --describe failed: its results cannot be validated, and reports with them are refused`);
   }
@@ -34,7 +34,7 @@ export default defineCommand({
   rw: "write",
   summary: "Serve the receiving side of job reports over HTTP: check each signature, timestamp and schema, store each event once.",
   description:
-    "Listens on --listen (the address is logged on stderr as `listening on URL`) for --for seconds, or until --max-reports reports are accepted, or a signal stops it; one of the two bounds is required. With --dry-run it binds, says where, and serves nothing. A request is refused, with its own reason, for a bad signature, a body changed in flight, a timestamp outside --window seconds, a replayed event (unique job_id, event_type, event_id in the store), or a step whose data breaks the schema its meta.schema names. The store is SQLite (--store, default receiver.sqlite in the run dir) or the PostgreSQL database AGENT_RECEIVER_URL names.",
+    "Listens on --listen (the address is logged on stderr as `listening on URL`) for --for seconds, or until --max-reports reports are accepted, or a signal stops it; one of the two bounds is required. With --dry-run it binds, says where, and serves nothing. A request is refused, with its own reason, for a bad signature, a body changed in flight, a timestamp outside --window seconds, a replayed event (unique job_id, event_type, event_id in the store), a report that breaks harness.job.execute@1, a failed step with data or without its error, a step claiming a schema of another tool, or a step whose data breaks the schema it names (422, naming the path). A store that fails answers 503 with short JSON. The store is SQLite (--store, default receiver.sqlite in the run dir) or the PostgreSQL database AGENT_RECEIVER_URL names.",
   flags: z.object({
     listen: describe(z._default(z.string().check(z.minLength(3)), "127.0.0.1:0"), "HOST:PORT to listen on; port 0 picks a free one."),
     maxReports: describe(z.optional(z.int().check(z.minimum(1), z.maximum(1_000_000))), "Stop after accepting this many reports."),
@@ -75,7 +75,8 @@ export default defineCommand({
     const handle = createReceiver({ secret: ctx.env[SECRET_ENV]!, store, registry: registryOfFleet((m) => ctx.log.warn(m)), now: ctx.now, windowSeconds: ctx.flags.window, onEvent });
     let server: ReturnType<typeof Bun.serve>;
     try {
-      server = Bun.serve({ hostname, port, fetch: handle });
+      // Never the development error page: it would show the exception and the working directory.
+      server = Bun.serve({ hostname, port, fetch: handle, development: false, error: () => internalAnswer() });
     } catch (e) {
       await store.close();
       throw new KitError("INVALID_INPUT", `cannot listen on ${ctx.flags.listen}: ${(e as Error).message}`, { hint: "give a free port, or 0" });

@@ -15,3 +15,6 @@ export const STORAGE: EnvVar[] = [
 
 /** The harness's own variables: a step never sees them. */
 export const OWN = new Set([SECRET_ENV, ...Object.values(STORAGE_ENV)]);
+
+/** Beside a job's report.json: where it is delivered, so `report deliver` can send it again. */
+export const DELIVERY_FILE = "delivery.json";
