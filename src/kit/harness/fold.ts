@@ -4,6 +4,7 @@
  * harness-conformance test holds to a table.
  */
 import { roundUsd } from "../output/envelope.ts";
+import { REDISPATCH_CODES } from "../output/errors.ts";
 import type { ArtifactRef } from "./artifacts.ts";
 
 /** What the harness saw of one step: its argv, how it exited, the envelope it printed (null: none). */
@@ -30,8 +31,18 @@ export interface StepEnvelope {
     readonly llm_tokens: number;
     readonly outcome: unknown;
     readonly next?: readonly string[];
+    /** Register-once secrets (contract §10): delivered to the secret sink only, never folded into the report. */
+    readonly secrets_out?: Readonly<Record<string, string>>;
   };
 }
+
+/**
+ * What the platform does about a failed step (contract §10): `re-dispatch`
+ * the job with fresh credentials (a dead credential; retrying cannot help),
+ * `retry` it as it is (a passing failure), or neither (null: fix the input,
+ * or a person decides).
+ */
+export type Remedy = "re-dispatch" | "retry" | null;
 
 export interface StepRecord {
   step: number;
@@ -46,6 +57,7 @@ export interface StepRecord {
   cost_usd: number;
   llm_tokens: number;
   data: unknown;
+  remedy: Remedy;
 }
 
 export type JobStatus = "succeeded" | "partial" | "failed";
@@ -90,7 +102,9 @@ function recordOf(s: StepRun): { record: StepRecord; error: Readonly<Record<stri
     cost_usd: env?.meta.cost_usd ?? 0,
     llm_tokens: env?.meta.llm_tokens ?? 0,
     data: env?.ok ? env.data : null,
+    remedy: null,
   };
+  if (!record.ok && error) record.remedy = REDISPATCH_CODES.has(String(error.code)) ? "re-dispatch" : error.retryable === true ? "retry" : null;
   return { record, error: record.ok ? null : error };
 }
 

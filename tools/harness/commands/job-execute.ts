@@ -7,6 +7,7 @@ import { deliver } from "agent-cli-kit/harness";
 import { foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
 import { parseJob } from "agent-cli-kit/harness";
 import { runSteps, stepArgv } from "agent-cli-kit/harness";
+import { deliverSecrets, issuedSecrets } from "agent-cli-kit/harness";
 import { OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
 
 const step = z.object({
@@ -22,6 +23,7 @@ const step = z.object({
   cost_usd: z.number(),
   llm_tokens: z.int(),
   data: describe(z.unknown(), "The step's envelope data (null when it failed): what the receiver validates against its schema."),
+  remedy: describe(z.nullable(z.enum(["re-dispatch", "retry"])), "For a failed step: re-dispatch (a dead credential: the job needs fresh credentials, and its ledger keeps anything from happening twice), retry (a passing failure), or null (fix the input, or a person decides)."),
 });
 
 const result = z.object({
@@ -39,6 +41,7 @@ const result = z.object({
   artifacts: z.array(z.object({ name: z.string(), type: z.string(), bytes: z.int(), sha256: z.string(), url: z.nullable(z.string()) })),
   report: describe(z.string(), "report.json in the run dir: the report as delivered."),
   delivered: describe(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int() })), "Where the signed report was posted, after how many attempts; null without a delivery target."),
+  secrets_delivered: describe(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int(), names: z.array(z.string()) })), "Register-once secrets the steps issued, posted signed to delivery.secrets_url (their names only; the values are in no report); null when none was issued."),
   dry_run: z.boolean(),
   would_run: describe(z.array(z.array(z.string())), "With --dry-run: each step's argv as it would run (nothing ran, nothing was stored or delivered); else empty."),
 });
@@ -57,7 +60,7 @@ export default defineCommand({
   rw: "write",
   summary: "Run a job's steps (fleet tools, as argv arrays) in one run dir, fold their envelopes into one report, store its artifacts, and deliver it signed.",
   description:
-    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false }], run_dir?, delivery?: { url } }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -); a failed step stops the job unless it continues on error. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256; it is written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx and timeouts. A signal stops the running step; the CANCELLED error's detail says what ran. With --dry-run, the job and the environment are checked and each step's argv listed; nothing runs.",
+    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false }], run_dir?, delivery?: { url, secrets_url? } }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -); a failed step stops the job unless it continues on error. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256; it is written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx and timeouts. A register-once secret a step returns (meta.secrets_out) is posted, signed the same way, to delivery.secrets_url only, and is in no report; a failed step's remedy says re-dispatch (a dead credential) or retry. A signal stops the running step; the CANCELLED error's detail says what ran. With --dry-run, the job and the environment are checked and each step's argv listed; nothing runs.",
   flags: z.object({ job: describe(z.string().check(z.minLength(1)), "The job file (JSON).") }),
   result,
   schema: "harness.job.execute@1",
@@ -78,7 +81,7 @@ export default defineCommand({
       const report = foldJob({ jobId: job.id, eventId: "", runs: [], notRun: job.steps.length, cancelled: false, artifacts: [] });
       ctx.setOutcome({ projected: job.steps.length, realized: null, confidence: 1 });
       const wouldRun = job.steps.map((s) => stepArgv(s.argv, runDir, s.input !== undefined));
-      return { ...report, status: "dry-run" as const, report: join(runDir, "report.json"), delivered: null, dry_run: true, would_run: wouldRun };
+      return { ...report, status: "dry-run" as const, report: join(runDir, "report.json"), delivered: null, secrets_delivered: null, dry_run: true, would_run: wouldRun };
     }
     mkdirSync(runDir, { recursive: true });
     const env = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => !OWN.has(k)));
@@ -104,7 +107,9 @@ export default defineCommand({
     const reportPath = writeReport(runDir, report);
     ctx.addCost({ usd: report.cost_usd, tokens: report.llm_tokens });
     ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });
+    // contract §10: a register-once secret goes to the platform's secret sink first (it cannot be asked for again), never into the report.
+    const sent = await deliverSecrets(job.delivery?.secrets_url, job.id, issuedSecrets(runs), { secret: secret!, eventId: `${eventId}.secrets`, now: ctx.now, signal: ctx.signal, redact: ctx.redact });
     const delivered = job.delivery ? await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId, now: ctx.now, signal: ctx.signal, redact: ctx.redact }) : null;
-    return { ...report, report: reportPath, delivered, dry_run: false, would_run: [] };
+    return { ...report, report: reportPath, delivered, secrets_delivered: sent ? { ...sent.delivered, names: sent.names } : null, dry_run: false, would_run: [] };
   },
 });
