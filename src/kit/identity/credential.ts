@@ -147,16 +147,27 @@ class Live implements Credential {
 
   async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
     const used = await this.token();
-    const first = await fetch(url, withBearer(init, used, this.p.signal));
+    const first = await this.send(url, init, used);
     if (first.status !== 401) return first;
     await first.body?.cancel();
     if (!this.refreshable && this.current === used) throw this.refused(url, "and no refresh path is given");
     // Once per failure: a request that raced another's refresh uses the token that refresh got.
     if (this.current === used) await this.refresh();
-    const second = await fetch(url, withBearer(init, this.current, this.p.signal));
+    const second = await this.send(url, init, this.current);
     if (second.status !== 401) return second;
     await second.body?.cancel();
     throw this.refused(url, "again after one refresh");
+  }
+
+  /** A connection that fails is a passing failure (NETWORK_ERROR, retryable), never INTERNAL. */
+  private async send(url: string | URL, init: RequestInit, token: string): Promise<Response> {
+    try {
+      return await fetch(url, withBearer(init, token, this.p.signal));
+    } catch (e) {
+      if (this.p.signal.aborted || (e as Error).name === "AbortError" || (e as Error).name === "TimeoutError") throw e;
+      const where = new URL(String(url));
+      throw new KitError("NETWORK_ERROR", `${where.origin} could not be reached: ${this.p.redact((e as Error).message).slice(0, 200)}`, { hint: "retry once the service is reachable", detail: { credential: this.v.name } });
+    }
   }
 
   private refused(url: string | URL, why: string): KitError {

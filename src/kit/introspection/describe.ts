@@ -35,7 +35,7 @@ function flagDocs(s: CommandSchemas): FlagDoc[] {
 }
 
 /** What the kit raises for a credential with a lifetime (identity/credential.ts): a command that holds one can raise them. */
-const LIFETIME_CODES: readonly ErrorCode[] = ["CREDENTIAL_EXPIRED", "AUTH_FAILED", "UPSTREAM_ERROR"];
+const LIFETIME_CODES: readonly ErrorCode[] = ["CREDENTIAL_EXPIRED", "AUTH_FAILED", "UPSTREAM_ERROR", "NETWORK_ERROR"];
 
 /** The codes a command can raise: the kit's own and those it declares, in table order. */
 export const commandErrors = (command: Pick<Command, "errors">, env: readonly EnvVar[] = []): ErrorCode[] => {
