@@ -62,7 +62,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
     run = await applyItems({
       plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, root,
       onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total),
-      credential: ctx.credential, secretOut: ctx.secretOut, redact: ctx.redact,
+      identity: { credential: ctx.credential, secretOut: ctx.secretOut, redact: ctx.redact },
     });
   } finally {
     await ledger?.close();
