@@ -51,7 +51,7 @@ function stepOf(raw: unknown, i: number): JobStep {
 function deliveryOf(raw: unknown): Job["delivery"] {
   if (raw === undefined || raw === null) return null;
   const web = (u: unknown): u is string => typeof u === "string" && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
-  if (!isObject(raw) || !web(raw.url)) throw bad("delivery", "must be { \"url\": \"https://…\", \"secrets_url\"?: \"https://…\" }: where the signed report is posted", raw);
+  if (!isObject(raw) || !web(raw.url)) throw bad("delivery", "must be { \"url\": \"https://…\" }: where the signed report is posted", raw);
   for (const key of Object.keys(raw)) if (key !== "url" && key !== "secrets_url") throw bad(`delivery.${key}`, "is not a delivery field (url, secrets_url)", key);
   if (raw.secrets_url !== undefined && !web(raw.secrets_url)) throw bad("delivery.secrets_url", "must be an http(s) URL: the platform's secret sink", raw.secrets_url);
   return { url: raw.url, ...(raw.secrets_url === undefined ? {} : { secrets_url: raw.secrets_url }) };
