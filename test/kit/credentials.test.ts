@@ -10,6 +10,7 @@ import { decode } from "@toon-format/toon";
 import * as z from "zod/mini";
 import { defineCommand, defineTool } from "../../src/kit/index.ts";
 import { createRedactor } from "../../src/kit/identity/redact.ts";
+import { compileTool } from "../../src/kit/compile/index.ts";
 import { jwtExpiry, parseTime } from "../../src/kit/identity/credential.ts";
 import { runInProcess } from "../helpers/in-process.ts";
 import { tokenServer } from "../helpers/token-server.ts";
@@ -81,6 +82,13 @@ describe("register-once secrets", () => {
     const r = await runInProcess(tool, ["check", "--json"], { env: { ISSUER_TOKEN: jwt(Math.floor(Date.now() / 1000) + 7200) } });
     expect([r.code, "secrets_out" in r.json.meta]).toEqual([0, false]);
   });
+});
+
+test("SKILL.md says what a command's lifetime credentials, maximum duration and secrets out mean", () => {
+  const skill = compileTool(tool).skill;
+  expect(skill).toContain("Register-once secrets: `ISSUER_CLIENT_SECRET` (The client's secret.), in `meta.secrets_out`");
+  expect(skill).toContain("runs at most 3600 s: a credential that dies sooner and cannot be refreshed fails it at start (`CREDENTIAL_EXPIRED`)");
+  expect(skill).toContain("`ISSUER_TOKEN` (read; expires, refreshed by the kit)");
 });
 
 describe("lifetimes", () => {

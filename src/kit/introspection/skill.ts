@@ -109,8 +109,8 @@ Nothing changes the world except \`apply --plan <plan.json>\` of an approved pla
 Credentials come from the environment only and are never printed: secrets in output are redacted. No tool writes a credential, a profile or a config file. Injected credentials fail in known ways, each with its code:
 - A credential that expires (its \`env\` entry in \`--describe\` has a \`lifetime\`) is refreshed by the tool before it expires and once on a 401, through the platform's refresh endpoint; you do nothing.
 - \`CREDENTIAL_EXPIRED\` (exit 4, not retryable): a credential is dead at start, or dies before the command's \`max_duration\`, with no refresh path; nothing ran. Do not retry: the job needs re-dispatch with fresh credentials (the harness report marks the step \`remedy: "re-dispatch"\`). A re-dispatched \`apply\` re-executes nothing that landed.
-- \`AUTH_FAILED\` (exit 4, not retryable): the service refused the credential even after one refresh. Re-dispatch, as above.
-- \`CREDENTIAL_REJECTED\` (exit 3): a static key (no refresh path) was refused; the hint names the variable to fix.
+- \`AUTH_FAILED\` (exit 4, not retryable): a service bound to an injected credential refused it (401) after one refresh, or with no refresh path given. Re-dispatch, as above.
+- \`CREDENTIAL_REJECTED\` (exit 3): a model key was refused; the hint names the variable to fix.
 - Register-once secrets: a command that declares \`secrets_out\` may return a newly issued secret in \`meta.secrets_out\`, on stdout only and only once; it is masked everywhere else. Never copy it into a file, a note or a message: the harness hands it to the platform's secret sink.
 `;
 }
