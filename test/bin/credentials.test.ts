@@ -13,7 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compile } from "../../scripts/compile.ts";
 import { checkSignature } from "../../src/kit/harness/sign.ts";
-import { createReceiver, deliver, deliverSecrets, foldJob, issuedSecrets, openEventStore, SchemaRegistry, type StepRun } from "../../src/kit/harness/index.ts";
+import { createReceiver, deliver, foldJob, openEventStore, SchemaRegistry, type StepRun } from "../../src/kit/harness/index.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
 import { registry as registryTool } from "../fixtures/registry/main.ts";
 import { approvalIdOf } from "../../src/kit/mutations/admit.ts";
@@ -180,6 +180,7 @@ const filesUnder = (dir: string): { path: string; text: string }[] =>
 
 describe("register-once secrets (contract §10: the tool emits it, the platform stores it)", () => {
   test("the client's secret is on stdout exactly once and nowhere else, and reaches the platform's sink through the harness", async () => {
+    const { deliverSecrets, issuedSecrets } = await import("../../src/kit/harness/secrets.ts");
     const ws = planned(undefined);
     await planAndApprove(ws, "-s");
     const r = await ws.apply(injected("REGISTRY_WRITE_TOKEN"));
@@ -234,6 +235,7 @@ describe("register-once secrets (contract §10: the tool emits it, the platform 
   });
 
   test("a secret issued with no sink is an error naming it, and is written nowhere", async () => {
+    const { deliverSecrets, issuedSecrets } = await import("../../src/kit/harness/secrets.ts");
     const step = { index: 3, argv: ["registry", "apply"], exit: 0, durationMs: 1, envelope: { ok: true, tool: "registry", command: "apply", data: {}, error: null, meta: { schema: "registry.apply@1", cost_usd: 0, llm_tokens: 0, outcome: null, secrets_out: { REGISTRY_CLIENT_SECRET: "sk-reg-0123456789abcdef" } } } } satisfies StepRun;
     const e = await deliverSecrets(undefined, "j", issuedSecrets([step]), { secret: "x", eventId: "e", now: Date.now, signal: new AbortController().signal, redact: (t) => t }).catch((x) => x);
     expect([e.code, e.message.includes("sk-reg-"), JSON.stringify(e.detail).includes("sk-reg-")]).toEqual(["INVALID_INPUT", false, false]);
