@@ -11,6 +11,7 @@ import * as z from "zod/mini";
 import { defineCommand, defineTool } from "../../src/kit/index.ts";
 import { createRedactor } from "../../src/kit/identity/redact.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
+import { parseJob } from "../../src/kit/harness/job.ts";
 import { jwtExpiry, parseTime } from "../../src/kit/identity/credential.ts";
 import { runInProcess } from "../helpers/in-process.ts";
 import { tokenServer } from "../helpers/token-server.ts";
@@ -124,5 +125,22 @@ describe("lifetimes", () => {
     const redact = createRedactor({}, []);
     redact.add("late-secret-value-42");
     expect(redact(`a late-secret-value-42 b ${encodeURIComponent("late-secret-value-42")} ${btoa("late-secret-value-42")}`)).toBe("a [REDACTED] b [REDACTED] [REDACTED]");
+  });
+});
+
+describe("the job's secret sink", () => {
+  const job = (delivery: unknown) => JSON.stringify({ id: "j", steps: [{ argv: ["seo", "audit"] }], delivery });
+  test("delivery.secrets_url is the platform's secret sink, an http(s) URL; anything else in delivery is refused, naming the field", () => {
+    expect(parseJob(job({ url: "https://p.example/r", secrets_url: "https://p.example/s" }), "/j/job.json").delivery).toEqual({ url: "https://p.example/r", secrets_url: "https://p.example/s" });
+    const refusal = (d: unknown) => {
+      try {
+        parseJob(job(d), "/j/job.json");
+        return null;
+      } catch (e) {
+        return [(e as { code: string }).code, (e as Error).message];
+      }
+    };
+    expect(refusal({ url: "https://p.example/r", secrets_url: "file:///tmp/s" })).toEqual(["INVALID_INPUT", "the job's delivery.secrets_url must be an http(s) URL: the platform's secret sink"]);
+    expect(refusal({ url: "https://p.example/r", secret_url: "https://p.example/s" })).toEqual(["INVALID_INPUT", "the job's delivery.secret_url is not a delivery field (url, secrets_url)"]);
   });
 });
