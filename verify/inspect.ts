@@ -10,6 +10,7 @@ import { ANSI, EXIT_CODES, KNOWN_CODE_EXITS, SCREAMING_SNAKE, STACK_TRACE } from
 import type { Extension, Findings } from "./report.ts";
 import type { RunResult, Sandbox } from "./sandbox.ts";
 import { Envelope, explain, type CommandDoc, type DescribeDoc } from "./schemas.ts";
+import { checkSecretsOut } from "./checks/secrets-out.ts";
 
 export interface Subject {
   readonly sandbox: Sandbox;
@@ -88,6 +89,7 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
   }
   f.exercised("envelope.shape");
   const env = parsed.output;
+  checkSecretsOut(s, r, env, command);
   const doc = s.doc;
   if (doc) {
     f.expect("envelope.shape", env.tool === doc.tool, `tool is '${env.tool}', --describe says '${doc.tool}'`, r);

@@ -71,6 +71,7 @@ export const CHECKS = {
   "identity.canary": c("§10", "canary secrets in the environment never appear on stdout, stderr or in written files"),
   "identity.home": c("§10", "a throwaway HOME stays empty"),
   "identity.credential-flags": c("§10", "no flag has a credential-shaped name"),
+  "identity.secrets-out": c("§10", "a register-once secret appears only in meta.secrets_out, and only on a command whose --describe declares it there (secrets_out), under the names declared"),
   "identity.env-declared": x("describe-schema", "every environment variable a command asks for is declared in --describe"),
   "fs.read-only": c("§1", "read commands leave the files they are given untouched"),
   "golden.siblings": { title: "golden cases that drive another fleet tool (the gate) find it: --gate PATH, beside the binary, or on PATH", level: { verifier: "golden cases" } as Level },

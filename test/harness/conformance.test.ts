@@ -48,8 +48,8 @@ describe("folding envelopes into the job response", () => {
       status: "succeeded",
       cancelled: false,
       steps: [
-        { step: 0, tool: "seo", command: "crawl", argv: ["seo", "crawl", "--dir", "s"], exit: 0, ok: true, schema: "seo.crawl@1", outcome: outcome(), duration_ms: 10, cost_usd: 0, llm_tokens: 0, data: CRAWL, error: null, signal: null, stopped: null },
-        { step: 1, tool: "gate", command: "review", argv: ["gate", "review", "--plan", "/r"], exit: 0, ok: true, schema: "gate.review@1", outcome: outcome(), duration_ms: 11, cost_usd: 0, llm_tokens: 0, data: { approved: true }, error: null, signal: null, stopped: null },
+        { step: 0, tool: "seo", command: "crawl", argv: ["seo", "crawl", "--dir", "s"], exit: 0, ok: true, schema: "seo.crawl@1", outcome: outcome(), duration_ms: 10, cost_usd: 0, llm_tokens: 0, data: CRAWL, error: null, signal: null, stopped: null, remedy: null },
+        { step: 1, tool: "gate", command: "review", argv: ["gate", "review", "--plan", "/r"], exit: 0, ok: true, schema: "gate.review@1", outcome: outcome(), duration_ms: 11, cost_usd: 0, llm_tokens: 0, data: { approved: true }, error: null, signal: null, stopped: null, remedy: null },
       ],
       not_run: 0,
       cost_usd: 0,

@@ -113,7 +113,7 @@ describe("emit", () => {
   const parts = { tool: "t", contractVersion: 0, command: "audit", meta };
   const sink = (mode: Sink["mode"]) => {
     const out = { stdout: "", stderr: "" };
-    const s: Sink = { mode, redact: Object.assign((t: string) => t.replaceAll("s3cret", "[REDACTED]"), { secrets: ["s3cret"] }), colour: false, width: 80, writeStdout: async (t) => void (out.stdout += t), writeStderr: (t) => void (out.stderr += t) };
+    const s: Sink = { mode, redact: Object.assign((t: string) => t.replaceAll("s3cret", "[REDACTED]"), { secrets: ["s3cret"], add: () => {} }), colour: false, width: 80, writeStdout: async (t) => void (out.stdout += t), writeStderr: (t) => void (out.stderr += t) };
     return { s, out };
   };
 

@@ -15,9 +15,14 @@ import { TIER1_VERBS, type Tier1Verb } from "./verbs.ts";
 export type FlagsSchema = z.ZodMiniObject;
 export type ResultSchema = z.ZodMiniType;
 
-export type { EnvScope, EnvVar } from "../identity/env.ts";
+export type { EnvScope, EnvVar, Lifetime } from "../identity/env.ts";
 
 export type { OutcomeUnit } from "../output/envelope.ts";
+
+export interface SecretOut {
+  readonly name: string;
+  readonly description: string;
+}
 
 export interface Example {
   readonly argv: readonly string[];
@@ -58,6 +63,14 @@ export type CommandSpec<F extends FlagsSchema = FlagsSchema, R extends ResultSch
    */
   readonly next?: readonly string[];
   readonly examples?: readonly Example[];
+  /**
+   * The longest this command may run, in seconds (contract §10): a credential
+   * that expires sooner and cannot be refreshed fails it before it starts
+   * (CREDENTIAL_EXPIRED), rather than part-way through.
+   */
+  readonly maxDuration?: number;
+  /** Register-once secrets it may return in `meta.secrets_out` (ctx.secretOut): each named as the variable a later job receives it as. */
+  readonly secretsOut?: readonly SecretOut[];
   readonly run: (ctx: CommandContext<z.output<F>>) => Promise<z.input<R>>;
 };
 

@@ -4,6 +4,7 @@
  * harness-conformance test holds to a table.
  */
 import { roundUsd } from "../output/envelope.ts";
+import { REDISPATCH_CODES } from "../output/errors.ts";
 import type { ArtifactRef } from "./artifacts.ts";
 
 /** What the harness saw of one step: its argv, how it exited, the envelope it printed (null: none). */
@@ -37,8 +38,18 @@ export interface StepEnvelope {
     readonly llm_tokens: number;
     readonly outcome: unknown;
     readonly next?: readonly string[];
+    /** Register-once secrets (contract §10): delivered to the secret sink only, never folded into the report. */
+    readonly secrets_out?: Readonly<Record<string, string>>;
   };
 }
+
+/**
+ * What the platform does about a failed step (contract §10): `re-dispatch`
+ * the job with fresh credentials (a dead credential; retrying cannot help),
+ * `retry` it as it is (a passing failure), or neither (null: fix the input,
+ * or a person decides).
+ */
+export type Remedy = "re-dispatch" | "retry" | null;
 
 export interface StepRecord {
   step: number;
@@ -58,6 +69,8 @@ export interface StepRecord {
   /** The signal that ended its process (a time limit's or cancellation's, or another), else null. */
   signal: string | null;
   stopped: "time-limit" | "cancelled" | null;
+  /** What the platform should do about a failure: re-dispatch with fresh credentials, retry as it is, or neither. */
+  remedy: Remedy;
 }
 
 export type JobStatus = "succeeded" | "partial" | "failed" | "cancelled";
@@ -120,6 +133,7 @@ function recordOf(s: StepRun): StepRecord {
     error,
     signal: s.signal ?? null,
     stopped: s.stopped ?? null,
+    remedy: error === null ? null : REDISPATCH_CODES.has(String(error.code)) ? "re-dispatch" : error.retryable === true ? "retry" : null,
   };
 }
 

@@ -30,7 +30,8 @@ export interface Job {
   readonly steps: readonly JobStep[];
   /** The run dir every step shares, resolved against the job file's folder; null: the harness's own. */
   readonly runDir: string | null;
-  readonly delivery: { readonly url: string } | null;
+  /** `secrets_url`: the platform's secret sink, where register-once secrets go (contract §10), signed like the report; never the report. */
+  readonly delivery: { readonly url: string; readonly secrets_url?: string } | null;
   /** The job file's folder: steps run there, so their relative paths mean what the job's author meant. */
   readonly base: string;
   /** Between TERM and KILL when a step's process group is ended. */
@@ -69,9 +70,11 @@ function stepOf(raw: unknown, i: number, jobSeconds: number): JobStep {
 
 function deliveryOf(raw: unknown): Job["delivery"] {
   if (raw === undefined || raw === null) return null;
-  if (!isObject(raw) || typeof raw.url !== "string" || !URL.canParse(raw.url) || !/^https?:$/.test(new URL(raw.url).protocol))
-    throw bad("delivery", "must be { \"url\": \"https://…\" }: where the signed report is posted", raw);
-  return { url: raw.url };
+  const web = (u: unknown): u is string => typeof u === "string" && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
+  if (!isObject(raw) || !web(raw.url)) throw bad("delivery", "must be { \"url\": \"https://…\" }: where the signed report is posted", raw);
+  for (const key of Object.keys(raw)) if (key !== "url" && key !== "secrets_url") throw bad(`delivery.${key}`, "is not a delivery field (url, secrets_url)", key);
+  if (raw.secrets_url !== undefined && !web(raw.secrets_url)) throw bad("delivery.secrets_url", "must be an http(s) URL: the platform's secret sink", raw.secrets_url);
+  return { url: raw.url, ...(raw.secrets_url === undefined ? {} : { secrets_url: raw.secrets_url }) };
 }
 
 const JOB_FIELDS = ["id", "steps", "run_dir", "delivery", "timeout_seconds", "grace_seconds"];

@@ -14,6 +14,42 @@ export interface EnvVar {
   readonly scope: EnvScope;
   readonly required?: boolean;
   readonly description: string;
+  /** A credential that expires (contract §10, refresh / long jobs): how the kit learns when, and whether it may refresh it. */
+  readonly lifetime?: Lifetime;
+}
+
+/**
+ * `expiry`: `expires-at` reads NAME_EXPIRES_AT (unix seconds or RFC 3339);
+ * `jwt` reads the token's own `exp` claim. `refresh`: the platform may give
+ * NAME_REFRESH_TOKEN (single-use) and AGENT_CREDENTIAL_REFRESH_URL, and the
+ * kit refreshes before expiry and once on a 401 (identity/credential.ts).
+ */
+export interface Lifetime {
+  readonly expiry: "expires-at" | "jwt";
+  readonly refresh?: boolean;
+}
+
+/** Where the platform answers a refresh: one endpoint for the whole job. */
+export const REFRESH_URL_ENV = "AGENT_CREDENTIAL_REFRESH_URL";
+export const expiresAtEnv = (name: string): string => `${name}_EXPIRES_AT`;
+export const refreshTokenEnv = (name: string): string => `${name}_REFRESH_TOKEN`;
+
+/** A credential with a lifetime brings the variables the platform sets beside it: its expiry, its refresh token (same scope), the refresh endpoint. */
+function withCompanions(vars: readonly EnvVar[]): EnvVar[] {
+  const out = new Map<string, EnvVar>();
+  for (const v of vars) {
+    if (!out.has(v.name)) out.set(v.name, v);
+    const life = v.lifetime;
+    if (!life) continue;
+    const more: EnvVar[] = [];
+    if (life.expiry === "expires-at") more.push({ name: expiresAtEnv(v.name), scope: "config", description: `When ${v.name} expires: unix seconds or RFC 3339, set by the platform beside it.` });
+    if (life.refresh) {
+      more.push({ name: refreshTokenEnv(v.name), scope: v.scope, description: `A single-use token that refreshes ${v.name} at ${REFRESH_URL_ENV}.` });
+      more.push({ name: REFRESH_URL_ENV, scope: "config", description: "The platform's credential refresh endpoint: POST {credential, refresh_token} answers {token, expires_at, refresh_token}." });
+    }
+    for (const m of more) if (!out.has(m.name)) out.set(m.name, m);
+  }
+  return [...out.values()];
 }
 
 type Declares = { readonly env?: readonly EnvVar[] };
@@ -26,11 +62,11 @@ export const CREDENTIAL_FLAG = /(^|-)(token|tokens|password|passwd|secret|secret
 export const holdsWriteCredentials = (c: Phase): boolean => c.verb === "apply" || (c.tier === 2 && c.rw === "write");
 
 /** The environment a command may read: the tool's variables and its own. */
-export const envOf = (tool: Declares, command: Declares): readonly EnvVar[] => [...(tool.env ?? []), ...(command.env ?? [])];
+export const envOf = (tool: Declares, command: Declares): readonly EnvVar[] => withCompanions([...(tool.env ?? []), ...(command.env ?? [])]);
 
 /** Every credential the tool declares anywhere: what the redactor masks. */
 export const credentialNames = (tool: Declares & { readonly commands: readonly Declares[] }): string[] =>
-  [...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])].filter((v) => v.scope !== "config").map((v) => v.name);
+  withCompanions([...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])]).filter((v) => v.scope !== "config").map((v) => v.name);
 
 /** The write credentials present that this command's phase may not hold: what its process must run without. */
 export const withheldFrom = (tool: Declares, command: Declares & Phase, env: Readonly<Record<string, string | undefined>>): string[] =>

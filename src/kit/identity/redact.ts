@@ -88,6 +88,11 @@ export interface Redactor {
   (text: string): string;
   /** The exact values replaced whole; for tests and the verifier's canaries. */
   readonly secrets: readonly string[];
+  /**
+   * A secret that arrived after start-up (a refreshed token, a secret a
+   * service issued): from now on it is masked like the environment's own.
+   */
+  add(value: string): void;
 }
 
 /**
@@ -132,6 +137,15 @@ export function createRedactor(env: Readonly<Record<string, string | undefined>>
     for (const { may, re, keep } of PATTERNS) if (large || may(out, lower)) out = out.replace(re, keep as (m: string, ...g: string[]) => string);
     return out;
   }) as Redactor;
+  let issued = 0;
+  redact.add = (value: string): void => {
+    if (!value || value.length < MIN_SECRET_LENGTH) return;
+    const name = `\0issued-${issued++}`; // no environment variable has this name
+    declared.add(name);
+    const escaped = JSON.stringify(value).slice(1, -1);
+    const forms = [value, ...(escaped === value ? [] : [escaped]), ...encodingsOf(value)];
+    for (const form of forms) candidates.push({ name, form });
+  };
   Object.defineProperty(redact, "secrets", { get: () => (encoded || addEncodings(), longestFirst(candidates.filter((c) => isSecret(c.name)).map((c) => c.form))) });
   return redact;
 }

@@ -37,6 +37,10 @@ export interface CommandDoc {
   output_schema: JsonSchema;
   errors: ErrorCode[];
   env: EnvVar[];
+  /** The longest the command may run, in seconds: a credential that dies sooner with no refresh path fails it at start (CREDENTIAL_EXPIRED). */
+  max_duration?: number;
+  /** Register-once secrets it may return in meta.secrets_out, each by the variable name a later job receives it as (contract §10). */
+  secrets_out?: { name: string; description: string }[];
   pagination: { default_limit: number; max_limit: number } | null;
   stage: { writes: string; reads: string[] } | null;
   /** command_line: tool, command and argv as one POSIX-shell-quoted line that runs when pasted. */

@@ -5,7 +5,7 @@
  * the three views cannot disagree.
  */
 import { envOf } from "../identity/env.ts";
-import type { Command, Example, Tool } from "../declare/define.ts";
+import type { Command, EnvVar, Example, Tool } from "../declare/define.ts";
 import type { FlagSpec } from "../cli/flags.ts";
 import { ERROR_CODES, EXIT, type ErrorCode } from "../output/errors.ts";
 import { DOCUMENT_FLAGS, KIT_EXTENSIONS, type CommandDoc, type DescribeDoc, type FlagDoc, type JsonSchema } from "./describe-doc.ts";
@@ -34,9 +34,14 @@ function flagDocs(s: CommandSchemas): FlagDoc[] {
   });
 }
 
+/** What the kit raises for a credential with a lifetime (identity/credential.ts): a command that holds one can raise them. */
+const LIFETIME_CODES: readonly ErrorCode[] = ["CREDENTIAL_EXPIRED", "AUTH_FAILED", "UPSTREAM_ERROR", "NETWORK_ERROR"];
+
 /** The codes a command can raise: the kit's own and those it declares, in table order. */
-export const commandErrors = (command: Pick<Command, "errors">): ErrorCode[] =>
-  (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c].kit || command.errors.includes(c));
+export const commandErrors = (command: Pick<Command, "errors">, env: readonly EnvVar[] = []): ErrorCode[] => {
+  const lifetime = env.some((v) => v.lifetime && v.scope !== "config");
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c].kit || command.errors.includes(c) || (lifetime && LIFETIME_CODES.includes(c)));
+};
 
 function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): CommandDoc {
   return {
@@ -52,8 +57,10 @@ function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): Comm
     result_schema: command.schema,
     input_schema: schemas.input,
     output_schema: schemas.output,
-    errors: commandErrors(command),
+    errors: commandErrors(command, envOf(tool, command)),
     env: [...envOf(tool, command)],
+    ...(command.maxDuration === undefined ? {} : { max_duration: command.maxDuration }),
+    ...(command.secretsOut?.length ? { secrets_out: command.secretsOut.map((o) => ({ name: o.name, description: o.description })) } : {}),
     pagination: command.pagination ? { default_limit: command.pagination.defaultLimit, max_limit: command.pagination.maxLimit } : null,
     stage: command.stage ? { writes: command.stage.writes, reads: [...(command.stage.reads ?? [])] } : null,
     // command_line: the same example as one line a POSIX shell splits back into argv (shell.ts).

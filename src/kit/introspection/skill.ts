@@ -39,6 +39,7 @@ export function toolSkill(doc: DescribeDoc): string {
     if (c.person) facts.push("a person's act: command line only (never MCP, a declared tool or a job step)");
     if (c.stage) facts.push(`writes \`${c.stage.writes}.json\`${c.stage.reads.length ? ` from ${c.stage.reads.map((r) => `\`${r}.json\``).join(", ")}` : ""}`);
     if (c.pagination) facts.push(`pages of ${c.pagination.default_limit} (max ${c.pagination.max_limit})`);
+    if (c.max_duration !== undefined) facts.push(`runs at most ${c.max_duration} s: a credential that dies sooner and cannot be refreshed fails it at start (\`CREDENTIAL_EXPIRED\`)`);
     out.push(`- ${facts.join("; ")}`, "");
     if (c.flags.length) {
       out.push("| Flag | Type | Notes | What |", "|---|---|---|---|");
@@ -48,7 +49,8 @@ export function toolSkill(doc: DescribeDoc): string {
       }
       out.push("");
     }
-    if (c.env.length) out.push(`Environment: ${c.env.map((e) => `\`${e.name}\` (${e.scope})`).join(", ")}.`, "");
+    if (c.env.length) out.push(`Environment: ${c.env.map((e) => `\`${e.name}\` (${e.scope}${e.lifetime ? `; expires, ${e.lifetime.refresh ? "refreshed by the kit" : "not refreshable"}` : ""})`).join(", ")}.`, "");
+    if (c.secrets_out?.length) out.push(`Register-once secrets: ${c.secrets_out.map((o) => `\`${o.name}\` (${cell(o.description)})`).join(", ")}, in \`meta.secrets_out\` of the one envelope that issues them; never shown again, stored nowhere by the tool. Hand them to the platform's secret sink (the harness does), never to a file or a log.`, "");
     const own = c.errors.filter((code) => !["INTERNAL", "USAGE", "UNKNOWN_COMMAND", "UNKNOWN_FLAG", "CANCELLED"].includes(code));
     out.push(`Errors: ${own.map((code) => `\`${code}\` (${doc.error_codes[code]?.exit})`).join(", ")}.`, "");
     for (const e of c.examples) out.push("```sh", e.command_line, "```", e.summary, "");
@@ -104,6 +106,11 @@ Every list is bounded (default at most 50). A cut list sets \`meta.truncated\` a
 Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5).
 
 ## Identity
-Credentials come from the environment only and are never printed: secrets in output are redacted. No tool writes a credential, a profile or a config file.
+Credentials come from the environment only and are never printed: secrets in output are redacted. No tool writes a credential, a profile or a config file. Injected credentials fail in known ways, each with its code:
+- A credential that expires (its \`env\` entry in \`--describe\` has a \`lifetime\`) is refreshed by the tool before it expires and once on a 401, through the platform's refresh endpoint; you do nothing.
+- \`CREDENTIAL_EXPIRED\` (exit 4, not retryable): a credential is dead at start, or dies before the command's \`max_duration\`, with no refresh path; nothing ran. Do not retry: the job needs re-dispatch with fresh credentials (the harness report marks the step \`remedy: "re-dispatch"\`). A re-dispatched \`apply\` re-executes nothing that landed.
+- \`AUTH_FAILED\` (exit 4, not retryable): a service bound to an injected credential refused it (401) after one refresh, or with no refresh path given. Re-dispatch, as above.
+- \`CREDENTIAL_REJECTED\` (exit 3): a model key was refused; the hint names the variable to fix.
+- Register-once secrets: a command that declares \`secrets_out\` may return a newly issued secret in \`meta.secrets_out\`, on stdout only and only once; it is masked everywhere else. Never copy it into a file, a note or a message: the harness hands it to the platform's secret sink.
 `;
 }

@@ -4,7 +4,8 @@
  * truth whether it has already landed, and how to clear a half-made change
  * of its own after a crash.
  */
-import type { EnvVar } from "../declare/define.ts";
+import type { EnvVar, SecretOut } from "../declare/define.ts";
+import type { Credential } from "../identity/credential.ts";
 import type { ErrorCode } from "../output/errors.ts";
 import type { Plan, PlanItem } from "./plan.ts";
 
@@ -27,9 +28,17 @@ export interface ExecContext {
    * irreversible step, so an owner whose lease was taken over never commits.
    */
   fence(): Promise<void>;
+  /** A credential apply declares, refreshed as it nears expiry; `fetch` for a service bound to it (contract §10). */
+  credential(name: string): Credential;
+  /**
+   * A register-once secret the service just issued, returned in the apply's
+   * `meta.secrets_out` (declared in `Mutations.secretsOut`). Never return it in
+   * the item's result: that is stored in the ledger and the action log.
+   */
+  secretOut(name: string, value: string): void;
 }
 
-export type ReadContext = Omit<ExecContext, "idempotencyKey" | "fence">;
+export type ReadContext = Omit<ExecContext, "idempotencyKey" | "fence" | "credential" | "secretOut">;
 
 /**
  * What an action may change: the gate holds every item to it (through the
@@ -79,4 +88,8 @@ export interface Mutations {
    * (ROOT_CHANGED) to go on once it resolves elsewhere.
    */
   readonly root?: string;
+  /** Register-once secrets an executor may issue (ExecContext.secretOut), by the variable a later job receives each as. */
+  readonly secretsOut?: readonly SecretOut[];
+  /** apply's longest run, in seconds: a credential that dies sooner with no refresh path fails it before any item (CREDENTIAL_EXPIRED). */
+  readonly maxDuration?: number;
 }

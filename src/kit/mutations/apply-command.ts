@@ -8,7 +8,7 @@ import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { describe } from "../declare/annotate.ts";
 import { defineCommand, type CommandSpec, type EnvVar } from "../declare/define.ts";
-import { KitError, type ErrorCode } from "../output/errors.ts";
+import { KitError, REDISPATCH_CODES, type ErrorCode } from "../output/errors.ts";
 import type { CommandContext } from "../runtime/context.ts";
 import type { Mutations } from "./actions.ts";
 import { admit, GATE_PUBLIC_KEY_ENV } from "./admit.ts";
@@ -59,7 +59,11 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
   let run;
   try {
-    run = await applyItems({ plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, root, onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total) });
+    run = await applyItems({
+      plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, root,
+      onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total),
+      identity: { credential: ctx.credential, secretOut: ctx.secretOut, redact: ctx.redact },
+    });
   } finally {
     await ledger?.close();
   }
@@ -85,6 +89,8 @@ function answer(ctx: CommandContext<{ plan: string }>, plan: Plan, reports: Item
     detail,
     hint: busy
       ? `another apply is running this plan: re-run ${again} later, or add --wait`
+      : REDISPATCH_CODES.has(first.code)
+        ? `the job needs re-dispatch with fresh credentials: the applied items stay applied, and ${again} with them executes nothing twice`
       : first.code === "ROOT_CHANGED"
         ? "the folder the plan acts on was swapped or moved after approval: the applied items stay applied, nothing more was written; put the approved folder back and re-run, or plan again"
         : first.code === "PRECONDITION_FAILED"
@@ -107,6 +113,8 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "POLICY_DENIED", "ROOT_CHANGED", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
     env: [...APPLY_ENV, ...(m.env ?? [])],
     outcome: "count",
+    ...(m.maxDuration === undefined ? {} : { maxDuration: m.maxDuration }),
+    ...(m.secretsOut ? { secretsOut: m.secretsOut } : {}),
     next: ["{tool} action list --plan {flag:plan}"],
     examples: [
       { argv: ["--plan", "./run"], summary: "Apply the approved plan in ./run." },

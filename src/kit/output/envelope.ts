@@ -33,6 +33,12 @@ export interface Meta {
   outcome: Outcome;
   /** The commands a caller would run next, e.g. `seo audit --run-dir …` after `seo extract`; empty after a failure (its hint says what to do). */
   next: string[];
+  /**
+   * contract §10, register-once secrets: present only on a command that
+   * declares them and only when one was issued; intact on stdout, masked
+   * everywhere else, delivered by the harness to the platform's secret sink only.
+   */
+  secrets_out?: Record<string, string>;
 }
 
 export interface Envelope {

@@ -69,6 +69,8 @@ export const ERROR_CODES = {
   RATE_LIMITED: code("upstream", "an external service asked us to slow down", { retryable: true }),
   NETWORK_ERROR: code("upstream", "a connection could not be made", { retryable: true }),
   IN_PROGRESS: code("upstream", "another process holds this item; retry after its lease", { retryable: true }),
+  CREDENTIAL_EXPIRED: code("upstream", "an injected credential is expired (or expires before the command's maximum duration) and cannot be refreshed; re-dispatch the job with fresh credentials"),
+  AUTH_FAILED: code("upstream", "a credential-bound service refused the credential, refreshed once; re-dispatch the job with fresh credentials"),
 
   POLICY_DENIED: code("policy", "a policy forbids this; do not retry"),
   CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it", { kit: true }),
@@ -80,6 +82,13 @@ export const ERROR_CODES = {
 } as const satisfies Record<string, CodeSpec>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/**
+ * contract §10: the codes that retrying the same job cannot fix and fresh
+ * credentials can: the platform re-dispatches the job (the ledger keeps it
+ * from re-causing what already happened), where a retryable code is retried.
+ */
+export const REDISPATCH_CODES: ReadonlySet<string> = new Set<ErrorCode>(["CREDENTIAL_EXPIRED", "AUTH_FAILED"]);
 
 export const exitCodeOf = (c: ErrorCode): number => EXIT[ERROR_CODES[c].exit];
 

@@ -10,6 +10,7 @@ import type { Logger } from "../output/log.ts";
 import { type CutPage, paginate, type Page, type PageRequest } from "../lists/paginate.ts";
 import { ask, confirm, type PromptPolicy } from "./prompt.ts";
 import type { RunDir } from "../pipeline/run-dir.ts";
+import type { Credential, Credentials } from "../identity/credential.ts";
 
 export interface CommandContext<F> {
   readonly flags: F;
@@ -62,6 +63,18 @@ export interface CommandContext<F> {
   /** A value a human would type; INPUT_REQUIRED when nobody can. */
   ask(flag: string, question: string, choices?: readonly string[]): Promise<string>;
   readStdin(): Promise<string>;
+  /**
+   * A credential the command or tool declares (contract §10): its token,
+   * refreshed before it expires, and `fetch` for a service bound to it
+   * (a 401 refreshes once; a second is AUTH_FAILED).
+   */
+  credential(name: string): Credential;
+  /**
+   * A register-once secret a service just issued (contract §10): returned in
+   * `meta.secrets_out` under a name the command declares (`secretsOut`),
+   * intact on stdout only; masked from now on everywhere else.
+   */
+  secretOut(name: string, value: string): void;
 }
 
 /** The parts of `meta` a command's run contributes. */
@@ -74,6 +87,8 @@ export class RunState {
   checkpoint: Record<string, unknown> | null = null;
   /** What a cancellation waits for before it answers. */
   windDown: Promise<unknown> | null = null;
+  /** Register-once secrets issued during the run, by the name they are declared under. */
+  secretsOut: Record<string, string> | null = null;
   outcome: Omit<Outcome, "cost_usd">;
 
   constructor(unit: OutcomeUnit) {
@@ -100,6 +115,10 @@ export interface ContextParts<F> {
   readonly state: RunState;
   /** stderr is a terminal: progress is shown. */
   readonly showProgress: boolean;
+  readonly credentials: Credentials;
+  /** The secrets out the command declares, and how a newly issued one is masked from then on. */
+  readonly secretsOut: readonly string[];
+  readonly maskFromNow: (value: string) => void;
 }
 
 const PROGRESS_EVERY_MS = 500;
@@ -158,5 +177,11 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     confirm: (question) => confirm(p.prompts, question),
     ask: (flag, question, choices) => ask(p.prompts, flag, question, choices),
     readStdin: p.readStdin,
+    credential: (name) => p.credentials.get(name),
+    secretOut(name, value) {
+      if (!p.secretsOut.includes(name)) throw new KitError("INTERNAL", `${p.command} returns a secret as ${name}, which it does not declare in secretsOut`, { hint: "declare secretsOut: [{ name, description }] on the command" });
+      p.maskFromNow(value);
+      state.secretsOut = { ...state.secretsOut, [name]: value };
+    },
   };
 }

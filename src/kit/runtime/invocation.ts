@@ -85,6 +85,7 @@ export class Invocation {
         confidence: state.outcome.confidence,
       },
       next: state.next,
+      ...(state.secretsOut ? { secrets_out: state.secretsOut } : {}),
     };
   }
 

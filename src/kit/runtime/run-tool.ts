@@ -14,6 +14,7 @@ import type { Universal } from "../cli/flags.ts";
 import { resolveCommand } from "../cli/resolve.ts";
 import type { Checks } from "../cli/checks.ts";
 import type { Command } from "../declare/define.ts";
+import { Credentials } from "../identity/credential.ts";
 import { assertRequiredEnv, withheldFrom } from "../identity/env.ts";
 import { pageRequestOf } from "../lists/bounds.ts";
 import { KitError } from "../output/errors.ts";
@@ -84,6 +85,9 @@ async function execute(inv: Invocation, head: CommandHead, command: Command, fla
     flagsChecksum: () => sha256(JSON.stringify([command.name, flags])),
   });
   inv.runDir = runDir;
+  // contract §10: a credential dead now, or before the command's maximum duration ends, fails before any side effect.
+  const credentials = Credentials.of(tool, head, { env: io.env, now: io.now, redact: inv.redact, signal: inv.abort.signal });
+  await credentials.check((command.maxDuration ?? 0) * 1000);
   if (command.stage) runDir.create(); // a stage always reports its run dir, and a bad one fails before the work
   const ctx = createContext({
     flags,
@@ -103,6 +107,9 @@ async function execute(inv: Invocation, head: CommandHead, command: Command, fla
     readStdin: io.readStdin,
     state: inv.state,
     showProgress: io.stderrIsTTY,
+    credentials,
+    secretsOut: (command.secretsOut ?? []).map((o) => o.name),
+    maskFromNow: (value) => inv.redact.add(value),
   });
   return command.run(ctx);
 }

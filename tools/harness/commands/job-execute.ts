@@ -7,6 +7,7 @@ import { deliver } from "agent-cli-kit/harness";
 import { foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
 import { parseJob } from "agent-cli-kit/harness";
 import { runSteps, stepArgv } from "agent-cli-kit/harness";
+import { deliverSecrets, issuedSecrets } from "agent-cli-kit/harness";
 import { DELIVERY_FILE, OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
 
 const usd = z.number().check(z.minimum(0));
@@ -28,6 +29,7 @@ const step = z.object({
   error: describe(z.nullable(z.record(z.string(), z.unknown())), "Why the step failed ({ code, message, … }); null when it succeeded."),
   signal: describe(z.nullable(z.string()), "The signal that ended the step's process (e.g. SIGTERM at its time limit), else null."),
   stopped: describe(z.nullable(z.enum(["time-limit", "cancelled"])), "Ended by the harness: at the step's time limit, or on cancellation; null when it ended by itself."),
+  remedy: describe(z.nullable(z.enum(["re-dispatch", "retry"])), "For a failed step: re-dispatch (a dead credential: the job needs fresh credentials, and its ledger keeps anything from happening twice), retry (a passing failure), or null (fix the input, or a person decides)."),
 });
 
 const artifact = z.object({
@@ -56,6 +58,7 @@ const result = z.object({
   artifacts: z.array(artifact),
   report: describe(z.optional(z.string()), "report.json in the run dir: the report as delivered (which carries none of the fields from here on)."),
   delivered: describe(z.optional(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int() }))), "Where the signed report was posted, after how many attempts; null without a delivery target."),
+  secrets_delivered: describe(z.optional(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int(), names: z.array(z.string()) }))), "Register-once secrets the steps issued, posted signed to delivery.secrets_url (their names only; the values are in no report); null when none was issued."),
   dry_run: z.optional(z.boolean()),
   would_run: describe(z.optional(z.array(z.array(z.string()))), "With --dry-run: each step's argv as it would run (nothing ran, nothing was stored or delivered); else empty."),
 });
@@ -75,7 +78,7 @@ export default defineCommand({
   rw: "write",
   summary: "Run a job's steps (fleet tools, as argv arrays) in one run dir, fold their envelopes into one report, store its artifacts, and deliver it signed.",
   description:
-    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false, timeout_seconds? }], run_dir?, delivery?: { url }, timeout_seconds?: 900, grace_seconds?: 5 }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -), each in a process group of its own under a time limit (the step's timeout_seconds, else the job's); at the limit, on a signal, or when a step leaves processes behind, the whole group gets TERM, then KILL after grace_seconds. A failed step stops the job unless it continues on error. A step's envelope is checked against the contract before it is folded: one that breaks it (a cost that is not a number, a schema of another tool) is a failed step. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256 (an artifact the storage refused is listed as unstored, with its path); it is always written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx, 408, 429 (honouring Retry-After, at most 30 s) and timeouts, never sent on after a redirect. Its event id derives from the job's id and steps, so running the same job again is the same event, and `harness report deliver` sends a kept report again. A signal stops the running step; the report (status cancelled) is written and delivered, then CANCELLED answers with it in its detail. With --dry-run, the job and the environment are checked and each step's argv listed; nothing runs.",
+    "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false, timeout_seconds? }], run_dir?, delivery?: { url, secrets_url? }, timeout_seconds?: 900, grace_seconds?: 5 }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -), each in a process group of its own under a time limit (the step's timeout_seconds, else the job's); at the limit, on a signal, or when a step leaves processes behind, the whole group gets TERM, then KILL after grace_seconds. A failed step stops the job unless it continues on error. A step's envelope is checked against the contract before it is folded: one that breaks it (a cost that is not a number, a schema of another tool) is a failed step. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256 (an artifact the storage refused is listed as unstored, with its path); it is always written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx, 408, 429 (honouring Retry-After, at most 30 s) and timeouts, never sent on after a redirect. Its event id derives from the job's id and steps, so running the same job again is the same event, and `harness report deliver` sends a kept report again. A register-once secret a step returns (meta.secrets_out) is posted, signed the same way, to delivery.secrets_url only, and is in no report; a failed step's remedy says re-dispatch (a dead credential) or retry. A signal stops the running step; the report (status cancelled) is written and delivered, then CANCELLED answers with it in its detail. With --dry-run, the job and the environment are checked and each step's argv listed; nothing runs.",
   flags: z.object({ job: describe(z.string().check(z.minLength(1)), "The job file (JSON).") }),
   result,
   schema: "harness.job.execute@1",
@@ -96,7 +99,7 @@ export default defineCommand({
       const report = foldJob({ jobId: job.id, eventId: job.eventId, runs: [], notRun: job.steps.length, cancelled: false, artifacts: [] });
       ctx.setOutcome({ projected: job.steps.length, realized: null, confidence: 1 });
       const wouldRun = job.steps.map((s) => stepArgv(s.argv, runDir, s.input !== undefined));
-      return { ...report, status: "dry-run" as const, report: join(runDir, "report.json"), delivered: null, dry_run: true, would_run: wouldRun };
+      return { ...report, status: "dry-run" as const, report: join(runDir, "report.json"), delivered: null, secrets_delivered: null, dry_run: true, would_run: wouldRun };
     }
     mkdirSync(runDir, { recursive: true });
     const env = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => !OWN.has(k)));
@@ -113,12 +116,14 @@ export default defineCommand({
       ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });
       let delivered = null;
       let failure: unknown = null;
+      // contract §10: a register-once secret goes to the platform's secret sink first (it cannot be asked for again), never into the report.
+      const sent = await deliverSecrets(job.delivery?.secrets_url, job.id, issuedSecrets(runs), { secret: secret ?? "", eventId: `${job.eventId}.secrets`, now: ctx.now, signal: ctx.signal, redact: ctx.redact }).catch((e: unknown) => ((failure = e), null));
       if (job.delivery) {
         // After a cancellation the report still goes out, on a short clock of its own; a second signal stops that too.
         const signal = cancelled ? AbortSignal.timeout(20_000) : ctx.signal;
         delivered = await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId: job.eventId, now: ctx.now, signal, redact: ctx.redact, ...(cancelled ? { attempts: 3, timeoutMs: 5_000 } : {}) }).catch((e: unknown) => ((failure = e), null));
       }
-      const out = { ...report, report: reportPath, delivered, dry_run: false, would_run: [] };
+      const out = { ...report, report: reportPath, delivered, secrets_delivered: sent ? { ...sent.delivered, names: sent.names } : null, dry_run: false, would_run: [] };
       if (cancelled) {
         ctx.checkpoint(out);
         throw new KitError("CANCELLED", "interrupted by a signal", { detail: out, hint: "re-run the job: it is the same event, and completed stages are kept in the run dir" });

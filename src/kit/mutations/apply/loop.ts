@@ -7,7 +7,7 @@
  * settlement also claims the item after it (one commit per item, not two).
  * A ledger that fails stops the run: the rest are reported as not attempted.
  */
-import type { KitError } from "../../output/errors.ts";
+import { REDISPATCH_CODES, type KitError } from "../../output/errors.ts";
 import { isLedgerFailure } from "../ledger/open.ts";
 import type { PlanItem } from "../plan.ts";
 import { Applier, type ApplyRun } from "./protocol.ts";
@@ -43,8 +43,9 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
       }
       reports.push(report);
       run.onItem?.(reports.length, run.plan.items.length);
-      if (report.error?.code === "ROOT_CHANGED") {
-        const why = { code: "ROOT_CHANGED", message: `not attempted: ${report.error.message}` };
+      // A swapped root, or a credential that is dead: no later item can do better in this run.
+      if (report.error && (report.error.code === "ROOT_CHANGED" || REDISPATCH_CODES.has(report.error.code))) {
+        const why = { code: report.error.code, message: `not attempted: ${report.error.message}` };
         reports.push(...run.plan.items.slice(index + 1).map((r) => reportOf(r, "skipped", false, null, why)));
         return { reports, stoppedBy: null };
       }

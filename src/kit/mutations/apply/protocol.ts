@@ -11,8 +11,8 @@
  * neither commits nor settles. Only a final outcome is stored; a failure
  * that may pass releases the item for the next run to reconcile.
  */
-import { hostname, userInfo } from "node:os";
-import { fromSystemError, KitError, type ErrorCode } from "../../output/errors.ts";
+import { hostname } from "node:os";
+import { fromSystemError, KitError, REDISPATCH_CODES, type ErrorCode } from "../../output/errors.ts";
 import { sha256 } from "../../pipeline/hash.ts";
 import type { ActionSpec, ExecContext, Mutations } from "../actions.ts";
 import { assertItemWithin } from "../effects.ts";
@@ -22,7 +22,7 @@ import { isLedgerFailure } from "../ledger/open.ts";
 import { canonicalJson, type Plan, type PlanItem } from "../plan.ts";
 import { Lease, leaseOf } from "./lease.ts";
 import type { RootGuard } from "./root.ts";
-import { lostLease, reportOf, type ItemReport } from "./report.ts";
+import { lostLease, NO_IDENTITY, reportOf, safeUser, type ItemReport } from "./report.ts";
 
 const POLL_MS = 50;
 
@@ -40,6 +40,8 @@ export interface ApplyRun {
   readonly onItem?: (done: number, total: number) => void;
   /** The plan's approved root, resolved again before each item and each irreversible step; null when the tool declares none. */
   readonly root?: RootGuard | null;
+  /** contract §10: the command's credentials and secrets out; what the ledger stores passes `redact` (a secret returned by mistake is masked). */
+  readonly identity?: Pick<ExecContext, "credential" | "secretOut"> & { redact(text: string): string };
 }
 
 /** What the whole run shares: who it is, how long its leases last, what a test asked to break. */
@@ -65,7 +67,7 @@ export class Applier {
   }
 
   context(it: PlanItem, signal: AbortSignal, fence: () => Promise<void>): ExecContext {
-    return { plan: this.run.plan, env: this.run.env, signal, idempotencyKey: it.idempotency_key, fence };
+    return { plan: this.run.plan, env: this.run.env, signal, idempotencyKey: it.idempotency_key, fence, ...(this.run.identity ?? NO_IDENTITY) };
   }
 
   /** precondition: why the item's targets are not as planned, or null when they are. */
@@ -206,9 +208,10 @@ class HeldItem {
   }
 
   /** settle: the outcome and its action-log row in one transaction, refused to an owner that lost the item; an applied item's settlement also claims the next item. */
-  private async settle(outcome: "applied" | "failed", executed: boolean, logOutcome: string, result: unknown): Promise<boolean> {
+  private async settle(outcome: "applied" | "failed", executed: boolean, logOutcome: string, raw: unknown): Promise<boolean> {
     const { it, by, next } = this;
     const now = by.run.now();
+    const result = by.run.identity && raw != null ? JSON.parse(by.run.identity.redact(JSON.stringify(raw))) : raw;
     const log = { at: now, actor: by.actor, tool: by.run.tool, action: it.action, plan: by.run.plan.checksum, item: it.id, key: it.idempotency_key, outcome: logOutcome, executed, startedAt: this.started, finishedAt: now, detail: result };
     const s = { outcome, result, now, log };
     const ahead = outcome === "applied" && next?.idempotency_key !== it.idempotency_key ? next : null;
@@ -222,6 +225,9 @@ class HeldItem {
   private async failed(e: unknown, executing: boolean): Promise<ItemReport> {
     const { it } = this;
     if (e instanceof KitError && e.code === "IN_PROGRESS") return lostLease(it, false);
+    // A dead credential decides nothing about the item: a re-dispatch with fresh credentials runs it (after reconciling).
+    if (e instanceof KitError && REDISPATCH_CODES.has(e.code))
+      return this.ledger.release(this.fence, executing ? "reconcile" : "forget").then(() => reportOf(it, "failed", false, null, { code: e.code, message: `${e.message} (not stored: a re-dispatch with fresh credentials tries the item again)` }));
     // Refused before any side effect (by the executor, the checks before it, or the fence's root check): nothing to store or reconcile.
     if (e instanceof KitError && (e.code === "PRECONDITION_FAILED" || e.code === "ROOT_CHANGED" || (!executing && !e.retryable))) {
       await this.ledger.release(this.fence, "forget");
@@ -238,11 +244,3 @@ class HeldItem {
     return reportOf(it, "failed", false, null, { code: error.code, message: `${error.message} (not stored: a re-run tries the item again)` });
   }
 }
-
-const safeUser = (): string => {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
-  }
-};

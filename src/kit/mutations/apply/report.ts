@@ -3,6 +3,8 @@
  * whether this run performed the side effect, and the error when it failed.
  */
 import { KitError } from "../../output/errors.ts";
+import { userInfo } from "node:os";
+import type { ExecContext } from "../actions.ts";
 import type { PlanItem } from "../plan.ts";
 
 export const ITEM_OUTCOMES = ["applied", "already-applied", "reconciled", "would-apply", "failed", "skipped", "in-progress", "unconfirmed"] as const;
@@ -40,3 +42,22 @@ export const lostLease = (it: PlanItem, executed: boolean): ItemReport =>
     code: "IN_PROGRESS",
     message: `lost the ledger lease on item ${it.id}: another apply took it over${executed ? " after this one executed it; it reconciles the item" : ""}`,
   });
+
+/** Who applies, for the action log, when AGENT_ACTOR does not say. */
+export const safeUser = (): string => {
+  try {
+    return userInfo().username;
+  } catch {
+    return "unknown";
+  }
+};
+
+/** An apply run without the command's identity (a library caller): a credential or a secret out is the caller's bug. */
+export const NO_IDENTITY: Pick<ExecContext, "credential" | "secretOut"> = {
+  credential: () => {
+    throw new KitError("INTERNAL", "apply was run without its credentials");
+  },
+  secretOut: () => {
+    throw new KitError("INTERNAL", "apply was run without a way to return a secret");
+  },
+};
