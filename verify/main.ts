@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, fstatSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { applyBaseline, readBaseline, type Baseline } from "./baseline.ts";
+import { applyBaseline, readBaseline, unknownTools, type Baseline } from "./baseline.ts";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES, type VerifyCode } from "./output.ts";
 import type { ToolReport } from "./report.ts";
 import { Pool } from "./sandbox.ts";
@@ -203,7 +203,9 @@ async function main(): Promise<number> {
     ),
   );
   const reports = baseline ? verified.map((r) => applyBaseline(r, baseline!, opts.baseline!)) : verified;
-  const summary = summarize(reports, elapsed());
+  const summary = { ...summarize(reports, elapsed()), ...(baseline ? { baseline_unknown_tools: unknownTools(baseline, reports) } : {}) };
+  if (baseline && summary.baseline_unknown_tools!.length)
+    process.stderr.write(`verify: the baseline ${opts.baseline} lists tool(s) not verified here: ${summary.baseline_unknown_tools!.join(", ")}\n`);
   if (opts.junit && !opts.dryRun)
     try {
       writeFileSync(opts.junit, junit(reports));

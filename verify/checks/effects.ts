@@ -1,10 +1,10 @@
 /**
  * Side effects judged from outside (contract §1, §3): every read command, and
  * every write command with --dry-run, runs in a workspace verify watches (its
- * own working folder, HOME and TMPDIR), from the tool's documented examples;
- * a plan the example needs is made first by the tool's own `plan` examples.
- * A file that appears, changes or goes in the folder or HOME is a side effect
- * (TMPDIR is the tool's scratch, as a fresh run dir is).
+ * own working folder and TMPDIR), from the tool's documented examples; a
+ * plan the example needs is made first by the tool's own `plan` examples. A
+ * file that appears, changes or goes in the folder is a side effect (TMPDIR
+ * and the run dir are the tool's scratch; HOME is identity.home's, kept empty).
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -21,9 +21,10 @@ interface Workspace {
 
 function workspace(s: Subject, name: string): Workspace {
   const root = s.sandbox.dir(`effects-${name.replace(/ /g, "-")}`);
-  const [cwd, home, tmp] = ["cwd", "home", "tmp"].map((d) => join(root, d));
-  for (const d of [cwd!, home!, tmp!]) mkdirSync(d);
-  return { root, cwd: cwd!, env: { HOME: home!, TMPDIR: tmp! } };
+  const [cwd, tmp] = ["cwd", "tmp"].map((d) => join(root, d));
+  for (const d of [cwd!, tmp!]) mkdirSync(d);
+  // HOME stays the sandbox's: identity.home holds it empty after every probe, so a write there is reported once, there.
+  return { root, cwd: cwd!, env: { TMPDIR: tmp! } };
 }
 
 /** The value of `--run-dir` in argv, resolved from the workspace's folder. */
