@@ -38,6 +38,8 @@ class UsageError extends Error {
     readonly code: VerifyCode,
     message: string,
     readonly hint?: string,
+    /** contract §4: a range rejection says what is allowed and what it got. */
+    readonly range?: { allowed: { min: number }; got: string },
   ) {
     super(message);
   }
@@ -114,7 +116,7 @@ function parseArgs(argv: readonly string[]): Answer {
     const int = (min: number): number => {
       const raw = value();
       const n = Number(raw);
-      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError("USAGE", `--${key} must be an integer >= ${min} (got: '${raw.slice(0, 40)}')`);
+      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError("USAGE", `--${key} must be an integer >= ${min} (got: '${raw.slice(0, 40)}')`, undefined, { allowed: { min }, got: raw.slice(0, 40) });
       return n;
     };
     switch (key) {
@@ -159,7 +161,7 @@ async function main(): Promise<number> {
   const elapsed = () => Math.round(performance.now() - started);
   const usage = async (e: UsageError): Promise<number> => {
     const wantsJson = process.argv.includes("--json") || !isTerminal(1);
-    if (wantsJson) await Bun.write(Bun.stdout, envelope(null, { code: e.code, message: e.message, hint: e.hint }, elapsed()));
+    if (wantsJson) await Bun.write(Bun.stdout, envelope(null, { code: e.code, message: e.message, hint: e.hint, ...e.range }, elapsed()));
     else process.stderr.write(`error ${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}\n`);
     return VERIFY_CODES[e.code];
   };
