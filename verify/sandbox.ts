@@ -159,7 +159,10 @@ export class Sandbox {
       const leftover = !timedOut && groupAlive(group);
       killGroup(group);
       await groupGone(group);
-      const streams = await Promise.race([Promise.all([out.text, err.text]), Bun.sleep(STREAM_GRACE_MS).then(() => null)]);
+      // A cleared timer, not a sleep: a pending one would keep verify alive after its last run.
+      let grace: Timer | undefined;
+      const streams = await Promise.race([Promise.all([out.text, err.text]), new Promise<null>((r) => (grace = setTimeout(() => r(null), STREAM_GRACE_MS)))]);
+      clearTimeout(grace);
       if (!streams) {
         out.cancel();
         err.cancel();
