@@ -2,8 +2,9 @@
  * Where a tool's SKILL.md and spec.yaml are, in order: the folder `--share`
  * names (only when told); what the binary prints itself (its describe
  * document lists the flag, e.g. `"documents": {"SKILL.md": "seo --skill"}`);
- * a tool repository's root (the current folder, when its spec.yaml names the
- * tool); the `share/<tool>/` folder beside the binary.
+ * a tool repository's root (the current folder, when its spec.yaml has
+ * contract_version and names no other tool); the `share/<tool>/` folder
+ * beside the binary.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -25,9 +26,16 @@ export interface Documents {
 
 const readIf = (path: string): Found | null => (existsSync(path) ? { text: readFileSync(path, "utf8"), where: path } : null);
 
-function repoRootNames(tool: string): boolean {
+/**
+ * Whether the current folder is the tool's repository: its spec.yaml has
+ * contract_version (the one key the contract defines) and names no other
+ * tool (by `name:` or `tool:`, whichever it uses).
+ */
+function repoRootOf(tool: string): boolean {
   try {
-    return (parseYaml(readFileSync("spec.yaml", "utf8")) as { name?: unknown } | null)?.name === tool;
+    const spec = parseYaml(readFileSync("spec.yaml", "utf8")) as { contract_version?: unknown; name?: unknown; tool?: unknown } | null;
+    if (!spec || spec.contract_version === undefined) return false;
+    return [spec.name, spec.tool].every((n) => n === undefined || n === tool);
   } catch {
     return false;
   }
@@ -44,7 +52,7 @@ export function documentsOf(s: Subject, doc: DescribeDoc, share: string | null):
       if (r.exit === 0 && r.stdout.trim()) return { text: r.stdout, where: `\`${printer}\`` };
       return { missing: `\`${printer}\` (listed in --describe's documents) exited ${r.exit} without printing ${file}` };
     }
-    if (repoRootNames(doc.tool)) {
+    if (repoRootOf(doc.tool)) {
       const here = readIf(resolve(file));
       if (here) return here;
     }

@@ -45,10 +45,14 @@ export function validatorFor(schema: Record<string, unknown>) {
 /** The rules that hold for stdout and stderr of any run, envelope or not. */
 export function inspectStreams(s: Subject, r: RunResult): boolean {
   const f = s.findings;
+  const read = r.stdinRead > 0 ? `; it read ${r.stdinRead} byte(s) from stdin, which is not a terminal` : "";
   if (r.timedOut) {
-    f.fail("noninteractive.no-hang", `killed after ${Math.round(r.ms)} ms without finishing (a hang or a prompt)`, r);
+    f.fail("noninteractive.no-hang", `killed after ${Math.round(r.ms)} ms without finishing (a hang or a prompt)${read}`, r);
     return false;
   }
+  // contract §3: under --no-input any prompt is an error, and off a terminal nothing prompts: no read of stdin at all.
+  if (r.stdinRead > 0 && r.run.argv.includes("--no-input")) f.fail("noninteractive.no-hang", `it read ${r.stdinRead} byte(s) from stdin under --no-input (a prompt off a terminal)`, r);
+  if (r.leftover) f.fail("noninteractive.no-hang", "it exited leaving a process of its own running (or its stdout/stderr held open): a caller reading its output to the end would wait without limit", r);
   f.exercised("noninteractive.no-hang");
   f.expect("output.no-ansi", !ANSI.test(r.stdout) && !ANSI.test(r.stderr), `ANSI escape on ${ANSI.test(r.stdout) ? "stdout" : "stderr"}: ${JSON.stringify((ANSI.test(r.stdout) ? r.stdout : r.stderr).match(ANSI)?.[0])}`, r);
   f.expect("output.no-stack", !STACK_TRACE.test(r.stdout), `stack trace on stdout: ${JSON.stringify(r.stdout.match(STACK_TRACE)?.[0])}`, r);
@@ -124,10 +128,12 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
   const expected = KNOWN_CODE_EXITS[code] ?? declaredExit ?? seen;
   if (expected === undefined) f.exercised("errors.exit-class");
   else f.expect("errors.exit-class", r.exit === expected, `${code} exited ${r.exit}; its class is ${expected}${KNOWN_CODE_EXITS[code] !== undefined ? " (fixed by the contract)" : declaredExit !== undefined ? " (by --describe's error_codes)" : " (its exit when first seen)"}`, r);
-  if (doc?.error_codes && declaredExit === undefined && holds(s, "describe-schema")) f.fail("errors.code-format", `error code ${code} is not in --describe's error_codes`, r);
+  // A malformed code is errors.code-format's finding; whether it is declared is not asked of it too.
+  const wellFormed = SCREAMING_SNAKE.test(code);
+  if (wellFormed && doc?.error_codes && declaredExit === undefined && holds(s, "describe-schema")) f.fail("errors.declared", `error code ${code} is not in --describe's error_codes`, r);
   if (declaredExit !== undefined && KNOWN_CODE_EXITS[code] !== undefined)
     f.expect("errors.exit-class", declaredExit === KNOWN_CODE_EXITS[code], `--describe gives ${code} exit ${declaredExit}; the contract gives ${KNOWN_CODE_EXITS[code]}`, r);
-  if (command?.errors && holds(s, "describe-schema")) f.expect("errors.code-format", command.errors.includes(code), `${code} is not among the codes --describe declares for '${command.name}' (${command.errors.join(", ")})`, r);
+  if (wellFormed && command?.errors && holds(s, "describe-schema")) f.expect("errors.declared", command.errors.includes(code), `${code} is not among the codes --describe declares for '${command.name}' (${command.errors.join(", ")})`, r);
   if (code === "MISSING_ENV" && doc && holds(s, "describe-schema")) {
     const declared = new Set([...doc.env, ...(command?.env ?? [])].map((e) => e.name));
     const named = (env.error!.detail?.variable as string | undefined) ?? env.error!.message.match(/\b[A-Z][A-Z0-9_]{2,}\b/)?.[0];

@@ -7,7 +7,7 @@
 import { accessSync, constants, existsSync, fstatSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
-import { applyBaseline, readBaseline, type Baseline } from "./baseline.ts";
+import { applyBaseline, readBaseline, unknownTools, type Baseline } from "./baseline.ts";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES, type VerifyCode } from "./output.ts";
 import type { ToolReport } from "./report.ts";
 import { Pool } from "./sandbox.ts";
@@ -38,6 +38,8 @@ class UsageError extends Error {
     readonly code: VerifyCode,
     message: string,
     readonly hint?: string,
+    /** contract §4: a range rejection says what is allowed and what it got. */
+    readonly range?: { allowed: { min: number }; got: string },
   ) {
     super(message);
   }
@@ -114,7 +116,7 @@ function parseArgs(argv: readonly string[]): Answer {
     const int = (min: number): number => {
       const raw = value();
       const n = Number(raw);
-      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError("USAGE", `--${key} must be an integer >= ${min} (got: '${raw.slice(0, 40)}')`);
+      if (!/^\d+$/.test(raw.trim()) || !Number.isSafeInteger(n) || n < min) throw new UsageError("USAGE", `--${key} must be an integer >= ${min} (got: '${raw.slice(0, 40)}')`, undefined, { allowed: { min }, got: raw.slice(0, 40) });
       return n;
     };
     switch (key) {
@@ -159,7 +161,7 @@ async function main(): Promise<number> {
   const elapsed = () => Math.round(performance.now() - started);
   const usage = async (e: UsageError): Promise<number> => {
     const wantsJson = process.argv.includes("--json") || !isTerminal(1);
-    if (wantsJson) await Bun.write(Bun.stdout, envelope(null, { code: e.code, message: e.message, hint: e.hint }, elapsed()));
+    if (wantsJson) await Bun.write(Bun.stdout, envelope(null, { code: e.code, message: e.message, hint: e.hint, ...e.range }, elapsed()));
     else process.stderr.write(`error ${e.code}: ${e.message}${e.hint ? `\nhint: ${e.hint}` : ""}\n`);
     return VERIFY_CODES[e.code];
   };
@@ -203,7 +205,9 @@ async function main(): Promise<number> {
     ),
   );
   const reports = baseline ? verified.map((r) => applyBaseline(r, baseline!, opts.baseline!)) : verified;
-  const summary = summarize(reports, elapsed());
+  const summary = { ...summarize(reports, elapsed()), ...(baseline ? { baseline_unknown_tools: unknownTools(baseline, reports) } : {}) };
+  if (baseline && summary.baseline_unknown_tools!.length)
+    process.stderr.write(`verify: the baseline ${opts.baseline} lists tool(s) not verified here: ${summary.baseline_unknown_tools!.join(", ")}\n`);
   if (opts.junit && !opts.dryRun)
     try {
       writeFileSync(opts.junit, junit(reports));

@@ -36,6 +36,8 @@ interface ErrorBody {
   code: VerifyCode;
   message: string;
   hint?: string;
+  allowed?: unknown;
+  got?: unknown;
   detail?: Record<string, unknown>;
 }
 
@@ -46,7 +48,7 @@ export function envelope(data: unknown, error: ErrorBody | null, durationMs: num
     tool: "verify",
     command: "audit",
     data: error === null ? data : null,
-    error: error === null ? null : { code: error.code, message: error.message, retryable: error.code === "CANCELLED", ...(error.hint ? { hint: error.hint } : {}), ...(error.detail ? { detail: error.detail } : {}) },
+    error: error === null ? null : { code: error.code, message: error.message, retryable: error.code === "CANCELLED", ...(error.hint ? { hint: error.hint } : {}), ...(error.allowed !== undefined ? { allowed: error.allowed, got: error.got } : {}), ...(error.detail ? { detail: error.detail } : {}) },
     meta: {
       schema: error === null ? "verify.audit@1" : null,
       duration_ms: durationMs,

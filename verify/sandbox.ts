@@ -1,12 +1,16 @@
 /**
  * Where a tool under test runs: a fresh folder with its own HOME, TMPDIR and
  * working directory, an environment of canary secrets and nothing inherited,
- * stdin closed, colour asked for (so a tool that ignores "not a terminal"
- * shows it), and a time limit on every run, so a hang is a finding.
+ * stdin a pipe verify watches (a read from it shows, a wait on it is a
+ * hang), colour asked for (so a tool that ignores "not a terminal" shows it),
+ * and a time limit on every run, so a hang is a finding. Each run is its own
+ * process group, killed whole at the time limit and when the tool exits, and
+ * its output is read with a bound: nothing a tool leaves behind can hang verify.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { groupAlive, groupGone, killGroup, readBounded, StdinWatch } from "./process.ts";
 
 export interface Run {
   /** What the run was for, e.g. "unknown flag"; shown in evidence. */
@@ -28,6 +32,10 @@ export interface RunResult {
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
+  /** Bytes the tool took from the stdin verify watches (0 when verify gave it stdin to read). */
+  readonly stdinRead: number;
+  /** Whether the tool exited leaving a process of its own running, or its stdout/stderr held open. */
+  readonly leftover: boolean;
 }
 
 /** A bounded pool: probes run in parallel, but never more than the machine can take. */
@@ -51,6 +59,8 @@ export class Pool {
 const random = () => crypto.randomUUID().replace(/-/g, "");
 
 const HANGS_BEFORE_SHORT_LIMIT = 2;
+/** How long output may stay open once the tool's whole process group is dead (only a process that left the group can hold it). */
+const STREAM_GRACE_MS = 2000;
 const SHORT_LIMIT_MS = 500;
 
 export class Sandbox {
@@ -73,6 +83,8 @@ export class Sandbox {
     this.tmp = join(this.root, "tmp");
     this.cwd = join(this.root, "cwd");
     for (const d of [this.home, this.tmp, this.cwd]) mkdirSync(d);
+    // Outside the root: the file scans below must never open a FIFO.
+    this.#stdin = new StdinWatch(mkdtempSync(join(tmpdir(), "verify-stdin-")));
     const canaries: Record<string, string> = {
       VERIFY_CANARY_TOKEN: `canary-${random()}`,
       VERIFY_CANARY_PASSWORD: `canary-${random()}`,
@@ -104,6 +116,8 @@ export class Sandbox {
     return mkdtempSync(join(this.tmp, `${prefix}-`));
   }
 
+  readonly #stdin: StdinWatch;
+
   /** Runs killed for taking too long so far. */
   #hangs = 0;
 
@@ -120,24 +134,50 @@ export class Sandbox {
   async run(run: Run): Promise<RunResult> {
     return this.pool.use(async () => {
       const started = performance.now();
+      const stdin = run.stdin === undefined ? this.#stdin.open() : null;
       const proc = Bun.spawn([run.program ?? this.binary, ...run.argv], {
         cwd: run.cwd ?? this.cwd,
         env: this.env(run.env),
-        stdin: run.stdin === undefined ? "ignore" : new Blob([run.stdin]),
+        stdin: stdin ? stdin.fd : new Blob([run.stdin!]),
         stdout: "pipe",
         stderr: "pipe",
-        timeout: this.#limitFor(run),
-        killSignal: "SIGKILL",
+        // Its own process group (setsid): the tool and everything it starts are killed as one.
+        detached: true,
       });
-      const [stdout, stderr, exit] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      stdin?.handedOver();
+      const group = proc.pid;
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        killGroup(group);
+      }, this.#limitFor(run));
+      const out = readBounded(proc.stdout);
+      const err = readBounded(proc.stderr);
+      const exit = await proc.exited;
+      clearTimeout(timer);
+      // Whatever the tool left running is a finding, and is killed: a caller reading its output to the end would wait for it.
+      const leftover = !timedOut && groupAlive(group);
+      killGroup(group);
+      await groupGone(group);
+      // A cleared timer, not a sleep: a pending one would keep verify alive after its last run.
+      let grace: Timer | undefined;
+      const streams = await Promise.race([Promise.all([out.text, err.text]), new Promise<null>((r) => (grace = setTimeout(() => r(null), STREAM_GRACE_MS)))]);
+      clearTimeout(grace);
+      if (!streams) {
+        out.cancel();
+        err.cancel();
+      }
+      const [stdout, stderr] = streams ?? [out.sofar(), err.sofar()];
       const result: RunResult = {
         run,
         exit: proc.signalCode ? null : exit,
         signal: proc.signalCode === null ? null : String(proc.signalCode),
-        timedOut: proc.signalCode === "SIGKILL",
+        timedOut,
         stdout,
         stderr,
         ms: performance.now() - started,
+        stdinRead: stdin ? stdin.consumed(!leftover && streams !== null) : 0,
+        leftover: leftover || !streams,
       };
       if (result.timedOut) this.#hangs++;
       this.results.push(result);
@@ -153,7 +193,7 @@ export class Sandbox {
         const p = join(d, e.name);
         if (skip(p)) continue;
         if (e.isDirectory()) walk(p);
-        else {
+        else if (e.isFile()) {
           const st = statSync(p);
           out.set(p, `${st.size}:${st.mtimeMs}:${Bun.hash(readFileSync(p)).toString(36)}`);
         }
@@ -170,5 +210,6 @@ export class Sandbox {
 
   dispose(): void {
     rmSync(this.root, { recursive: true, force: true });
+    rmSync(this.#stdin.dir, { recursive: true, force: true });
   }
 }

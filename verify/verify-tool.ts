@@ -3,13 +3,16 @@ import { readdirSync } from "node:fs";
 import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
 import { documentsOf } from "./documents.ts";
 import { checkCommand, checkToolLevel, checkToon } from "./checks/commands.ts";
+import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
-import { checkGolden, type GoldenOptions } from "./checks/golden.ts";
+import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
+import { checkOwnLists, concludeLists } from "./checks/lists.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./inspect.ts";
 import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./report.ts";
 import { Pool, Sandbox } from "./sandbox.ts";
+import type { DescribeDoc } from "./schemas.ts";
 
 export interface VerifyOptions {
   /** Demand every kit extension, claimed or not (the fleet's own CI). */
@@ -39,27 +42,50 @@ async function declaredCredentials(binary: string, pool: Pool, timeoutMs: number
   }
 }
 
+/** A check verify cannot finish is that check's failure, with what went wrong: never a crash of verify. */
+async function guarded(s: Subject, id: CheckId, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    s.findings.fail(id, `verify could not finish this check: ${(e as Error).message?.split("\n")[0] ?? String(e)}`);
+  }
+}
+
 export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions): Promise<ToolReport> {
   const started = performance.now();
   const sandbox = new Sandbox(binary, pool, await declaredCredentials(binary, pool, opts.timeoutMs), opts.timeoutMs);
   const s: Subject = { sandbox, findings: new Findings(), doc: null, strict: opts.strict, exits: new Map() };
   try {
-    const doc = await checkDescribe(s);
+    const described: { doc: DescribeDoc | null } = { doc: null };
+    await guarded(s, "describe.shape", async () => void (described.doc = await checkDescribe(s)));
+    const doc = described.doc;
     if (doc) {
       const documents = documentsOf(s, doc, opts.share);
-      await Promise.all([checkSpecYaml(s, doc, documents), checkSkill(s, doc, documents)]);
+      await Promise.all([guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc!, documents)), guarded(s, "introspection.skill", () => checkSkill(s, doc!, documents))]);
       const first = doc.commands[0]!;
       await Promise.all([
-        checkToolHelp(s, doc),
-        checkToolLevel(s, doc),
-        ...(holds(s, "toon") ? [checkToon(s, first)] : []),
-        ...doc.commands.flatMap((c) => [...(holds(s, "per-command-describe") ? [checkCommandDescribe(s, c)] : []), checkCommandHelp(s, c), checkCommand(s, c)]),
-        ...(holds(s, "examples") ? [checkExamples(s, doc, documents)] : []),
-        ...(opts.golden ? [checkGolden(s, doc, { ...opts.golden, siblings: opts.siblings })] : []),
+        guarded(s, "introspection.help", () => checkToolHelp(s, doc!)),
+        guarded(s, "errors.unknown-command", () => checkToolLevel(s, doc!)),
+        ...(holds(s, "toon") ? [guarded(s, "flags.toon", () => checkToon(s, first))] : []),
+        ...doc.commands.flatMap((c) => [
+          ...(holds(s, "per-command-describe") ? [guarded(s, "describe.per-command", () => checkCommandDescribe(s, c))] : []),
+          guarded(s, "introspection.help", () => checkCommandHelp(s, c)),
+          guarded(s, "flags.universal", () => checkCommand(s, c)),
+        ]),
+        ...(holds(s, "examples") ? [guarded(s, "examples.run", () => checkExamples(s, doc!, documents))] : []),
+        guarded(s, "fs.dry-run", () => checkEffects(s, doc!)),
+        guarded(s, "lists.bounded", async () => {
+          // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
+          const drove = opts.golden ? await checkGolden(s, doc!, { ...opts.golden, siblings: opts.siblings }) : new Set<string>();
+          await checkOwnLists(s, doc!, drove, checkFields);
+          concludeLists(s, doc!);
+        }),
       ]);
-      if (opts.fuzz > 0) for (const c of doc.commands) await fuzzCommand(s, c, opts.fuzz, opts.seed);
+      if (opts.fuzz > 0) for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
       else s.findings.skip("fuzz", "not asked for: pass --fuzz N");
-      if (!opts.golden) for (const id of ["golden", "golden.siblings", "lists.bounded", "lists.truncation", "lists.cursor", "output.fields-shape", "fs.read-only"] as const) s.findings.skip(id, "needs golden cases: pass --golden DIR");
+      if (!opts.golden) for (const id of ["golden", "golden.siblings"] as const) s.findings.skip(id, "needs golden cases: pass --golden DIR");
+      s.findings.skip("output.fields-shape", "no list or golden case gave a result to project");
+      if (!doc.commands.some((c) => c.rw === "write")) s.findings.skip("fs.dry-run", "the tool has no write command");
       // A kit extension the tool does not claim is not held against it (unless --strict).
       for (const id of Object.keys(CHECKS) as CheckId[]) {
         const ext = extensionOf(id);

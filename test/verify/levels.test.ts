@@ -32,7 +32,9 @@ describe("a tool from outside the kit", () => {
     expect(ids(checks, "fail")).toEqual([]);
     expect(r.code).toBe(0);
     // What it does not claim is skipped, saying which extension and how to demand it.
-    for (const c of checks.filter((x) => x.status === "skip")) {
+    // What it does not claim is skipped, saying which extension and how to demand it; what it has nothing for says so.
+    expect(checks.find((c) => c.id === "fs.dry-run")!.note).toBe("the tool has no write command");
+    for (const c of checks.filter((x) => x.status === "skip" && x.id !== "fs.dry-run")) {
       expect(c.title).toStartWith("kit extension ");
       expect(c.note).toContain("--strict demands it");
     }
@@ -92,4 +94,63 @@ describe("an expected-failures baseline", () => {
     expect(stale.status).toBe("fail");
     expect(JSON.stringify(fixed.json)).toContain("stale baseline");
   }, 150_000);
+});
+
+describe("no false failures, and nothing silently skipped", () => {
+  test("a repository whose spec.yaml says `tool:` (not `name:`) is found by its contract_version: spec.yaml and SKILL.md are read from it", async () => {
+    const dir = tmp("tool-key-");
+    for (const f of ["shelf", "SKILL.md"]) copyFileSync(join(OUTSIDE, f), join(dir, f));
+    chmodSync(join(dir, "shelf"), 0o755);
+    writeFileSync(join(dir, "spec.yaml"), "tool: shelf\ncontract_version: 0\n");
+    const r = await verify(["--no-golden", "./shelf"], dir);
+    const checks = checksOf(r.json);
+    expect(ids(checks, "fail")).toEqual([]);
+    expect(checks.filter((c) => ["describe.contract-version", "introspection.skill"].includes(c.id)).map((c) => c.status)).toEqual(["pass", "pass"]);
+  }, 120_000);
+
+  test("--strict with no golden cases: the list checks are proven on the tool's own data, or fail saying why; never skipped", async () => {
+    const r = await verify(["--strict", "--no-golden", "./shelf"]);
+    const checks = checksOf(r.json);
+    const lists = checks.filter((c) => c.id.startsWith("lists.") || c.id === "fs.read-only");
+    expect(lists.filter((c) => c.status === "skip")).toEqual([]);
+    expect(ids(lists, "pass")).toEqual(expect.arrayContaining(["lists.bounded", "lists.truncation", "lists.limit-zero", "fs.read-only"]));
+    // shelf pages with --limit only: the extension cursor, demanded by --strict, fails with its reason.
+    const cursor = checks.find((c) => c.id === "lists.cursor")! as Check & { evidence: { what: string }[] };
+    expect(cursor.status).toBe("fail");
+    expect(cursor.evidence[0]!.what).toContain("next_cursor");
+  }, 120_000);
+});
+
+describe("a baseline that names what is not there", () => {
+  test("an unknown check id is a usage error; a tool not verified is reported; a listed check that was skipped is stale", async () => {
+    const dir = tmp("baseline-names-");
+    const misspelt = join(dir, "misspelt.json");
+    writeFileSync(misspelt, JSON.stringify({ shelf: ["flags.univeral"] }));
+    const bad = await verify(["--no-golden", "--baseline", misspelt, "./shelf"]);
+    expect([bad.code, bad.json.error.code]).toEqual([2, "USAGE"]);
+    expect(bad.json.error.message).toContain("flags.univeral");
+
+    const skipped = join(dir, "skipped.json");
+    writeFileSync(skipped, JSON.stringify({ shelf: ["flags.toon"], sheIf: ["golden"] }));
+    const r = await verify(["--no-golden", "--baseline", skipped, "./shelf"]);
+    expect(r.code).toBe(3);
+    const toon = checksOf(r.json).find((c) => c.id === "flags.toon")! as Check & { evidence: { what: string }[] };
+    expect(toon.status).toBe("fail");
+    expect(toon.evidence[0]!.what).toContain("stale baseline");
+    expect(r.json.error.detail.summary.baseline_unknown_tools).toEqual(["sheIf"]);
+  }, 120_000);
+});
+
+describe("check titles", () => {
+  test("every check says truthfully what it enforces: a contract section, a kit extension, or the golden cases", async () => {
+    const { CHECKS, titleOf } = await import("../../verify/report.ts");
+    for (const [id, { level }] of Object.entries(CHECKS)) {
+      const title = titleOf(id as keyof typeof CHECKS);
+      if ("contract" in level) expect(title).toMatch(/^contract §\d/);
+      else if ("extension" in level) expect(title).toStartWith(`kit extension ${level.extension}: `);
+      else expect(title).toStartWith("golden cases: ");
+    }
+    // The describe-schema rules once reported under contract §4 are the extension's own check now.
+    expect(titleOf("errors.declared")).toStartWith("kit extension describe-schema");
+  });
 });

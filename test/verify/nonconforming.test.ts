@@ -9,20 +9,25 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildCorpus, type Corpus } from "../fixtures/nonconforming/corpus.ts";
+import { buildCorpus, buildOutsideCorpus, type Corpus } from "../fixtures/nonconforming/corpus.ts";
 import { DEFECTS, type Defect } from "../fixtures/nonconforming/defects.ts";
 import { binary, root, run } from "../helpers/bin.ts";
 
 const GOLDEN = join(root, "test", "fixtures", "nonconforming", "golden");
+const FAKE = DEFECTS.filter((d) => !d.tool);
+const CRATE = DEFECTS.filter((d) => d.tool === "crate");
 const GROUPS: Record<string, { args: string[]; defects: Defect[] }> = {
-  plain: { args: ["--no-golden"], defects: DEFECTS.filter((d) => !d.needs) },
-  golden: { args: ["--golden", GOLDEN], defects: DEFECTS.filter((d) => d.needs === "golden") },
-  fuzz: { args: ["--no-golden", "--fuzz", "40", "--seed", "7"], defects: DEFECTS.filter((d) => d.needs === "fuzz") },
+  plain: { args: ["--no-golden"], defects: FAKE.filter((d) => !d.needs) },
+  golden: { args: ["--golden", GOLDEN], defects: FAKE.filter((d) => d.needs === "golden") },
+  fuzz: { args: ["--no-golden", "--fuzz", "40", "--seed", "7"], defects: FAKE.filter((d) => d.needs === "fuzz") },
 };
+/** crate (Python, outside the kit) at the contract level it targets: each defect with and without golden cases. */
+const CRATE_MODES = { "without golden cases": ["--no-golden"], "with golden cases": ["--golden", GOLDEN] };
 
 interface ToolReport { binary: string; ok: boolean; checks: { id: string; status: string }[] }
 
 let corpus: Corpus;
+let outside: Corpus;
 const LEVELS = { contract: [] as string[], strict: ["--strict"] };
 type LevelName = keyof typeof LEVELS;
 const reports = new Map<string, ToolReport>();
@@ -35,7 +40,12 @@ async function verify(args: string[], binaries: string[]): Promise<{ code: numbe
 }
 
 beforeAll(async () => {
-  corpus = await buildCorpus([...DEFECTS.map((d) => d.id), "small-max-page"]);
+  corpus = await buildCorpus([...FAKE.map((d) => d.id), "small-max-page"]);
+  outside = buildOutsideCorpus(CRATE.map((d) => d.id));
+  for (const [mode, args] of Object.entries(CRATE_MODES)) {
+    const { tools } = await verify(args, CRATE.map((d) => outside.binary(d.id)));
+    CRATE.forEach((d, i) => reports.set(`${mode} ${d.id}`, tools[i]!));
+  }
   for (const [level, extra] of Object.entries(LEVELS) as [LevelName, string[]][])
     await Promise.all(
       Object.values(GROUPS).map(async ({ args, defects }) => {
@@ -43,7 +53,7 @@ beforeAll(async () => {
         defects.forEach((d, i) => reports.set(key(level, d.id), tools[i]!));
       }),
     );
-}, 180_000);
+}, 300_000);
 
 describe("the nonconforming corpus", () => {
   test("has at least 25 tools, each with a distinct defect", () => {
@@ -51,7 +61,25 @@ describe("the nonconforming corpus", () => {
     expect(new Set(DEFECTS.map((d) => d.id)).size).toBe(DEFECTS.length);
   });
 
-  for (const d of DEFECTS)
+  for (const d of CRATE)
+    for (const mode of Object.keys(CRATE_MODES))
+      test(`${d.id} (crate, Python outside the kit): ${d.what} → fails ${d.check} and nothing else (${mode})`, () => {
+        const report = reports.get(`${mode} ${d.id}`)!;
+        expect(report.binary).toBe(outside.binary(d.id));
+        expect(report.checks.filter((c) => c.status === "fail").map((c) => c.id)).toEqual([d.check]);
+        expect(report.ok).toBe(false);
+      });
+
+  for (const [mode, args] of Object.entries(CRATE_MODES))
+    test(`crate's conforming twin passes every check at the contract level, its list and side-effect checks proven (${mode})`, async () => {
+      const { code, tools } = await verify(args, [outside.binary("none")]);
+      const checks = tools[0]!.checks;
+      expect(checks.filter((c) => c.status === "fail")).toEqual([]);
+      for (const id of ["lists.bounded", "lists.truncation", "lists.cursor", "fs.read-only", "fs.dry-run", "errors.range", "errors.enum"]) expect({ id, status: checks.find((c) => c.id === id)!.status }).toEqual({ id, status: "pass" });
+      expect(code).toBe(0);
+    }, 60_000);
+
+  for (const d of FAKE)
     for (const level of Object.keys(LEVELS) as LevelName[]) {
       const caught = !d.extension || level === "strict";
       test(`${d.id}: ${d.what} → ${caught ? `fails ${d.check} and nothing else` : "passes: an extension the tool does not claim"} (${level})`, () => {

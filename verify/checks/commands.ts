@@ -11,7 +11,7 @@ import { FORBIDDEN_VERBS } from "../contract.ts";
 import { classOf, holds, inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
 import type { CheckId } from "../report.ts";
 import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
-import { firstField, requiredArgv, words } from "./values.ts";
+import { firstField, props, requiredArgv, words } from "./values.ts";
 
 const probe = (s: Subject, c: CommandDoc, label: string, argv: string[], extra: { stdin?: string } = {}) =>
   s.sandbox.run({ label: `${c.name}: ${label}`, argv: [...words(c), ...argv], ...extra });
@@ -128,22 +128,59 @@ async function checkBadInput(s: Subject, c: CommandDoc): Promise<void> {
   const untyped = c.flags.filter((x) => x.type === null);
   if (untyped.length) s.findings.note("errors.type", `not probed: ${untyped.map((x) => `--${x.name} ('${x.rawType}')`).join(", ")}, types verify does not know`);
 
-  for (const flag of c.flags.filter((x) => x.type === "enum" && x.enum?.length)) {
-    const got = "zz-not-in-the-set";
-    await expectUsage(s, c, "errors.enum", `--${flag.name} outside its enum`, [...requiredArgv(c, [flag.name]), `--${flag.name}`, got], "INVALID_ENUM", (env) => {
-      const e = env.error!;
-      const values = flag.enum ?? [];
-      if (!Array.isArray(e.allowed) || [...e.allowed].map(String).sort().join("\n") !== [...values].sort().join("\n")) return `allowed is ${JSON.stringify(e.allowed)}, expected the enum ${JSON.stringify(values)}`;
-      if (e.got !== got) return `got is ${JSON.stringify(e.got)}, expected ${JSON.stringify(got)}`;
-      const missing = values.filter((x) => !e.message.includes(x));
-      return missing.length ? `the message does not list ${missing.join(", ")}: ${e.message}` : null;
-    });
-  }
+  for (const flag of c.flags.filter((x) => x.type === "enum")) await checkEnum(s, c, flag);
+  await checkRanges(s, c);
 
   if (c.isList) {
     const r = await probe(s, c, "--limit 0", [...requiredArgv(c), "--limit", "0", "--no-input"]);
     const env = inspectEnvelope(s, r, c);
-    if (env) s.findings.expect("lists.limit-zero", r.exit === 2 && !env.ok, `--limit 0 gave exit ${r.exit} (${env?.error?.code ?? "success"}), expected exit 2: 0 is not 'unbounded'`, r);
+    if (env && s.findings.expect("lists.limit-zero", r.exit === 2 && !env.ok, `--limit 0 gave exit ${r.exit} (${env?.error?.code ?? "success"}), expected exit 2: 0 is not 'unbounded'`, r))
+      s.findings.expect("errors.range", env.error!.allowed !== undefined && env.error!.got !== undefined, `--limit 0: the range rejection has no ${env.error!.allowed === undefined ? "allowed" : "got"}: ${JSON.stringify(env.error)}`, r);
+  }
+}
+
+/**
+ * contract §4 for an enum: its values from --describe where listed; else the
+ * contract's own loop: a bad value's error enumerates them, and one of those
+ * is then accepted.
+ */
+async function checkEnum(s: Subject, c: CommandDoc, flag: CommandDoc["flags"][number]): Promise<void> {
+  const got = "zz-not-in-the-set";
+  const argv = [...requiredArgv(c, [flag.name]), `--${flag.name}`, got];
+  let taught: string[] | null = null;
+  await expectUsage(s, c, "errors.enum", `--${flag.name} outside its enum`, argv, "INVALID_ENUM", (env) => {
+    const e = env.error!;
+    const values = flag.enum?.length ? flag.enum : Array.isArray(e.allowed) ? e.allowed.map(String) : [];
+    if (!Array.isArray(e.allowed) || e.allowed.length === 0) return `allowed is ${JSON.stringify(e.allowed)}, expected the valid values${flag.enum?.length ? ` ${JSON.stringify(flag.enum)}` : ""}`;
+    if ([...e.allowed].map(String).sort().join("\n") !== [...values].sort().join("\n")) return `allowed is ${JSON.stringify(e.allowed)}, expected the enum ${JSON.stringify(values)}`;
+    if (e.got !== got) return `got is ${JSON.stringify(e.got)}, expected ${JSON.stringify(got)}`;
+    const missing = values.filter((x) => !e.message.includes(x));
+    if (missing.length) return `the message does not list ${missing.join(", ")}: ${e.message}`;
+    taught = values;
+    return null;
+  });
+  const first = (taught as string[] | null)?.[0];
+  if (flag.enum?.length || first === undefined) return;
+  const r = await probe(s, c, `--${flag.name} ${first} (a value its error listed)`, [...requiredArgv(c, [flag.name]), `--${flag.name}`, first, "--no-input"]);
+  const env = inspectEnvelope(s, r, c);
+  if (env) s.findings.expect("errors.enum", env.ok || classOf(s, env.error!.code, r.exit) !== 2, `--${flag.name} ${first}, a value its own error listed as allowed, is refused: ${env.error?.code}: ${env.error?.message}`, r);
+}
+
+/** contract §4: a number below its minimum or above its maximum is a usage error with allowed and got. */
+async function checkRanges(s: Subject, c: CommandDoc): Promise<void> {
+  for (const flag of c.flags.filter((x) => x.type === "integer" || x.type === "number")) {
+    const p = (props(c)[flag.name] ?? {}) as { minimum?: unknown; maximum?: unknown };
+    const min = flag.minimum ?? (typeof p.minimum === "number" ? p.minimum : undefined);
+    const max = flag.maximum ?? (typeof p.maximum === "number" ? p.maximum : undefined);
+    for (const bad of [min === undefined ? null : min - 1, max === undefined ? null : max + 1]) {
+      if (bad === null) continue;
+      await expectUsage(s, c, "errors.range", `--${flag.name} ${bad}, out of its range`, [...requiredArgv(c, [flag.name]), `--${flag.name}=${bad}`], "OUT_OF_RANGE", (env) => {
+        const e = env.error!;
+        if (e.allowed === undefined || e.allowed === null) return `the range rejection has no allowed (expected e.g. {"min": ${min ?? "…"}, "max": ${max ?? "…"}})`;
+        if (e.got === undefined || String(e.got) !== String(bad)) return `got is ${JSON.stringify(e.got)}, expected ${bad}`;
+        return null;
+      });
+    }
   }
 }
 

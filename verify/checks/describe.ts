@@ -10,6 +10,14 @@ import { ContractDescribe, explain, FLAG_TYPES, normalizeDescribe, type CommandD
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|PASSWORD|_PAT)$/;
 
+/** Whether a command's listing of a universal flag keeps its kind: a switch stays a switch, a number a number, a value a value. */
+function sameKind(name: string, type: string | null): boolean {
+  if (type === null) return true;
+  if (["json", "describe", "dry-run", "force", "yes", "no-input", "wait", "help", "toon"].includes(name)) return type === "boolean";
+  if (name === "limit") return type === "integer" || type === "number";
+  return type === "string" || (name === "fields" && type === "array");
+}
+
 /** Parses --describe output: a bare JSON document (pretty or compact), never an envelope. */
 function readDoc(s: Subject, stdout: string, run: Parameters<Subject["findings"]["fail"]>[2]): unknown {
   try {
@@ -66,7 +74,11 @@ export async function checkDescribe(s: Subject): Promise<DescribeDoc | null> {
     if (holds(s, "describe-schema")) checkJsonSchemas(s, c);
     for (const flag of c.flags) {
       f.expect("identity.credential-flags", !CREDENTIAL_FLAG.test(flag.name), `'${c.name}' has a credential-shaped flag --${flag.name}; credentials come from the environment`);
-      f.expect("flags.universal", !reserved.includes(flag.name), `'${c.name}' redefines the universal flag --${flag.name}`);
+      // Listing a universal flag among a command's flags is fine (§3 forbids redefining, not listing): another type is a redefinition.
+      if (reserved.includes(flag.name) && !sameKind(flag.name, flag.type)) {
+        const id = ({ cursor: "lists.cursor", params: "flags.params", toon: "flags.toon" } as const)[flag.name as "cursor"] ?? "flags.universal";
+        f.fail(id, `'${c.name}' redefines the universal flag --${flag.name} as ${flag.rawType}`);
+      } else f.exercised("flags.universal");
     }
     if (holds(s, "describe-schema"))
       for (const e of c.env)
@@ -79,14 +91,16 @@ export async function checkSpecYaml(s: Subject, doc: DescribeDoc, documents: Doc
   const found = await documents.get("spec.yaml");
   if ("missing" in found) return s.findings.fail("describe.contract-version", `${found.missing}: nothing to compare contract_version with`);
   const path = found.where;
-  let spec: { contract_version?: unknown; name?: unknown; version?: unknown };
+  let spec: { contract_version?: unknown; name?: unknown; tool?: unknown; version?: unknown };
   try {
     spec = parseYaml(found.text) ?? {};
   } catch (e) {
     return s.findings.fail("describe.contract-version", `${path} is not valid YAML: ${(e as Error).message}`);
   }
   s.findings.expect("describe.contract-version", spec.contract_version === doc.contract_version, `--describe says contract_version ${doc.contract_version}; ${path} says ${String(spec.contract_version)}`);
-  if (spec.name !== undefined) s.findings.expect("describe.contract-version", spec.name === doc.tool, `--describe names the tool '${doc.tool}'; spec.yaml says '${String(spec.name)}'`);
+  // The contract names no key for the tool's name: `name:` and `tool:` are both read where present.
+  for (const key of ["name", "tool"] as const)
+    if (spec[key] !== undefined) s.findings.expect("describe.contract-version", spec[key] === doc.tool, `--describe names the tool '${doc.tool}'; spec.yaml's ${key} says '${String(spec[key])}'`);
   if (spec.version !== undefined && doc.version !== null) s.findings.expect("describe.contract-version", String(spec.version) === doc.version, `--describe says version ${doc.version}; spec.yaml says ${String(spec.version)}`);
 }
 

@@ -60,7 +60,10 @@ export default defineCommand({
     if (ctx.flags.maxReports === undefined && ctx.flags.for === undefined)
       throw new KitError("MISSING_FLAG", "--for or --max-reports is required: a receiver serves until one of them is met, or a signal", { hint: "add --for 3600 to serve an hour, or --max-reports 1" });
     ctx.runDir.create();
-    const store = await openEventStore(ctx.env[STORE_ENV], ctx.flags.store ? resolvePath(ctx.cwd, ctx.flags.store) : join(ctx.runDir.path, "receiver.sqlite")).catch((e: Error) => {
+    // A dry run touches no store of the caller's (a file it would create, a database it would connect to): a scratch one in the run dir.
+    const storeUrl = ctx.dryRun ? undefined : ctx.env[STORE_ENV];
+    const storePath = ctx.flags.store && !ctx.dryRun ? resolvePath(ctx.cwd, ctx.flags.store) : join(ctx.runDir.path, "receiver.sqlite");
+    const store = await openEventStore(storeUrl, storePath).catch((e: Error) => {
       throw new KitError("UPSTREAM_ERROR", `the event store cannot be opened: ${e.message}`, { hint: `check ${STORE_ENV} or --store` });
     });
     const accepted: { job_id: string; event_id: string; status: string }[] = [];

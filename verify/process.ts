@@ -1,0 +1,137 @@
+/**
+ * The plumbing that keeps a tool from hanging verify: a stdin verify can see
+ * read, output read with a bound, and process groups killed whole and
+ * waited for.
+ */
+import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
+import { join } from "node:path";
+
+/** What the watched stdin holds: a line no tool should take as an answer. */
+const MARKER = Buffer.from("verify: no one is here to answer\n");
+/** Output kept per stream; the rest is read and dropped, so a chatty tool never blocks on a full pipe. */
+const OUTPUT_CAP = 4 << 20;
+
+export interface WatchedStdin {
+  /** The read end, for the child. */
+  readonly fd: number;
+  /** Closes verify's copy of the child's end, once the child has it. */
+  handedOver(): void;
+  /** After the run: how many bytes the tool took. */
+  consumed(reuse: boolean): number;
+}
+
+/**
+ * FIFOs, one per run in flight, reused. verify holds each open for reading
+ * and writing, so the tool's reads never see end-of-file (a wait is a hang,
+ * as at a terminal) and what is left unread after the run is countable.
+ */
+export class StdinWatch {
+  readonly #free: string[] = [];
+  #made = 0;
+  constructor(readonly dir: string) {}
+
+  open(): WatchedStdin {
+    const path = this.#free.pop() ?? this.#make();
+    const keep = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+    writeSync(keep, MARKER);
+    // A writer (keep) exists, so opening the read end does not block.
+    const child = openSync(path, constants.O_RDONLY);
+    return {
+      fd: child,
+      handedOver: () => closeSync(child),
+      consumed: (reuse) => {
+        const left = drain(keep);
+        closeSync(keep);
+        if (reuse) this.#free.push(path);
+        else unlinkSync(path);
+        return MARKER.length - left;
+      },
+    };
+  }
+
+  #make(): string {
+    const path = join(this.dir, `stdin-${++this.#made}`);
+    const p = Bun.spawnSync(["mkfifo", "-m", "600", path], { stdout: "ignore", stderr: "pipe" });
+    if (p.exitCode !== 0 || !existsSync(path)) throw new Error(`mkfifo ${path}: ${p.stderr.toString().trim()}`);
+    return path;
+  }
+}
+
+/** Bytes left in a FIFO verify holds non-blocking. */
+function drain(fd: number): number {
+  const buf = Buffer.alloc(4096);
+  let total = 0;
+  for (;;) {
+    try {
+      const n = readSync(fd, buf, 0, buf.length, null);
+      if (n <= 0) return total;
+      total += n;
+    } catch {
+      return total; // EAGAIN: empty
+    }
+  }
+}
+
+export interface BoundedRead {
+  readonly text: Promise<string>;
+  cancel(): void;
+  /** What was read so far, when the stream never ends. */
+  sofar(): string;
+}
+
+export function readBounded(stream: ReadableStream<Uint8Array>): BoundedRead {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  const sofar = () => Buffer.concat(chunks).toString("utf8");
+  const text = (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (kept < OUTPUT_CAP) {
+          chunks.push(value);
+          kept += value.length;
+        }
+      }
+    } catch {
+      // cancelled: what was read stands
+    }
+    return sofar();
+  })();
+  return { text, cancel: () => void reader.cancel().catch(() => {}), sofar };
+}
+
+export function killGroup(group: number): void {
+  try {
+    process.kill(-group, "SIGKILL");
+  } catch {
+    // no such group: nothing left
+  }
+}
+
+/** Whether a process group has a member that is not a zombie (a zombie holds no pipe and runs nothing). */
+export function groupAlive(group: number): boolean {
+  try {
+    process.kill(-group, 0);
+  } catch {
+    return false;
+  }
+  if (!existsSync("/proc/self/stat")) return true;
+  for (const pid of readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) === group && state !== "Z" && state !== "X") return true;
+    } catch {
+      // gone while looking
+    }
+  }
+  return false;
+}
+
+/** Waits (bounded) until a killed group has no live member, so verify never ends with a tool's process still running. */
+export async function groupGone(group: number, boundMs = 3000): Promise<void> {
+  for (let waited = 0; groupAlive(group) && waited < boundMs; waited += 10) await Bun.sleep(10);
+}
