@@ -12,8 +12,9 @@ import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
 import { finishApply, LEDGER_ENGINES, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
 import { machineEnv } from "../helpers/machine-tmp.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 async function planned(ws: Workspace): Promise<number> {
   const p = await ws.seo(["plan", "--run-dir", ws.run]);

@@ -13,11 +13,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { decode } from "@toon-format/toon";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const clients: Client[] = [];
 afterAll(async () => {
   for (const c of clients) await c.close();
-});
+}, SLOW_HOOK);
 
 async function connect(tool: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "test", version: "1.0.0" });

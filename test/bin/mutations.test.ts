@@ -7,8 +7,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { binary, baseEnv } from "../helpers/bin.ts";
 import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 /** The files a clean apply of the same plan on a twin site leaves. */
 async function expectedAfterCleanApply(opts: { pages?: number }): Promise<Record<string, string>> {

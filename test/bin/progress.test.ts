@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { commitAll } from "../helpers/notes-repo.ts";
 import { removeWorkspaces, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
 

@@ -7,8 +7,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
   describe(`apply through the ${engine} ledger`, () => {
