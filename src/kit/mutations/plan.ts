@@ -11,10 +11,11 @@
  * 12 hex digits.
  */
 import canonicalize from "canonicalize";
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KitError } from "../output/errors.ts";
 import { sha256 } from "../pipeline/hash.ts";
+import { writeAtomic } from "../pipeline/atomic.ts";
 
 export const PLAN_FORMAT = 1;
 export const PLAN_FILE = "plan.json";
@@ -147,11 +148,9 @@ export function buildPlan(p: {
   return { ...body, checksum: planChecksum(body), policy_version: null, approval_id: null, approval: null };
 }
 
-/** Atomic: a reader (the gate, apply) never sees half a plan. */
+/** Atomic: a reader (the gate, apply) never sees half a plan, and a failed write leaves no temp file. */
 export function writePlanFile(path: string, plan: Plan): void {
-  const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-  writeFileSync(tmp, `${JSON.stringify(plan, null, 1)}\n`);
-  renameSync(tmp, path);
+  writeAtomic(path, `${JSON.stringify(plan, null, 1)}\n`);
 }
 
 /** `--plan` is a plan.json path or a run dir holding one. */

@@ -31,7 +31,7 @@ export default defineCommand({
     return writePlan(
       ctx,
       async () => {
-        const repo = cleanRepo(ctx);
+        const repo = await cleanRepo(ctx);
         const input = await noteInput(ctx);
         const { title } = input;
         if (!title) throw new KitError("MISSING_FLAG", "a note needs a title: give --title, or a title in --body-file's front matter", { hint: "add --title 'What this note is about'" });

@@ -22,7 +22,7 @@ export default defineCommand({
     return writePlan(
       ctx,
       async () => {
-        const repo = cleanRepo(ctx);
+        const repo = await cleanRepo(ctx);
         const ids = [...new Set(ctx.flags.id.map(checkId))];
         const items = ids.map((id) => {
           const note = requireNote(repo.root, id);

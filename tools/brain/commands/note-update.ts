@@ -31,7 +31,7 @@ export default defineCommand({
     return writePlan(
       ctx,
       async () => {
-        const repo = cleanRepo(ctx);
+        const repo = await cleanRepo(ctx);
         const id = checkId(ctx.flags.id);
         const note = requireNote(repo.root, id);
         const input = await noteInput(ctx);

@@ -88,9 +88,10 @@ const parentOf = (path: string): string => path.slice(0, path.lastIndexOf("/")) 
 
 /** Uncommitted changes would be swept into a note's commit, or clash with it. */
 export function assertClean(repo: Repo): void {
-  const status = repo.git(["status", "--porcelain", "--untracked-files=all"]).stdout.trim();
-  if (status) {
-    const files = status.split("\n").map((l) => l.slice(3));
+  // Not trimmed: a line's first column is a space when only the work tree differs, and the path starts at the fourth.
+  const status = repo.git(["status", "--porcelain", "--untracked-files=all"]).stdout;
+  if (status.trim()) {
+    const files = status.split("\n").filter(Boolean).map((l) => l.slice(3));
     throw new KitError("PRECONDITION_FAILED", `the work tree of ${repo.root} has uncommitted changes (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`, {
       detail: { files: files.slice(0, 50) },
       hint: "commit or stash them first; brain only commits onto a clean tree",

@@ -221,7 +221,12 @@ class HeldItem {
   /** Only a final outcome is stored; a retryable failure releases the item so the next run reconciles it. */
   private async failed(e: unknown, executing: boolean): Promise<ItemReport> {
     const { it } = this;
-    if (e instanceof KitError && e.code === "IN_PROGRESS") return lostLease(it, false);
+    if (e instanceof KitError && e.code === "IN_PROGRESS") {
+      if (!(await this.lease.holds())) return lostLease(it, false);
+      // The executor found its target busy past its bound: released, so the next run takes the item over and reconciles it.
+      await this.ledger.release(this.fence, "reconcile");
+      return reportOf(it, "in-progress", false, null, { code: e.code, message: e.message });
+    }
     // Refused before any side effect (by the executor, the checks before it, or the fence's root check): nothing to store or reconcile.
     if (e instanceof KitError && (e.code === "PRECONDITION_FAILED" || e.code === "ROOT_CHANGED" || (!executing && !e.retryable))) {
       await this.ledger.release(this.fence, "forget");
@@ -240,9 +245,5 @@ class HeldItem {
 }
 
 const safeUser = (): string => {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
-  }
+  try { return userInfo().username; } catch { return "unknown"; } // prettier-ignore
 };
