@@ -24,7 +24,7 @@ export default defineCommand({
   result: planResult,
   schema: "brain.note.create@1",
   next: ["gate review --plan {run_dir}"],
-  errors: ["INVALID_INPUT", "INVALID_VALUE", "CONFLICT", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR"],
+  errors: ["INVALID_INPUT", "INVALID_VALUE", "CONFLICT", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR", "IN_PROGRESS"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--title", "Harbour history", "--tag", "history", "--body", "Founded in 2009."], summary: "Plan a new note." }],
   async run(ctx) {
