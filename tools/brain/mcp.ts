@@ -60,6 +60,8 @@ async function save(run: RunCommand, planned: CommandAnswer, runDir: string, not
   if (!planned.ok) return failed(planned);
   const plan = planned.data as { plan: string; checksum: string };
   const review = await run(["review"], { tool: "gate", input: { plan: runDir } });
+  // Only the policy's refusal (exit 5) waits for a person; any other failure of the review (CANCELLED, say) is the call's.
+  if (!review.ok && review.exit !== 5) return failed(review);
   if (!review.ok) {
     const code = String(review.error?.code ?? "APPROVAL_REQUIRED");
     return error(code === "POLICY_DENIED" ? code : "APPROVAL_REQUIRED", `the standing policy does not approve this save: ${String(review.error?.message)}`, {
