@@ -1,7 +1,8 @@
 /**
- * A suite that stays green on a busy machine: bun runs hooks under its own
- * 5 s default, whatever bunfig says, so a hook that starts servers, compiles
- * or removes folders passes its own timeout (SLOW_HOOK).
+ * A suite that stays green on a busy machine: bun holds tests and hooks to
+ * 5 s unless its command line says otherwise (it reads no timeout from
+ * bunfig.toml), so `npm test` passes one, and a hook that starts servers,
+ * compiles or removes folders passes its own (SLOW_HOOK) for a file run alone.
  */
 import { expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -43,6 +44,12 @@ function endOfString(s: string, i: number): number {
   }
   return i;
 }
+
+test("npm test gives every test and hook two minutes: bun reads no timeout from bunfig.toml, only from its command line", () => {
+  const script = JSON.parse(readFileSync(join(root, "package.json"), "utf8")).scripts.test as string;
+  expect(script).toContain("bun test --timeout 120000");
+  expect(readFileSync(join(root, "bunfig.toml"), "utf8")).not.toMatch(/^timeout\s*=/m);
+});
 
 test("every hook in the test suite passes its own timeout, not bun's 5 s default", () => {
   const bare: string[] = [];

@@ -12,7 +12,8 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
 /** The SDK's own bound on one message. */
 export const MAX_LINE_BYTES = 10 * 1024 * 1024;
-const HEAD_BYTES = 4096;
+/** How much of an oversized line's head and tail is kept, to find its id in. */
+const EDGE_BYTES = 4096;
 const NEWLINE = 0x0a;
 
 type Id = string | number | null;
@@ -23,8 +24,8 @@ export class LineTransport implements Transport {
   onclose?: () => void;
   #chunks: Buffer[] = [];
   #size = 0;
-  /** While a line over the bound is being skipped: its head (for its id) and how long it was. */
-  #skipping: { head: Buffer; bytes: number } | null = null;
+  /** While a line over the bound is being skipped: its head and tail (where its id is) and how long it is. */
+  #skipping: { head: Buffer; tail: Buffer; bytes: number } | null = null;
   #closed = false;
 
   constructor(
@@ -50,22 +51,25 @@ export class LineTransport implements Transport {
   #take(piece: Buffer): void {
     if (this.#skipping) {
       this.#skipping.bytes += piece.length;
+      this.#skipping.tail = Buffer.concat([this.#skipping.tail, piece]).subarray(-EDGE_BYTES);
       return;
     }
     this.#chunks.push(piece);
     this.#size += piece.length;
     if (this.#size <= this.maxBytes) return;
     const whole = Buffer.concat(this.#chunks);
-    this.#skipping = { head: whole.subarray(0, HEAD_BYTES), bytes: whole.length };
+    this.#skipping = { head: whole.subarray(0, EDGE_BYTES), tail: whole.subarray(-EDGE_BYTES), bytes: whole.length };
     this.#chunks = [];
     this.#size = 0;
   }
 
   #endLine(): void {
     if (this.#skipping) {
-      const { head, bytes } = this.#skipping;
+      const { head, tail, bytes } = this.#skipping;
       this.#skipping = null;
-      return this.#refuse(idIn(head.toString("utf8")), -32600, `the message is ${bytes} bytes; at most ${this.maxBytes} are read`);
+      // A client writes the id first or last (the SDK's: last, after the params).
+      const id = idIn(head.toString("utf8")) ?? idIn(tail.toString("utf8"), true);
+      return this.#refuse(id, -32600, `the message is ${bytes} bytes; at most ${this.maxBytes} are read`);
     }
     const line = Buffer.concat(this.#chunks).toString("utf8").replace(/\r$/, "");
     this.#chunks = [];
@@ -75,7 +79,7 @@ export class LineTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch (e) {
-      return this.#refuse(idIn(line.slice(0, HEAD_BYTES)), -32700, `not a JSON-RPC message: ${(e as Error).message.split("\n")[0]!.slice(0, 200)}`);
+      return this.#refuse(idIn(line.slice(0, EDGE_BYTES)) ?? idIn(line.slice(-EDGE_BYTES), true), -32700, `not a JSON-RPC message: ${(e as Error).message.split("\n")[0]!.slice(0, 200)}`);
     }
     this.onmessage?.(message);
   }
@@ -101,9 +105,10 @@ export class LineTransport implements Transport {
   }
 }
 
-/** The request id a line's head names, if it can be read there. */
-function idIn(head: string): Id {
-  const m = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head);
+/** The request id a line's edge names (its first, or with `last` its last), if it can be read there. */
+function idIn(edge: string, last = false): Id {
+  const all = [...edge.matchAll(/"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/g)];
+  const m = last ? all.at(-1) : all[0];
   if (!m) return null;
   try {
     return JSON.parse(m[1]!) as Id;
