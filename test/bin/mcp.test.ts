@@ -170,5 +170,5 @@ describe("brain --mcp --profile memory (the host-agent seed's memory server)", (
     expect([waiting.isError, refusal.code]).toEqual([true, "APPROVAL_REQUIRED"]);
     expect(refusal.plan).toMatch(/plan\.json$/);
     expect(Number(kb.git("rev-list", "--count", "HEAD").trim())).toBe(Number(before) + 2);
-  }, 60_000);
+  }, 120_000);
 });

@@ -43,7 +43,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       for (const rows of byKey.values()) expect(rows.length).toBe(1);
       expect(log.filter((r) => r.executed).length).toBe(plan.items.length - 1);
       expect(log.filter((r) => r.outcome === "reconciled").length).toBe(1);
-    }, 90_000);
+    }, 120_000);
 
     test("two applies racing on one plan execute each item once", async () => {
       const pages = 40;

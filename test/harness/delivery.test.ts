@@ -116,5 +116,5 @@ describe("harness job execute, as a process", () => {
     } finally {
       slow.stop();
     }
-  }, 30_000);
+  }, 120_000);
 });

@@ -166,5 +166,5 @@ describe("the receiver refuses, each with its own reason", () => {
     const r = await again.done;
     expect(r.code).toBe(0);
     expect(r.json.data.refused.map((x: any) => x.reason)).toEqual(["replay", "bad-signature", "stale-timestamp", "body-changed"]);
-  }, 60_000);
+  }, 120_000);
 });

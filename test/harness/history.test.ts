@@ -73,7 +73,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES))
       expect(html).not.toContain("<img");
       const timeline = readFileSync(r.json.data.timeline, "utf8");
       expect(timeline.match(/<tr><td>2026-01-03T10:0/g)?.length).toBe(2);
-    }, 30_000);
+    }, 120_000);
   });
 
 describe("in headless Chromium", () => {

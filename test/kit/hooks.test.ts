@@ -60,3 +60,13 @@ test("every hook in the test suite passes its own timeout, not bun's 5 s default
   }
   expect(bare).toEqual([]);
 });
+
+test("no test or hook sets itself a timeout shorter than the suite's two minutes", () => {
+  const short: string[] = [];
+  for (const file of sourcesUnder(join(root, "test")))
+    for (const [i, line] of readFileSync(file, "utf8").split("\n").entries()) {
+      const m = /^\s*\}, ([0-9_]+)\);$/.exec(line);
+      if (m && Number(m[1]!.replaceAll("_", "")) < 120_000) short.push(`${relative(root, file)}:${i + 1}`);
+    }
+  expect(short).toEqual([]);
+});

@@ -45,7 +45,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       const log = await actionLog(ws);
       expect(log.length).toBe(plan.items.length);
       expect(log.every((r) => r.executed && r.outcome === "applied")).toBe(true);
-    }, 60_000);
+    }, 120_000);
 
 
     test("--dry-run reports every item as would-apply and changes nothing, the ledger included", async () => {
@@ -58,6 +58,6 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       expect(dry.json.meta.outcome).toMatchObject({ unit: "count", projected: plan.items.length, realized: null });
       expect(snapshot(ws.site)).toEqual(before);
       expect((await ws.seo(["apply", "--plan", ws.run])).json.data.executed).toBe(plan.items.length);
-    }, 60_000);
+    }, 120_000);
   });
 }

@@ -78,7 +78,7 @@ describe("seo synthesize", () => {
     expect(r.json.error.retryable).toBe(true);
     expect(server.requests.length).toBe(3);
     expect(() => readFileSync(join(dir, "synthesize.json"))).toThrow();
-  }, 20_000);
+  }, 120_000);
 
   test("a slow answer is cut off by --timeout: UPSTREAM_TIMEOUT, exit 4", async () => {
     server = chatServer([{ content: REPORT, usage: USAGE, delayMs: 3000 }]);
