@@ -5,6 +5,7 @@
  * says the same every time, never a raw git error or conflict markers read
  * as a note.
  */
+import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -59,5 +60,25 @@ describe("brain on odd repositories", () => {
     const r = await k.brain(["note", "create", "--title", "Another", "--run-dir", join(k.dir, "run")]);
     expect(r.json.error.code).toBe("PRECONDITION_FAILED");
     expect(r.json.error.message).toContain("(notes/winter-care.md, drafts/idea.md)");
+  });
+
+  test("a repository another writer holds past the bound: the item is IN_PROGRESS, nothing committed, and the next apply commits it once", async () => {
+    const k = knowledgeBase();
+    expect((await k.brain(["note", "create", "--title", "Waits its turn", "--run-dir", k.run])).json.error).toBeNull();
+    expect((await k.gate(["review", "--plan", k.run])).code).toBe(0);
+    // Another writer: the repository's write lock, held by this process.
+    const held = new Database(join(k.repo, ".git", "brain-write.lock"), { create: true });
+    held.exec("BEGIN IMMEDIATE");
+    const busy = await k.brain(["apply", "--plan", k.run], { AGENT_BRAIN_LOCK_WAIT_MS: "300" });
+    const item = (busy.json.data ?? busy.json.error.detail).items[0];
+    expect([item.outcome, item.executed, item.error.code]).toEqual(["in-progress", false, "IN_PROGRESS"]);
+    expect(item.error.message).toContain("another brain process is writing to");
+    expect(k.git("rev-list", "--count", "HEAD").trim()).toBe("1");
+    held.exec("ROLLBACK");
+    held.close();
+    const done = await k.brain(["apply", "--plan", k.run]);
+    expect(done.json.data.items[0].outcome).toBe("applied");
+    expect(k.git("rev-list", "--count", "HEAD").trim()).toBe("2");
+    expect(k.git("status", "--porcelain", "--untracked-files=all")).toBe("");
   });
 });
