@@ -77,12 +77,12 @@ describe("brain apply on a disk that fills mid-way", () => {
     console.log(`first pass: ${applied} applied, ${failed.length} failed (${[...new Set(failed.map((f) => f.error.message.split(" (")[0]))].join("; ")})`);
     expect(applied).toBeGreaterThan(0);
     expect(failed.length).toBeGreaterThan(2);
-    expect([items[5].error?.message, items[6].error?.message].map((m) => m?.split(" (")[0])).toEqual(["no space left on the device", "no space left on the device"]);
     items.forEach((it, i) => {
       // Truthful: executed exactly when its commit is in HEAD's history.
       expect({ i, executed: it.executed, commits: commitsOf(keyOf(i)) }).toEqual({ i, executed: it.outcome === "applied", commits: it.outcome === "applied" ? 1 : 0 });
       expect(it.outcome === "applied" || it.outcome === "failed").toBe(true);
     });
+    expect([items[5].error?.message, items[6].error?.message].map((m) => m?.split(" (")[0])).toEqual(["no space left on the device", "no space left on the device"]);
     // Whole or absent: every note file in the work tree is the version HEAD holds, and no half-written file is left.
     const inTree = readdirSync(join(repo, "notes"));
     expect(inTree.filter((f) => !f.endsWith(".md"))).toEqual([]);
