@@ -18,8 +18,9 @@ import { sha256 } from "../../src/kit/pipeline/hash.ts";
 import { applyEdits } from "../../tools/seo/lib/edits.ts";
 import { removeWorkspaces, snapshot, workspace, type Workspace } from "../helpers/mutation.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const planPath = (runDir: string) => join(runDir, "plan.json");
 const readPlan = (runDir: string) => JSON.parse(readFileSync(planPath(runDir), "utf8"));

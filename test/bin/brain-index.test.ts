@@ -140,7 +140,7 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       const again = await brain(repo, ["note", "list", "--limit", "500"]);
       expect(again.stderr).toContain("rebuilding it");
       expect(again.json.meta.pagination.total).toBe(size);
-    }, 60_000);
+    }, 120_000);
   });
 }
 
@@ -159,7 +159,7 @@ describe("the persisted note index", () => {
     const r = await call;
     expect(performance.now() - started).toBeGreaterThan(1400);
     expect({ code: r.code, stderr: r.stderr, ids: r.json.data.items.map((i: any) => i.id) }).toEqual({ code: 0, stderr: "", ids: ["n-0004"] });
-  }, 30_000);
+  }, 120_000);
 
   test("a repository of a few notes is listed from its files exactly as the index lists it", () => {
     const { repo, write } = repoOf(INDEX_FROM - 8, 3);
@@ -194,7 +194,7 @@ describe("the persisted note index", () => {
     expect(await search(repo, "zeppelin")).toEqual([["n-0001", "n-0001"]]);
     note("n-0002", "a zeppelin, by hand");
     expect((await search(repo, "zeppelin")).map((h: string[]) => h[0]).sort()).toEqual(["n-0001", "n-0002"]);
-  }, 60_000);
+  }, 120_000);
 
   test("a repository with no commit yet, past the git-status size: every note is untracked, and a hand edit is never missed", async () => {
     const repo = mkdtempSync(join(tmpdir(), "brain-initial-"));
@@ -209,7 +209,7 @@ describe("the persisted note index", () => {
     expect(await search(repo, "zeppelin")).toEqual([["n-0001", "n-0001"]]);
     note("n-0001", "gone again");
     expect(await search(repo, "zeppelin")).toEqual([]);
-  }, 60_000);
+  }, 120_000);
 
   test("in a linked worktree it lives in that worktree's git directory, and the work tree stays clean", async () => {
     const { repo, git } = repoOf(5);
@@ -219,7 +219,7 @@ describe("the persisted note index", () => {
     expect(readdirSync(join(repo, ".git", "worktrees", "wt", "brain")).filter((f) => f.endsWith(".sqlite")).length).toBe(1);
     expect(readdirSync(tree).sort()).toEqual([".git", "notes"]);
     expect(git("-C", tree, "status", "--porcelain").trim()).toBe("");
-  }, 30_000);
+  }, 120_000);
 
   test("four calls at once on a repository with no index yet all answer the same, with no warning", async () => {
     for (let round = 0; round < 3; round++) {
@@ -230,7 +230,7 @@ describe("the persisted note index", () => {
       expect(new Set(answers).size).toBe(1);
       expect(indexFiles(repo).length).toBe(1);
     }
-  }, 60_000);
+  }, 120_000);
 
   test("after many incremental changes, search answers exactly as an index built from scratch (500 notes)", async () => {
     const { repo, git, write } = repoOf(500, 11);
@@ -253,5 +253,5 @@ describe("the persisted note index", () => {
     const rewritten = Array.from({ length: 60 }, (_, i) => id(i * 7)).filter((x) => !deleted.has(x)).sort();
     expect(await ids(repo, ["--text", "rewritten"])).toEqual(rewritten);
     expect(readFileSync(join(repo, "notes", "n-0000.md"), "utf8")).toContain("rewritten");
-  }, 60_000);
+  }, 120_000);
 });

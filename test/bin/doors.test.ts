@@ -19,11 +19,12 @@ import { approvalMessage } from "../../src/kit/mutations/plan.ts";
 import { baseEnv, binary, dist, root, run } from "../helpers/bin.ts";
 import { gateKeys } from "../helpers/mutation.ts";
 import { commitAll, knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const clients: Client[] = [];
 afterAll(async () => {
   for (const c of clients) await c.close();
-});
+}, SLOW_HOOK);
 
 async function connect(tool: string, args: string[], env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "test", version: "1.0.0" });

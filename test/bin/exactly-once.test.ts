@@ -12,8 +12,9 @@ import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
 import { finishApply, LEDGER_ENGINES, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
 import { machineEnv } from "../helpers/machine-tmp.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 async function planned(ws: Workspace): Promise<number> {
   const p = await ws.seo(["plan", "--run-dir", ws.run]);
@@ -59,7 +60,7 @@ describe("a lease outlived by a slow execution", () => {
         expect(ra.json.error.detail.items[0]).toMatchObject({ outcome: "in-progress", executed: false });
         expect(b.code).toBe(0);
       }
-    }, 30_000);
+    }, 120_000);
 
     test(`brain: ${heartbeat ? "heartbeat" : "fence only"}: one commit for the key, never two`, async () => {
       const k = knowledgeBase();
@@ -70,7 +71,7 @@ describe("a lease outlived by a slow execution", () => {
       await finishApply(a);
       expect(commitsPerKey(k, keys)).toEqual([1]);
       expect(k.git("status", "--porcelain")).toBe("");
-    }, 30_000);
+    }, 120_000);
   }
 });
 
@@ -90,7 +91,7 @@ describe("a crash at the commit point", () => {
     expect(leftovers(ws.site)).toEqual([]);
     const files = (dir: string) => Object.fromEntries(readdirSync(dir, { recursive: true }).map(String).sort().map((f) => [f, (() => { try { return readFileSync(join(dir, f), "latin1"); } catch { return "(folder)"; } })()]));
     expect(files(ws.site)).toEqual(files(twin.site));
-  }, 60_000);
+  }, 120_000);
 
   for (const [engine, url] of Object.entries(LEDGER_ENGINES))
     test(`seo on ${engine}: killed right after a settlement claimed the next item, the re-apply takes that item over and applies it once`, async () => {
@@ -112,7 +113,7 @@ describe("a crash at the commit point", () => {
       } finally {
         await ledger.close();
       }
-    }, 60_000);
+    }, 120_000);
 
   test("brain: killed before the ref moves, the re-apply commits once and the tree is clean", async () => {
     const k = knowledgeBase();
@@ -123,7 +124,7 @@ describe("a crash at the commit point", () => {
     expect((await k.brain(["apply", "--plan", k.run])).code).toBe(0);
     expect(commitsPerKey(k, keys)).toEqual([1, 1]);
     expect(k.git("status", "--porcelain")).toBe("");
-  }, 30_000);
+  }, 120_000);
 
   test("brain: a commit whose branch moved but whose work tree was not yet synced is finished, not left dirty forever", async () => {
     const k = knowledgeBase();
@@ -137,7 +138,7 @@ describe("a crash at the commit point", () => {
     expect(resumed.json.error).toBeNull();
     expect(commitsPerKey(k, keys)).toEqual([1, 1]);
     expect(k.git("status", "--porcelain")).toBe("");
-  }, 30_000);
+  }, 120_000);
 
   test("brain: a person's own uncommitted change is never taken for ours", async () => {
     const k = knowledgeBase();
@@ -147,7 +148,7 @@ describe("a crash at the commit point", () => {
     const r = await k.brain(["apply", "--plan", k.run]);
     expect(r.json.error.code).toBe("PRECONDITION_FAILED");
     expect(readFileSync(join(k.repo, "notes", "winter-care.md"), "utf8")).toBe("a person's edit\n");
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("a ledger server that goes away mid-apply", () => {
@@ -174,7 +175,7 @@ describe("a ledger server that goes away mid-apply", () => {
     expect(new Set(log.map((r: any) => r.idempotency_key)).size).toBe(items);
     expect(executedPerKey(log).every((n) => n === 1)).toBe(true);
     pg("stop");
-  }, 90_000);
+  }, 120_000);
 });
 
 describe("a failure that may pass is not stored", () => {
@@ -192,5 +193,5 @@ describe("a failure that may pass is not stored", () => {
     const again = await ws.seo(["apply", "--plan", ws.run]);
     expect(again.code).toBe(0);
     expect(again.json.data.executed).toBe(items);
-  }, 60_000);
+  }, 120_000);
 });

@@ -59,7 +59,7 @@ describe("the image folder, copied elsewhere", () => {
     const applied = await step("seo", ["apply", "--plan", runDir]);
     expect(applied.executed).toBe(plan.items.length);
     expect(readdirSync(runDir)).toContain("ledger.sqlite");
-  }, 90_000);
+  }, 120_000);
 
   test("the multicall answers `fleet <tool>` too, and an unknown tool with the valid ones", async () => {
     const r = await run(join(bin, "fleet"), ["seo", "audit", "--severity", "urgent"], { env: { PATH } });

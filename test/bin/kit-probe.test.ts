@@ -10,12 +10,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compile } from "../../scripts/compile.ts";
 import { root, run } from "../helpers/bin.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 let probe: string;
 beforeAll(async () => {
   probe = join(mkdtempSync(join(tmpdir(), "probe-bin-")), "probe");
   await compile(join(root, "test", "fixtures", "probe", "main.ts"), probe);
-});
+}, SLOW_HOOK);
 
 const READ = "read-credential-0123456789";
 const WRITE = "write-credential-0123456789";

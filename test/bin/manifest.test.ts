@@ -64,5 +64,5 @@ describe("dist/tools.json", () => {
     expect(plan.items[0].params.title).toBe(HOSTILE.replace(/\n/g, " "));
     const found = await call("brain_search", { repo, query: HOSTILE });
     expect(found.json.ok).toBe(true);
-  }, 60_000);
+  }, 120_000);
 });

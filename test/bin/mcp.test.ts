@@ -13,11 +13,12 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { decode } from "@toon-format/toon";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const clients: Client[] = [];
 afterAll(async () => {
   for (const c of clients) await c.close();
-});
+}, SLOW_HOOK);
 
 async function connect(tool: string, args: string[] = [], env: Record<string, string> = {}): Promise<Client> {
   const client = new Client({ name: "test", version: "1.0.0" });
@@ -169,5 +170,5 @@ describe("brain --mcp --profile memory (the host-agent seed's memory server)", (
     expect([waiting.isError, refusal.code]).toEqual([true, "APPROVAL_REQUIRED"]);
     expect(refusal.plan).toMatch(/plan\.json$/);
     expect(Number(kb.git("rev-list", "--count", "HEAD").trim())).toBe(Number(before) + 2);
-  }, 60_000);
+  }, 120_000);
 });

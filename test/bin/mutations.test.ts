@@ -7,8 +7,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { baseEnv, testBinary } from "../helpers/bin.ts";
 import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 /** The files a clean apply of the same plan on a twin site leaves. */
 async function expectedAfterCleanApply(opts: { pages?: number }): Promise<Record<string, string>> {
@@ -42,7 +43,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       for (const rows of byKey.values()) expect(rows.length).toBe(1);
       expect(log.filter((r) => r.executed).length).toBe(plan.items.length - 1);
       expect(log.filter((r) => r.outcome === "reconciled").length).toBe(1);
-    }, 90_000);
+    }, 120_000);
 
     test("two applies racing on one plan execute each item once", async () => {
       const pages = 40;

@@ -9,8 +9,9 @@ import { join } from "node:path";
 import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { commitAll } from "../helpers/notes-repo.ts";
 import { removeWorkspaces, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
 
@@ -41,7 +42,7 @@ describe("progress on a terminal", () => {
     const t = onTerminal([binary("seo"), "apply", "--plan", ws.run, "--json"], ws.env);
     expect(t.terminal).toContain(`applied: ${n} of ${n}`);
     expect(JSON.parse(t.stdout).data.executed).toBe(n);
-  }, 60_000);
+  }, 120_000);
 
   test("brain search over a repository indexed for the first time: notes counted", () => {
     const repo = mkdtempSync(join(tmpdir(), "progress-kb-"));

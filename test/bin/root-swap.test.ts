@@ -21,8 +21,9 @@ import { sha256 } from "../../src/kit/pipeline/hash.ts";
 import { binary } from "../helpers/bin.ts";
 import { finishApply, removeWorkspaces, snapshot, spawnApply, workspace } from "../helpers/mutation.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const readPlan = (runDir: string) => JSON.parse(readFileSync(join(runDir, "plan.json"), "utf8"));
 

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run } from "../helpers/bin.ts";
 import { page, serveSite, type SiteServer } from "../helpers/site-server.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const seo = binary("seo");
 const fresh = () => mkdtempSync(join(tmpdir(), "seo-crawl-"));
@@ -25,8 +26,8 @@ describe("crawling a live site", () => {
       "/boom": { status: 500, body: page({ title: "Server error", body: "oops" }) },
       "/private/x": { body: page({ title: "Secret" }) },
     });
-  });
-  afterAll(() => site.stop());
+  }, SLOW_HOOK);
+  afterAll(() => site.stop(), SLOW_HOOK);
 
   test("records statuses and every redirect hop, honours robots.txt and stays on the origin", async () => {
     const dir = fresh();

@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ANSI, baseEnv, binary, parseOneJson, root, run } from "../helpers/bin.ts";
 import { page, serveSite, type SiteServer } from "../helpers/site-server.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const seo = binary("seo");
 const fresh = () => mkdtempSync(join(tmpdir(), "seo-safety-"));
@@ -18,8 +19,8 @@ describe("redaction of a canary secret", () => {
       "/": { body: page({ title: `Leaky ${CANARY}`, head: `<meta name="description" content="key ${SHAPED} here">`, body: `<h1>${CANARY}</h1><a href="/next?token=${CANARY}">next</a>` }) },
       [`/next?token=${CANARY}`]: { body: page({ title: "next page" }) },
     });
-  });
-  afterAll(() => site.stop());
+  }, SLOW_HOOK);
+  afterAll(() => site.stop(), SLOW_HOOK);
 
   test("never appears on stdout, stderr or in the run dir; a credential-shaped string is masked", async () => {
     const dir = fresh();
@@ -99,7 +100,7 @@ describe.if(hasScript)("on a terminal", () => {
   const dir = fresh();
   beforeAll(async () => {
     for (const stage of [["crawl", "--dir", join(root, "examples", "site")], ["extract"], ["audit"]]) await run(seo, [...stage, "--run-dir", dir]);
-  });
+  }, SLOW_HOOK);
 
   test("lists are tables for people, not JSON", async () => {
     const out = await onTerminal(["finding", "list", "--run-dir", dir, "--limit", "3"]);

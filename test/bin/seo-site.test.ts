@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, run } from "../helpers/bin.ts";
 import { serveSite, type SiteServer } from "../helpers/site-server.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const page = (title: string, body: string, head = "") =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title} of the docs under a path</title>${head}<meta name="description" content="${title}: a page of a documentation site published under a sub-path, for tests."><meta name="viewport" content="width=device-width, initial-scale=1"></head><body><h1>${title}</h1><p>${body}</p></body></html>`;
@@ -54,7 +55,7 @@ describe("a site published under a base path", () => {
   });
 
   let server: SiteServer | null = null;
-  afterAll(() => server?.stop());
+  afterAll(() => server?.stop(), SLOW_HOOK);
 
   test("crawled by HTTP from …/docs/15/ stays in that folder and judges the same way", async () => {
     const routes = Object.fromEntries(Object.entries(SITE).map(([path, body]) => [`/docs/15/${path.replace(/index\.html$/, "")}`, { body, headers: { "content-type": "text/html" } }]));

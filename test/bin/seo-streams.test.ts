@@ -4,6 +4,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ANSI, binary, root, run } from "../helpers/bin.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const seo = binary("seo");
 const site = join(root, "examples", "site");
@@ -16,7 +17,7 @@ beforeAll(async () => {
     const r = await run(seo, [...stage, "--run-dir", runDir]);
     expect(r.code).toBe(0);
   }
-});
+}, SLOW_HOOK);
 
 const ENVELOPE_KEYS = ["ok", "contract_version", "tool", "command", "data", "error", "meta"];
 

@@ -13,8 +13,9 @@ import { join } from "node:path";
 import { planChecksum } from "../../src/kit/mutations/plan.ts";
 import { binary, root, run } from "../helpers/bin.ts";
 import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
 

@@ -20,12 +20,13 @@ import { foldJob } from "../../src/kit/harness/fold.ts";
 import { baseEnv, binary, root } from "../helpers/bin.ts";
 import { LEDGER_ENGINES } from "../helpers/mutation.ts";
 import { serveSite } from "../helpers/site-server.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "s3cret-for-delivery-tests";
 const servers: { stop(force?: boolean): void }[] = [];
 afterAll(() => {
   for (const s of servers) s.stop(true);
-});
+}, SLOW_HOOK);
 const serve = (fetch: (req: Request) => Response | Promise<Response>) => {
   const s = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch });
   servers.push(s);
@@ -169,5 +170,5 @@ describe("harness job execute, as a process", () => {
     } finally {
       slow.stop();
     }
-  }, 30_000);
+  }, 120_000);
 });

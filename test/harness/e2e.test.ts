@@ -16,6 +16,7 @@ import { signedHeaders } from "../../src/kit/harness/sign.ts";
 import { binary, root, run } from "../helpers/bin.ts";
 import { failingProxy, receiverProcess, s3Server, S3_CREDENTIALS, type Proxy } from "../helpers/harness.ts";
 import { gateKeys, writePolicy } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "harness-secret-0123456789abcdef";
 const sha = (bytes: Uint8Array | string) => `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
@@ -75,7 +76,7 @@ afterAll(async () => {
   s3Proxy?.stop();
   receiverProxy?.stop();
   await s3?.close();
-});
+}, SLOW_HOOK);
 
 describe("harness job execute over the example site's pipeline", () => {
   test("every step succeeded, in one run dir, and the report says what to run next", () => {
@@ -165,5 +166,5 @@ describe("the receiver refuses, each with its own reason", () => {
     const r = await again.done;
     expect(r.code).toBe(0);
     expect(r.json.data.refused.map((x: any) => x.reason)).toEqual(["replay", "bad-signature", "stale-timestamp", "body-changed"]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -13,13 +13,14 @@ import { buildPlan, writePlanFile } from "../../src/kit/mutations/plan.ts";
 import { binary, run } from "../helpers/bin.ts";
 import { headless } from "../helpers/chromium.ts";
 import { LEDGER_ENGINES } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SCRIPT = "<script>document.body.setAttribute('data-pwned','script')</script>";
 const IMG = `"><img src=x onerror="document.body.setAttribute('data-pwned','img')">`;
 const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) Bun.spawnSync(["rm", "-rf", d]);
-});
+}, SLOW_HOOK);
 
 /** A plan with hostile reasons and targets whose first item is in the log (applied, by a hostile actor) and whose second failed. */
 async function loggedPlan(ledgerUrl: string | undefined): Promise<{ dir: string; env: Record<string, string>; checksum: string }> {
@@ -72,7 +73,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES))
       expect(html).not.toContain("<img");
       const timeline = readFileSync(r.json.data.timeline, "utf8");
       expect(timeline.match(/<tr><td>2026-01-03T10:0/g)?.length).toBe(2);
-    }, 30_000);
+    }, 120_000);
   });
 
 describe("in headless Chromium", () => {

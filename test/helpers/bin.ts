@@ -70,7 +70,7 @@ export async function run(bin: string, args: readonly string[], opts: RunOptions
     stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
     stdout: "pipe",
     stderr: "pipe",
-    timeout: opts.timeoutMs ?? 20000,
+    timeout: opts.timeoutMs ?? 60_000,
     killSignal: "SIGKILL",
   });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);

@@ -9,6 +9,7 @@
 import { afterAll } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { SLOW_HOOK } from "./hooks.ts";
 import { MACHINE_TMPDIR_ENV } from "./machine-tmp.ts";
 
 if (!process.env[MACHINE_TMPDIR_ENV]) {
@@ -17,5 +18,6 @@ if (!process.env[MACHINE_TMPDIR_ENV]) {
   process.env[MACHINE_TMPDIR_ENV] = machine;
   process.env.TMPDIR = scratch;
   // A preload's afterAll runs once, after every file of the run (bun test emits no "exit" to hook).
-  afterAll(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 }));
+  // Removing a few hundred megabytes on a busy machine outlasts bun's 5 s hook default.
+  afterAll(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 }), SLOW_HOOK);
 }

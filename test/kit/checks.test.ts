@@ -14,6 +14,7 @@ import { compileTool } from "../../src/kit/compile/index.ts";
 import * as standIn from "../../src/kit/compile/zod-stand-in.ts";
 import { defineCommand, defineTool, describe, type CommandSpec } from "../../src/kit/index.ts";
 import { KitError } from "../../src/kit/output/errors.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const getCommand = (flags: z.ZodMiniObject): CommandSpec<any, any> =>
   defineCommand({
@@ -50,8 +51,8 @@ beforeAll(async () => {
   writeFileSync(join(dir, "get.validate.js"), compiled.validators.get!.module());
   doors["in-process"] = compiledChecks(compiled.validators.get!.live(), head.flags);
   doors.binary = compiledChecks((await import(join(dir, "get.validate.js"))) as CompiledValidators, head.flags);
-});
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+}, SLOW_HOOK);
+afterAll(() => rmSync(dir, { recursive: true, force: true }), SLOW_HOOK);
 
 const outcome = async (checks: Checks, input: Record<string, unknown>) => {
   try {

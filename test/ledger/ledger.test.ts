@@ -181,7 +181,7 @@ describe("the sqlite ledger, opened by many processes at once", () => {
       const results = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));
       for (const res of results) expect(res).toMatchObject({ code: 0, out: "ok\n" });
     }
-  }, 30_000);
+  }, 120_000);
 
   test("a ledger that cannot be opened names the file, not an unset variable", async () => {
     const err = await openLedger(undefined, "/proc/no-such-dir/ledger.sqlite").catch((e) => e);

@@ -8,8 +8,9 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planChecksum } from "../../src/kit/mutations/plan.ts";
 import { APPROVER, gateKeys, removeWorkspaces, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const planPath = (ws: Workspace) => join(ws.run, "plan.json");
 const readPlan = (ws: Workspace) => JSON.parse(readFileSync(planPath(ws), "utf8"));

@@ -7,8 +7,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
   describe(`apply through the ${engine} ledger`, () => {
@@ -44,7 +45,7 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       const log = await actionLog(ws);
       expect(log.length).toBe(plan.items.length);
       expect(log.every((r) => r.executed && r.outcome === "applied")).toBe(true);
-    }, 60_000);
+    }, 120_000);
 
 
     test("--dry-run reports every item as would-apply and changes nothing, the ledger included", async () => {
@@ -57,6 +58,6 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       expect(dry.json.meta.outcome).toMatchObject({ unit: "count", projected: plan.items.length, realized: null });
       expect(snapshot(ws.site)).toEqual(before);
       expect((await ws.seo(["apply", "--plan", ws.run])).json.data.executed).toBe(plan.items.length);
-    }, 60_000);
+    }, 120_000);
   });
 }

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import seoTool from "../../tools/seo/tool.ts";
 import { root } from "../helpers/bin.ts";
 import { runInProcess, type InProcessOptions } from "../helpers/in-process.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const seo = (argv: readonly string[], opts: InProcessOptions = {}) => runInProcess(seoTool, argv, opts);
 const site = join(root, "examples", "site");
@@ -18,7 +19,7 @@ beforeAll(async () => {
     const r = await seo([...stage, "--run-dir", runDir]);
     expect(r.code).toBe(0);
   }
-});
+}, SLOW_HOOK);
 
 const ENVELOPE_KEYS = ["ok", "contract_version", "tool", "command", "data", "error", "meta"];
 const META_KEYS = ["schema", "duration_ms", "cost_usd", "llm_tokens", "pagination", "truncated", "truncation_hint", "run_dir", "outcome", "next"];

@@ -7,6 +7,7 @@ import seoTool from "../../tools/seo/tool.ts";
 import { root } from "../helpers/bin.ts";
 import { runInProcess } from "../helpers/in-process.ts";
 import { chatServer, type ChatServer } from "../helpers/chat-server.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const REPORT = JSON.stringify({
   summary: "Fix the broken link and the missing page metadata first.",
@@ -19,7 +20,7 @@ const USAGE = { prompt_tokens: 1234, completion_tokens: 567, total_tokens: 1801 
 
 let audited: string;
 let server: ChatServer | null = null;
-afterEach(() => server?.stop());
+afterEach(() => server?.stop(), SLOW_HOOK);
 
 beforeAll(async () => {
   audited = mkdtempSync(join(tmpdir(), "synth-"));
@@ -27,7 +28,7 @@ beforeAll(async () => {
     const r = await runInProcess(seoTool, [...stage, "--run-dir", audited, "--json"]);
     expect(r.code).toBe(0);
   }
-});
+}, SLOW_HOOK);
 
 function runDir(): string {
   const dir = mkdtempSync(join(tmpdir(), "synth-run-"));
@@ -77,7 +78,7 @@ describe("seo synthesize", () => {
     expect(r.json.error.retryable).toBe(true);
     expect(server.requests.length).toBe(3);
     expect(() => readFileSync(join(dir, "synthesize.json"))).toThrow();
-  }, 20_000);
+  }, 120_000);
 
   test("a slow answer is cut off by --timeout: UPSTREAM_TIMEOUT, exit 4", async () => {
     server = chatServer([{ content: REPORT, usage: USAGE, delayMs: 3000 }]);

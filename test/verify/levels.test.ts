@@ -67,7 +67,7 @@ describe("a tool that hangs", () => {
     expect(seconds).toBeLessThanOrEqual(90);
     expect(r.code).toBe(3);
     expect(ids(checksOf(r.json), "fail")).toContain("noninteractive.no-hang");
-  }, 100_000);
+  }, 120_000);
 });
 
 describe("an expected-failures baseline", () => {

@@ -100,12 +100,12 @@ describe("the nonconforming corpus", () => {
     expect(cursor.status).toBe("pass");
     expect(tools[0]!.checks.filter((c) => c.status === "fail")).toEqual([]);
     expect(code).toBe(0);
-  }, 60_000);
+  }, 120_000);
 
   for (const [level, extra] of Object.entries(LEVELS))
     test(`the conforming twin passes every check, with golden cases and fuzzing (${level})`, async () => {
       const { code, tools } = await verify([...extra, "--golden", GOLDEN, "--fuzz", "40", "--seed", "7"], [corpus.binary("none")]);
       expect(tools[0]!.checks.filter((c) => c.status === "fail")).toEqual([]);
       expect(code).toBe(0);
-    }, 60_000);
+    }, 120_000);
 });

@@ -13,6 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { slugOf } from "./lib/notes.ts";
+import { openRepo } from "./lib/repo.ts";
 
 const PROFILE_ID = "profile";
 const TOP_K = { default: 5, cap: 50 };
@@ -37,15 +38,17 @@ async function searchMarkdown(run: RunCommand, query: string, topK: number): Pro
   return { text: items.map((i) => `- **${i.title}** (\`${i.id}\`${i.tags.length ? `; ${i.tags.join(", ")}` : ""}): ${i.snippet.replace(/\s+/g, " ").trim()}`).join("\n") };
 }
 
-async function profileBody(run: RunCommand): Promise<string | null> {
+/** The profile note's body (null when there is none yet), or the failed read. */
+async function profileBody(run: RunCommand): Promise<{ body: string | null } | { failed: CommandAnswer }> {
   const r = await run(["note", "get"], { input: { id: PROFILE_ID } });
-  if (r.ok) return String((r.data as { body?: string }).body ?? "");
-  if (r.error?.code === "NOT_FOUND") return null;
-  throw new ResourceError("other", `brain note get --id ${PROFILE_ID} failed: ${String(r.error?.message)}`);
+  if (r.ok) return { body: String((r.data as { body?: string }).body ?? "") };
+  return r.error?.code === "NOT_FOUND" ? { body: null } : { failed: r };
 }
 
 async function context(run: RunCommand, query: string): Promise<ToolAnswer> {
-  const body = await profileBody(run);
+  const profile = await profileBody(run);
+  if ("failed" in profile) return failed(profile.failed);
+  const { body } = profile;
   const parts = [`## Profile\n\n${body?.trim() || "_No profile yet: mem_save_fact records facts here._"}`];
   if (query.trim()) {
     const found = await searchMarkdown(run, query, TOP_K.default);
@@ -60,6 +63,8 @@ async function save(run: RunCommand, planned: CommandAnswer, runDir: string, not
   if (!planned.ok) return failed(planned);
   const plan = planned.data as { plan: string; checksum: string };
   const review = await run(["review"], { tool: "gate", input: { plan: runDir } });
+  // Only the policy's refusal (exit 5) waits for a person; any other failure of the review (CANCELLED, say) is the call's.
+  if (!review.ok && review.exit !== 5) return failed(review);
   if (!review.ok) {
     const code = String(review.error?.code ?? "APPROVAL_REQUIRED");
     const waiting = error(code === "POLICY_DENIED" ? code : "APPROVAL_REQUIRED", `the standing policy does not approve this save: ${String(review.error?.message)}`, {
@@ -70,7 +75,8 @@ async function save(run: RunCommand, planned: CommandAnswer, runDir: string, not
     return waiting;
   }
   const applied = await run(["apply"], { input: { plan: runDir } });
-  if (!applied.ok) return failed(applied);
+  // The argv door's hint names `brain apply --plan …`, a command this door has no tool for.
+  if (!applied.ok) return { isError: true, text: JSON.stringify({ ...applied.error, hint: applied.error?.retryable ? "call this tool again with the same arguments" : applied.error?.hint }) };
   const status = { saved: true, note, plan: plan.checksum, executed: (applied.data as { executed: number }).executed };
   return { text: JSON.stringify(status), structured: status };
 }
@@ -106,16 +112,20 @@ const messagesOf = (args: Record<string, unknown>): Message[] | null => {
 
 async function saveFact(run: RunCommand, args: Record<string, unknown>, runDir: string): Promise<ToolAnswer> {
   let fact = typeof args.fact === "string" ? args.fact : null;
-  if (fact === null && args.messages !== undefined) {
+  // Messages are checked whenever given: a tool's words never reach the profile, whatever comes beside them.
+  if (args.messages !== undefined) {
     const messages = messagesOf(args);
     if (!messages) return error("INVALID_VALUE", "messages must be a list of { role, content }");
     const other = messages.find((m) => m.role !== "user" && m.role !== "assistant");
     if (other) return error("INVALID_VALUE", `mem_save_fact takes user and assistant messages only (got role '${other.role}')`, { hint: "record a tool's output with mem_save_turn" });
+    if (fact !== null) return error("INVALID_VALUE", "give fact or messages, not both", { hint: "give { fact: \"…\" }, or messages with user and assistant roles" });
     fact = messages.map((m) => m.content).join(" ");
   }
   fact = fact?.replace(/\s+/g, " ").trim() ?? "";
   if (!fact || fact.length > MAX_FACT) return error("INVALID_VALUE", `fact must be 1 to ${MAX_FACT} characters`, { hint: "give { fact: \"…\" }, or messages with user and assistant roles" });
-  const body = await profileBody(run);
+  const profile = await profileBody(run);
+  if ("failed" in profile) return failed(profile.failed);
+  const { body } = profile;
   const next = `${body?.trimEnd() ? `${body.trimEnd()}\n` : ""}- ${fact}\n`;
   const planned =
     body === null
@@ -129,7 +139,8 @@ async function saveTurn(run: RunCommand, args: Record<string, unknown>, runDir: 
   if (!messages || messages.length === 0) return error("INVALID_VALUE", "give messages: [{ role, content }], or role with content (or text)");
   const session = slugOf(typeof args.sessionKey === "string" ? args.sessionKey : "session");
   const at = new Date();
-  const id = `turn-${session}-${at.getTime().toString(36)}`;
+  // The time, and a random tail: two turns saved in one millisecond (by two servers) are two notes.
+  const id = `turn-${session}-${at.getTime().toString(36)}-${crypto.randomUUID().slice(0, 6)}`;
   const body = messages.map((m) => `**${m.role}**: ${m.content}`).join("\n\n");
   const planned = await run(["note", "create"], { input: { id, title: `Turn of ${session} at ${at.toISOString()}`, tag: ["episode", `session-${session}`], body, "run-dir": runDir } });
   return save(run, planned, runDir, id);
@@ -147,9 +158,20 @@ const memory: McpExtension = {
   ],
   resources: [{ uri: "mem://profile", name: "profile", description: "mem_context with an empty query: the profile.", mimeType: "text/markdown" }],
   resourceTemplates: [{ uriTemplate: "mem://search?q={query}&topK={topK}", name: "search", description: "mem_search as a resource; an empty query is an error.", mimeType: "text/markdown" }],
+  boot(env) {
+    try {
+      openRepo(undefined, env, process.cwd());
+      return null;
+    } catch (e) {
+      return `${(e as Error).message} (AGENT_BRAIN_REPO names the notes repository this server reads and writes)`;
+    }
+  },
   async call(name, args, run) {
     const query = typeof args.query === "string" ? args.query : "";
-    if (name === "mem_context") return context(run, query);
+    if (name === "mem_context") {
+      if (typeof args.query !== "string") return error("MISSING_FLAG", "query is required (an empty one gives the profile alone)", { hint: "give { query: \"…\" }" });
+      return context(run, query);
+    }
     if (name === "mem_search") {
       if (!query.trim()) return error("MISSING_FLAG", "query is required", { hint: "give { query: \"…\" }" });
       const found = await searchMarkdown(run, query, topKOf(args.topK));

@@ -45,6 +45,8 @@ export interface McpExtension {
   readonly tools: readonly ExtensionTool[];
   readonly resources: readonly { uri: string; name: string; description: string; mimeType: string }[];
   readonly resourceTemplates: readonly { uriTemplate: string; name: string; description: string; mimeType: string }[];
+  /** Why the profile cannot work in this environment (one line), or null: checked before the server starts, which then exits 1. */
+  boot?(env: Readonly<Record<string, string | undefined>>): string | null;
   call(name: string, args: Record<string, unknown>, run: RunCommand): Promise<ToolAnswer>;
   read(uri: string, run: RunCommand): Promise<{ text: string; mimeType: string }>;
 }

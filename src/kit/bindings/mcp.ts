@@ -9,7 +9,6 @@
  * parser could read as flags. A person's act (an approval) is on no profile.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import {
   CallToolRequestSchema,
   ErrorCode,
@@ -25,6 +24,9 @@ import { inputOf, toolName } from "./manifest.ts";
 import { fleetTool, selfArgv } from "../runtime/multicall.ts";
 import { ResourceError, type CommandAnswer, type McpExtension, type RunCommand } from "./extension.ts";
 import { doorEnv } from "./doors.ts";
+import { Calls } from "./calls.ts";
+import { errorText, failedCall, forMcp } from "./mcp-errors.ts";
+import { LineTransport } from "./stdio.ts";
 
 export const MCP_PROFILES = ["full", "read-only"] as const;
 export const MCP_FORMATS = ["json", "toon"] as const;
@@ -56,32 +58,48 @@ export const toolOf = ({ name, command: c }: Served) => ({
   annotations: { title: c.summary, readOnlyHint: c.rw === "read", destructiveHint: c.rw === "write", idempotentHint: c.rw === "read", openWorldHint: false },
 });
 
+/** The answer of a call the server did not start, or whose child it stopped: CANCELLED, as the argv door says it. */
+const cancelled = (): CommandAnswer => ({
+  exit: 130,
+  ok: false,
+  data: null,
+  error: { code: "CANCELLED", message: "the server is stopping (SIGTERM or SIGINT)", retryable: true, hint: "call it again on a running server" },
+  meta: {},
+});
+
 /**
  * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
  * does, its input as the --params document: how every MCP call acts. The
  * child's diagnostics go to the server's stderr (stdout is protocol frames).
  */
-const runCommand: RunCommand = async (argv, o = {}) => {
-  const base = o.tool ? fleetTool(o.tool) : selfArgv();
-  const child = Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
-    env: doorEnv(process.env, "mcp"),
-    stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
-    stdout: "pipe",
-    stderr: "inherit",
-  });
-  const [out, exit] = await Promise.all([new Response(child.stdout).text(), child.exited]);
-  try {
-    const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
-    return { exit, ok: env.ok, data: env.data, error: env.error, meta: env.meta };
-  } catch {
-    throw new McpError(ErrorCode.InternalError, `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`);
-  }
-};
+const commandRunner =
+  (calls: Calls): RunCommand =>
+  (argv, o = {}) => {
+    const base = o.tool ? fleetTool(o.tool) : selfArgv();
+    const spawn = () =>
+      Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
+        env: doorEnv(process.env, "mcp"),
+        stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
+        stdout: "pipe",
+        stderr: "inherit",
+      });
+    return calls.child(spawn, async (child) => {
+      const [out, exit] = await Promise.all([new Response(child.stdout as ReadableStream).text(), child.exited]);
+      try {
+        const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
+        return { exit, ok: env.ok, data: env.data, error: env.error, meta: env.meta };
+      } catch {
+        if (calls.stopping) return cancelled();
+        // A tool failure, not a protocol fault: answered as the call's error.
+        return { exit, ok: false, data: null, error: { code: "INTERNAL", message: `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`, retryable: false }, meta: {} };
+      }
+    }, cancelled);
+  };
 
 /** One call: the command run as argv would run it, its envelope folded into an MCP result. */
-async function call(served: Served, args: Record<string, unknown>, format: McpFormat) {
-  const envelope = await runCommand(served.command.name.split(" "), { input: args });
-  if (!envelope.ok) return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(envelope.error) }] };
+async function call(run: RunCommand, served: Served, args: Record<string, unknown>, format: McpFormat) {
+  const envelope = await run(served.command.name.split(" "), { input: args });
+  if (!envelope.ok) return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(forMcp(envelope.error)) }] };
   const data = envelope.data ?? {};
   let text = JSON.stringify(data);
   if (format === "toon")
@@ -102,7 +120,8 @@ function refusal(name: string, c: CommandDoc, tool: string) {
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(error) }] };
 }
 
-function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat): void {
+function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat, calls: Calls): void {
+  const run = commandRunner(calls);
   const served = servedTools(doc, profile);
   const byName = new Map(served.map((s) => [s.name, s]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: served.map(toolOf) }));
@@ -113,17 +132,21 @@ function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, fo
       if (unlisted) return refusal(request.params.name, unlisted, doc.tool);
       throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`);
     }
-    return call(target, (request.params.arguments ?? {}) as Record<string, unknown>, format);
+    return calls.call(target.command.rw !== "read", () => call(run, target, (request.params.arguments ?? {}) as Record<string, unknown>, format));
   });
 }
 
-function serveExtension(server: Server, extension: McpExtension): void {
+function serveExtension(server: Server, extension: McpExtension, calls: Calls): void {
+  const runCommand = commandRunner(calls);
   const names = new Set(extension.tools.map((t) => t.name));
+  const writes = new Set(extension.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...extension.tools].sort((a, b) => (a.name < b.name ? -1 : 1)) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     if (!names.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${[...names].sort().join(", ")}`);
-    const answer = await extension.call(request.params.name, (request.params.arguments ?? {}) as Record<string, unknown>, runCommand);
-    return { ...(answer.isError ? { isError: true } : {}), content: [{ type: "text" as const, text: answer.text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const answer = await calls.call(writes.has(request.params.name), () => extension.call(request.params.name, args, runCommand).catch(failedCall));
+    const text = answer.isError ? errorText(answer.text) : answer.text;
+    return { ...(answer.isError ? { isError: true } : {}), content: [{ type: "text" as const, text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [...extension.resources] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [...extension.resourceTemplates] }));
@@ -147,9 +170,22 @@ function serveExtension(server: Server, extension: McpExtension): void {
  */
 export async function serveMcp(doc: DescribeDoc, opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string }, extension?: McpExtension): Promise<void> {
   const server = new Server({ name: doc.tool, version: opts.version }, { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } });
-  if (extension) serveExtension(server, extension);
-  else serveCommands(server, doc, opts.profile as McpProfile, opts.format);
-  const transport = new StdioServerTransport();
+  const calls = new Calls(process.env);
+  if (extension) serveExtension(server, extension, calls);
+  else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls);
+  const log = (line: string) => void Bun.write(Bun.stderr, `${doc.tool}: ${line}\n`);
+  const stop = (signal: string) => {
+    if (calls.stopping) return;
+    log(`${signal}: stopping`);
+    void calls
+      .stop()
+      .then(() => new Promise((resolve) => process.stdout.write("", resolve)))
+      .finally(() => process.exit(130));
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+  const transport = new LineTransport(log);
+  // Every frame the server writes, its own text included, passes the same redactor as the commands' answers.
   const send = transport.send.bind(transport);
   transport.send = (message) => send(JSON.parse(opts.redact(JSON.stringify(message))));
   await server.connect(transport);

@@ -11,10 +11,11 @@
  * 12 hex digits.
  */
 import canonicalize from "canonicalize";
-import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KitError } from "../output/errors.ts";
 import { sha256 } from "../pipeline/hash.ts";
+import { writeAtomic } from "../pipeline/atomic.ts";
 
 export const PLAN_FORMAT = 1;
 export const PLAN_FILE = "plan.json";
@@ -148,13 +149,12 @@ export function buildPlan(p: {
 }
 
 /**
- * Atomic: a reader (the gate, apply) never sees half a plan. Owner-only: a
- * plan holds, unredacted, the very text its apply will write.
+ * Atomic: a reader (the gate, apply) never sees half a plan, and a failed
+ * write leaves no temp file. Owner-only: a plan holds, unredacted, the very
+ * text its apply will write.
  */
 export function writePlanFile(path: string, plan: Plan): void {
-  const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-  writeFileSync(tmp, `${JSON.stringify(plan, null, 1)}\n`, { mode: 0o600 });
-  renameSync(tmp, path);
+  writeAtomic(path, `${JSON.stringify(plan, null, 1)}\n`, 0o600);
 }
 
 /** `--plan` is a plan.json path or a run dir holding one. */

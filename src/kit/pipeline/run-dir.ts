@@ -5,6 +5,7 @@
  * an earlier stage's output and a replay can be compared with the original.
  */
 import { KitError } from "../output/errors.ts";
+import { writeAtomic } from "./atomic.ts";
 import { sha256 } from "./hash.ts";
 import { fs } from "./node-fs.ts";
 import { resolvePath, resolveWithin } from "./paths.ts";
@@ -41,6 +42,9 @@ const ARTIFACT_NAME = /^[a-z][a-z0-9-]*$/;
 
 // Reads map the file (Bun.mmap: no module to load); node:fs is loaded only
 // where a folder is made, written or removed.
+
+/** Errors of a mapping that a plain read may not share: the file is readable, only not writable. */
+const READ_ONLY = new Set(["EROFS", "EACCES", "EPERM"]);
 
 const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 
@@ -150,7 +154,17 @@ export class RunDir {
       if (errnoOf(e) === "ENOENT") return null;
       if (errnoOf(e) === "EINVAL") return new Uint8Array(0); // an empty file cannot be mapped
       if (errnoOf(e) === "ENOTDIR") throw this.#notAFolder();
+      // Bun.mmap opens the file for writing too: read-only media and another user's 0444 file are read plainly.
+      if (READ_ONLY.has(errnoOf(e) ?? "")) return this.#readPlainly(name, path);
       throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  #readPlainly(name: string, path: string): Uint8Array {
+    try {
+      return fs().readFileSync(path);
+    } catch (e) {
+      throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, { cause: e, hint: "make the file readable by this user" });
     }
   }
 
@@ -172,9 +186,8 @@ export class RunDir {
     };
     const text = this.opts.redact(`${JSON.stringify(artifact, null, 1)}\n`);
     this.create();
-    const tmp = `${path}.tmp-${crypto.randomUUID()}`;
-    fs().writeFileSync(tmp, text);
-    fs().renameSync(tmp, path);
+    // A failed write removes its temp file; a killed run's are swept here, before this stage writes again.
+    writeAtomic(path, text);
     return { path, checksum: sha256(text) };
   }
 }

@@ -84,6 +84,12 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   const profiles = [...MCP_PROFILES, ...Object.keys(extensions)];
   if (!profiles.includes(profile)) return refuse("profile", profile, profiles);
   if (!(MCP_FORMATS as readonly string[]).includes(format)) return refuse("output format", format, MCP_FORMATS);
+  // A boot failure exits 1 with one line on stderr, rather than serving calls that can only fail.
+  const unusable = extensions[profile]?.boot?.(io.env);
+  if (unusable) {
+    io.writeStderr(`${tool.name}: the ${profile} profile cannot start: ${unusable}\n`);
+    return 1;
+  }
   const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
   await serveMcp(doc, { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact }, extensions[profile]);
   return 0;

@@ -24,14 +24,14 @@ export default defineCommand({
   result: planResult,
   schema: "brain.note.create@1",
   next: ["gate review --plan {run_dir}"],
-  errors: ["INVALID_INPUT", "INVALID_VALUE", "CONFLICT", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR"],
+  errors: ["INVALID_INPUT", "INVALID_VALUE", "CONFLICT", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR", "IN_PROGRESS"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--title", "Harbour history", "--tag", "history", "--body", "Founded in 2009."], summary: "Plan a new note." }],
   async run(ctx) {
     return writePlan(
       ctx,
       async () => {
-        const repo = cleanRepo(ctx);
+        const repo = await cleanRepo(ctx);
         const input = await noteInput(ctx);
         const { title } = input;
         if (!title) throw new KitError("MISSING_FLAG", "a note needs a title: give --title, or a title in --body-file's front matter", { hint: "add --title 'What this note is about'" });

@@ -15,14 +15,14 @@ export default defineCommand({
   result: planResult,
   schema: "brain.note.delete@1",
   next: ["gate review --plan {run_dir}"],
-  errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "UPSTREAM_ERROR"],
+  errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "UPSTREAM_ERROR", "CONFLICT", "IN_PROGRESS"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--id", "old-draft", "--id", "older-draft"], summary: "Plan removing two notes." }],
   async run(ctx) {
     return writePlan(
       ctx,
       async () => {
-        const repo = cleanRepo(ctx);
+        const repo = await cleanRepo(ctx);
         const ids = [...new Set(ctx.flags.id.map(checkId))];
         const items = ids.map((id) => {
           const note = requireNote(repo.root, id);

@@ -17,7 +17,7 @@ export default defineCommand({
     blob: describe(z.string(), "git's blob hash of the note file."),
   }),
   schema: "brain.note.get@1",
-  errors: ["NOT_FOUND", "INVALID_INPUT", "INVALID_VALUE"],
+  errors: ["NOT_FOUND", "INVALID_INPUT", "INVALID_VALUE", "CONFLICT"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history"], summary: "One note in full." }],
   async run(ctx) {

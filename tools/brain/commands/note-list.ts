@@ -19,7 +19,7 @@ export default defineCommand({
   }),
   result: z.object({ items: z.array(noteSummary), unreadable }),
   schema: "brain.note.list@1",
-  errors: ["INVALID_INPUT", "IN_PROGRESS"],
+  errors: ["INVALID_INPUT", "IN_PROGRESS", "CONFLICT"],
   env: REPO_VARS,
   list: { defaultLimit: 20, maxLimit: 500 },
   examples: [{ argv: ["--repo", "./knowledge", "--tag", "seo"], summary: "Notes tagged seo." }],

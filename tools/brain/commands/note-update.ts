@@ -24,14 +24,14 @@ export default defineCommand({
   result: planResult,
   schema: "brain.note.update@1",
   next: ["gate review --plan {run_dir}"],
-  errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR"],
+  errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR", "CONFLICT", "IN_PROGRESS"],
   env: REPO_VARS,
   examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history", "--tag", "history", "--tag", "people"], summary: "Plan new tags for a note." }],
   async run(ctx) {
     return writePlan(
       ctx,
       async () => {
-        const repo = cleanRepo(ctx);
+        const repo = await cleanRepo(ctx);
         const id = checkId(ctx.flags.id);
         const note = requireNote(repo.root, id);
         const input = await noteInput(ctx);

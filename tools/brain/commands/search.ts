@@ -36,7 +36,7 @@ export default defineCommand({
     unreadable,
   }),
   schema: "brain.search@1",
-  errors: ["INVALID_INPUT", "IN_PROGRESS"],
+  errors: ["INVALID_INPUT", "IN_PROGRESS", "CONFLICT"],
   env: REPO_VARS,
   list: { defaultLimit: 10, maxLimit: 100 },
   examples: [{ argv: ["--repo", "./knowledge", "--query", "sharpening spades"], summary: "Notes about sharpening spades, best first." }],

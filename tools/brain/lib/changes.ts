@@ -6,9 +6,10 @@
  */
 import { KitError } from "agent-cli-kit";
 import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "agent-cli-kit/writes";
-import { commitChange, finishOwnCommit, TRAILER } from "./commit.ts";
+import { commitChange, finishOwnCommit, sweepStaged, TRAILER } from "./commit.ts";
+import { withWriteLock } from "./lock.ts";
 import { noteEffect } from "./note-effects.ts";
-import { checkId, notePath, readNoteFile, parseNote } from "./notes.ts";
+import { checkId, notePath, notesFolder, readNoteFile, parseNote } from "./notes.ts";
 import { renderNote } from "./render-note.ts";
 import { assertClean, blobHash, openRepo, type Repo } from "./repo.ts";
 
@@ -38,13 +39,19 @@ interface NoteParams {
 /** The blob the item's plan expects its note at (null: absent). */
 const expected = (item: PlanItem, id: string): string | null => item.preconditions.find((c) => c.target === id)?.version ?? null;
 
-/** A clean tree to commit onto, after finishing a commit of ours a crash left half-synced. */
-function ready(x: ExecContext): Repo {
-  const repo = repoOf(x);
-  finishOwnCommit(repo);
+/** A clean tree to commit onto, after removing what a killed write left and finishing a commit of ours it left half-synced (under the write lock). */
+function ready(repo: Repo, key?: string): Repo {
+  sweepStaged(notesFolder(repo.root));
+  finishOwnCommit(repo, key);
   assertClean(repo);
   return repo;
 }
+
+/** An item's write, holding the repository's write lock from the clean-tree check to the synced commit. */
+const locked = <T>(x: ExecContext, fn: (repo: Repo) => Promise<T>): Promise<T> => {
+  const repo = repoOf(x);
+  return withWriteLock(repo, x.env, () => fn(ready(repo)), x.signal);
+};
 
 async function change(repo: Repo, item: PlanItem, x: ExecContext, id: string, content: string | null, subject: string): Promise<Record<string, unknown>> {
   const commit = await commitChange(
@@ -62,8 +69,7 @@ async function change(repo: Repo, item: PlanItem, x: ExecContext, id: string, co
   return { id, commit };
 }
 
-async function write(item: PlanItem, x: ExecContext, kind: "create" | "update"): Promise<Record<string, unknown>> {
-  const repo = ready(x);
+async function write(repo: Repo, item: PlanItem, x: ExecContext, kind: "create" | "update"): Promise<Record<string, unknown>> {
   const p = item.params as unknown as NoteParams;
   const id = checkId(p.id);
   const existing = readNoteFile(repo.root, id);
@@ -77,19 +83,26 @@ async function write(item: PlanItem, x: ExecContext, kind: "create" | "update"):
 const landed = async (item: PlanItem, x: ExecContext): Promise<boolean> =>
   repoOf(x).git(["log", "--all", "-F", `--grep=${TRAILER}: ${x.idempotencyKey}`, "--format=%H", "-n", "1"]).stdout.trim() !== "";
 
-const recover = async (_item: PlanItem, x: ExecContext): Promise<void> => void finishOwnCommit(repoOf(x));
+/** A takeover: the ledger says this item's write was cut short, so a file its own commit left half-written is its to repair. */
+const recover = async (_item: PlanItem, x: ExecContext): Promise<void> => {
+  const repo = repoOf(x);
+  await withWriteLock(repo, x.env, () => {
+    sweepStaged(notesFolder(repo.root));
+    finishOwnCommit(repo, x.idempotencyKey);
+  }, x.signal);
+};
 
 const actions: Record<(typeof NOTE_ACTIONS)[number], ActionSpec> = {
-  "create-note": { effect: noteEffect("create-note"), execute: (item, x) => write(item, x, "create"), landed, recover },
-  "update-note": { effect: noteEffect("update-note"), execute: (item, x) => write(item, x, "update"), landed, recover },
+  "create-note": { effect: noteEffect("create-note"), execute: (item, x) => locked(x, (repo) => write(repo, item, x, "create")), landed, recover },
+  "update-note": { effect: noteEffect("update-note"), execute: (item, x) => locked(x, (repo) => write(repo, item, x, "update")), landed, recover },
   "delete-note": {
     effect: noteEffect("delete-note"),
-    async execute(item, x) {
-      const repo = ready(x);
-      const id = checkId(String(item.params.id));
-      if (!readNoteFile(repo.root, id)) throw new KitError("PRECONDITION_FAILED", `note ${id} is already gone`);
-      return change(repo, item, x, id, null, `brain: delete note ${id}`);
-    },
+    execute: (item, x) =>
+      locked(x, async (repo) => {
+        const id = checkId(String(item.params.id));
+        if (!readNoteFile(repo.root, id)) throw new KitError("PRECONDITION_FAILED", `note ${id} is already gone`);
+        return change(repo, item, x, id, null, `brain: delete note ${id}`);
+      }),
     landed,
     recover,
   },

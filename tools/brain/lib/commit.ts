@@ -1,13 +1,16 @@
 /**
- * One note change as one commit, made so that a kill at any instant leaves
- * either no change or the whole commit. The commit is built with git's
- * plumbing against a private index (blob → tree → commit object), none of
- * which touches the branch, the work tree or the real index; the branch
- * then moves in one compare-and-swap (`update-ref NEW OLD`). Only after that
- * are the work tree and index brought up to the new HEAD, a step that
- * `finishOwnCommit` completes on the next apply if a crash cut it short.
+ * One note change as one commit, made so that a failure at any instant (a
+ * kill, a full disk, a read-only mount) leaves either no change or the whole
+ * commit. Everything that needs space is done first: the commit is built
+ * with git's plumbing against a private index (blob → tree → commit object),
+ * and the note's new file is written beside its place; none of it touches
+ * the branch, the work tree or the real index. The branch then moves in one
+ * compare-and-swap (`update-ref NEW OLD`), and the work tree follows by a
+ * rename, which needs no space. The real index is brought up last; if that
+ * fails, or a crash cuts it short, `finishOwnCommit` completes it on the
+ * next write.
  */
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { KitError } from "agent-cli-kit";
 import { blobHash, firstLines, type Repo } from "./repo.ts";
@@ -59,15 +62,55 @@ export async function commitChange(repo: Repo, change: NoteChange, beforeRefMove
       .map(([k, v]) => `${k}: ${v}`)
       .join("\n")}\n`;
     const commit = repo.git([...identity(repo), "commit-tree", tree, ...(head ? ["-p", head] : []), "-F", "-"], { input: message }).stdout.trim();
-    await beforeRefMove();
-    // The commit point: the branch moves only if nobody moved it since we read it.
-    const moved = repo.git(["update-ref", "-m", change.subject, "HEAD", commit, head ?? ZERO], { allowFail: true });
-    if (moved.code !== 0) throw new KitError("UPSTREAM_ERROR", `the branch moved while the commit was being made; nothing was committed`, { detail: { stderr: firstLines(moved.stderr) } });
-    syncToHead(repo, [change.path]);
+    const staged = stageFile(repo, change);
+    try {
+      await beforeRefMove();
+      // The commit point: the branch moves only if nobody moved it since we read it.
+      const moved = repo.git(["update-ref", "-m", change.subject, "HEAD", commit, head ?? ZERO], { allowFail: true });
+      if (moved.code !== 0) throw new KitError("UPSTREAM_ERROR", `the branch moved while the commit was being made; nothing was committed`, { detail: { stderr: firstLines(moved.stderr) } });
+    } catch (e) {
+      if (staged) rmSync(staged, { force: true });
+      throw e;
+    }
+    // Committed: from here nothing may fail the item. The file lands by rename; an index left behind is finished on the next write.
+    const file = join(repo.root, change.path);
+    if (staged) renameSync(staged, file);
+    else rmSync(file, { force: true });
+    repo.git(["reset", "-q", "HEAD", "--", change.path], { allowFail: true });
     return commit;
   } finally {
     rmSync(index, { force: true });
   }
+}
+
+/** The prefix of a note's new file written beside it before the commit point (`notes/.<name>.brain-<pid>-<random>`). */
+const STAGED = /^\..+\.brain-\d+-[a-z0-9]+$/;
+
+/** Writes the change's new file beside its place, or nothing for a delete; on a failure (a full disk) it leaves nothing behind. */
+function stageFile(repo: Repo, change: NoteChange): string | null {
+  if (!change.content) return null;
+  const file = join(repo.root, change.path);
+  const slash = file.lastIndexOf("/");
+  const staged = `${file.slice(0, slash)}/.${file.slice(slash + 1)}.brain-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    mkdirSync(file.slice(0, slash), { recursive: true });
+    writeFileSync(staged, change.content);
+    return staged;
+  } catch (e) {
+    rmSync(staged, { force: true });
+    throw e;
+  }
+}
+
+/** Removes staged files a killed write left in `folder` (called under the write lock, when no write of ours is in flight). */
+export function sweepStaged(folder: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return;
+  }
+  for (const name of names) if (STAGED.test(name)) rmSync(join(folder, name), { force: true });
 }
 
 /** Brings the real index and the work tree at `paths` up to HEAD. */
@@ -83,22 +126,26 @@ function syncToHead(repo: Repo, paths: readonly string[]): void {
  * Finishes a commit of ours whose branch move landed but whose work-tree
  * sync a crash cut short: HEAD carries our trailer, and every uncommitted
  * difference is a path that commit touched, holding in the index and in the
- * work tree either the version before the commit or the one after it (the
- * sync runs index first, then file). Anything else is a person's change,
- * left alone.
+ * work tree either the version before the commit or the one after it.
+ * Anything else is a person's change, left alone, except when `key` is
+ * HEAD's own key: the ledger says that item's write was cut short and
+ * nothing was committed after it, so a file of its commit that is neither
+ * version (one an older brain left half-written on a full disk) is its to
+ * repair.
  */
-export function finishOwnCommit(repo: Repo): boolean {
+export function finishOwnCommit(repo: Repo, key?: string): boolean {
   const status = repo.git(["status", "--porcelain", "-z", "--untracked-files=all"]).stdout;
   const head = headOf(repo);
   if (!status || !head) return false;
-  if (!repo.git(["log", "-1", `--format=%(trailers:key=${TRAILER},valueonly)`, head]).stdout.trim()) return false;
+  const headKey = repo.git(["log", "-1", `--format=%(trailers:key=${TRAILER},valueonly)`, head]).stdout.trim();
+  if (!headKey) return false;
   const dirty = [...new Set(status.split("\0").filter(Boolean).map((l) => l.slice(3)))];
   const parent = repo.git(["rev-parse", "--verify", "-q", `${head}^`], { allowFail: true }).stdout.trim() || null;
   const touched = new Set(repo.git(["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", "-z", head]).stdout.split("\0").filter(Boolean));
   for (const path of dirty) {
     const ours = [blobAt(repo, parent, path), blobAt(repo, head, path)];
     const staged = repo.git(["ls-files", "-s", "-z", "--", path]).stdout.split(" ")[1] ?? null;
-    if (!touched.has(path) || !ours.includes(staged) || !ours.includes(workTreeBlob(repo, path))) return false;
+    if (!touched.has(path) || !ours.includes(staged) || (headKey !== key && !ours.includes(workTreeBlob(repo, path)))) return false;
   }
   syncToHead(repo, dirty);
   return true;

@@ -5,6 +5,7 @@ import type { CommandContext } from "agent-cli-kit";
 import { KitError } from "agent-cli-kit";
 import { MAX_NOTE_BYTES, splitFrontMatter } from "./notes.ts";
 import { renderNote } from "./render-note.ts";
+import { withWriteLock } from "./lock.ts";
 import { assertClean, openRepo, type Repo } from "./repo.ts";
 
 export interface NoteFlags {
@@ -53,9 +54,10 @@ async function bodyFrom(ctx: CommandContext<NoteFlags>): Promise<{ body: string 
   return { body: rest, meta };
 }
 
-export function cleanRepo(ctx: CommandContext<{ repo?: string }>): Repo {
+/** The repository, its tree clean; checked under the write lock, so a commit another process is finishing is waited for, not seen half-synced. */
+export async function cleanRepo(ctx: CommandContext<{ repo?: string }>): Promise<Repo> {
   const repo = openRepo(ctx.flags.repo, ctx.env, ctx.cwd);
-  assertClean(repo);
+  await withWriteLock(repo, ctx.env, () => assertClean(repo), ctx.signal);
   return repo;
 }
 

@@ -3,7 +3,7 @@
  * git is run as a subprocess (no prompts, no pager); a blob hash is computed
  * the way git computes it, so preconditions need no subprocess per note.
  */
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, lstatSync, readFileSync, statSync } from "node:fs";
 import { KitError, resolvePath } from "agent-cli-kit";
 
 export const REPO_ENV = "AGENT_BRAIN_REPO";
@@ -46,7 +46,8 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
   const found = gitDirOf(root);
   if (!found) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
   const prefix = root === found.top ? "" : root.slice(found.top.length + (found.top === "/" ? 0 : 1));
-  return {
+  assertNotesFolder(root);
+  const repo: Repo = {
     root,
     gitDir: found.gitDir,
     prefix: prefix ? `${prefix}/` : "",
@@ -67,6 +68,32 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
       return { code, stdout, stderr };
     },
   };
+  assertNoConflict(repo);
+  return repo;
+}
+
+/** A notes folder that is a link (out of the repository, say) is refused by every command, the same way every time: nothing there is the repository's. */
+function assertNotesFolder(root: string): void {
+  const st = lstatSync(`${root}/notes`, { throwIfNoEntry: false });
+  if (!st || st.isDirectory()) return;
+  throw new KitError("INVALID_INPUT", `notes/ in ${root} is ${st.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, {
+    got: `${root}/notes`,
+    hint: "make notes/ a real folder of the repository (move the notes into it and commit them)",
+  });
+}
+
+/** Git's own marks of a merge, rebase, cherry-pick or revert that stopped on conflicts. */
+const STOPPED = ["MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD", "REVERT_HEAD"];
+
+/** Mid-merge with unmerged files, a note may hold conflict markers: CONFLICT, naming the files, rather than markers read as a note. */
+function assertNoConflict(repo: Repo): void {
+  if (!STOPPED.some((f) => existsSync(`${repo.gitDir}/${f}`))) return;
+  const unmerged = [...new Set(repo.git(["ls-files", "-u", "-z"], { allowFail: true }).stdout.split("\0").filter(Boolean).map((l) => l.slice(l.indexOf("\t") + 1)))];
+  if (!unmerged.length) return;
+  throw new KitError("CONFLICT", `a merge in ${repo.root} stopped on conflicts in ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? `, and ${unmerged.length - 5} more` : ""}`, {
+    detail: { files: unmerged.slice(0, 50) },
+    hint: "resolve the files and commit the merge (git add, git commit), or abort it (git merge --abort)",
+  });
 }
 
 /** The git directory of the repository `dir` is in and the top of its work tree, found without running git: `.git` here or above, a folder or a `gitdir:` file. */
@@ -94,9 +121,10 @@ const parentOf = (path: string): string => path.slice(0, path.lastIndexOf("/")) 
 
 /** Uncommitted changes would be swept into a note's commit, or clash with it. */
 export function assertClean(repo: Repo): void {
-  const status = repo.git(["status", "--porcelain", "--untracked-files=all"]).stdout.trim();
-  if (status) {
-    const files = status.split("\n").map((l) => l.slice(3));
+  // Not trimmed: a line's first column is a space when only the work tree differs, and the path starts at the fourth.
+  const status = repo.git(["status", "--porcelain", "--untracked-files=all"]).stdout;
+  if (status.trim()) {
+    const files = status.split("\n").filter(Boolean).map((l) => l.slice(3));
     throw new KitError("PRECONDITION_FAILED", `the work tree of ${repo.root} has uncommitted changes (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`, {
       detail: { files: files.slice(0, 50) },
       hint: "commit or stash them first; brain only commits onto a clean tree",

@@ -224,7 +224,12 @@ class HeldItem {
   /** Only a final outcome is stored; a retryable failure releases the item so the next run reconciles it. */
   private async failed(e: unknown, executing: boolean): Promise<ItemReport> {
     const { it } = this;
-    if (e instanceof KitError && e.code === "IN_PROGRESS") return lostLease(it, false);
+    if (e instanceof KitError && e.code === "IN_PROGRESS") {
+      if (!(await this.lease.holds())) return lostLease(it, false);
+      // The executor found its target busy past its bound: released, so the next run takes the item over and reconciles it.
+      await this.ledger.release(this.fence, "reconcile");
+      return reportOf(it, "in-progress", false, null, { code: e.code, message: e.message });
+    }
     // A dead credential decides nothing about the item: a re-dispatch with fresh credentials runs it (after reconciling).
     if (e instanceof KitError && REDISPATCH_CODES.has(e.code))
       return this.ledger.release(this.fence, executing ? "reconcile" : "forget").then(() => reportOf(it, "failed", false, null, { code: e.code, message: `${e.message} (not stored: a re-dispatch with fresh credentials tries the item again)` }));
