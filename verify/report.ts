@@ -124,6 +124,9 @@ export interface ToolReport {
 }
 
 const MAX_EVIDENCE = 5;
+/** Kept before the report chooses: probes finish in any order, and the report must not depend on which came first. */
+const MAX_KEPT = 100;
+const byWhatThenArgv = (a: Evidence, b: Evidence): number => a.what.localeCompare(b.what) || (a.argv ?? []).join(" ").localeCompare((b.argv ?? []).join(" "));
 const excerpt = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max)}… (${s.length} bytes)` : s);
 
 /** Collects findings for one tool; a check passes if it was exercised and nothing failed it. */
@@ -141,7 +144,7 @@ export class Findings {
   fail(id: CheckId, what: string, run?: RunResult): void {
     this.exercised(id);
     const list = this.#failures.get(id) ?? [];
-    if (list.length >= MAX_EVIDENCE) return;
+    if (list.length >= MAX_KEPT) return;
     list.push(run ? { what, argv: [...run.run.argv], exit: run.exit, stdout: excerpt(run.stdout, 1500), stderr: excerpt(run.stderr, 600) } : { what });
     this.#failures.set(id, list);
   }
@@ -179,7 +182,7 @@ export class Findings {
         const failures = this.#failures.get(id);
         const status: Status = failures ? "fail" : this.#exercised.has(id) ? "pass" : "skip";
         const note = status === "skip" ? (this.#skips.get(id) ?? "not exercised") : (this.#notes.get(id) ?? `${this.#exercised.get(id)} probe(s)`);
-        return { id, title: titleOf(id), status, note, evidence: failures ?? [] };
+        return { id, title: titleOf(id), status, note, evidence: [...(failures ?? [])].sort(byWhatThenArgv).slice(0, MAX_EVIDENCE) };
       });
   }
 }

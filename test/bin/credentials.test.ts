@@ -23,6 +23,7 @@ import { readPlanFile, writePlanFile } from "../../src/kit/mutations/plan.ts";
 import { binary, root, run, type RunResult } from "../helpers/bin.ts";
 import { gateKeys, LEDGER_ENGINES } from "../helpers/mutation.ts";
 import { tokenServer, type TokenServer } from "../helpers/token-server.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 let registry: string;
 let server: TokenServer;
@@ -30,8 +31,8 @@ beforeAll(async () => {
   registry = join(mkdtempSync(join(tmpdir(), "registry-bin-")), "registry");
   await compile(join(root, "test", "fixtures", "registry", "main.ts"), registry);
   server = tokenServer();
-});
-afterAll(() => server.stop());
+}, SLOW_HOOK);
+afterAll(() => server.stop(), SLOW_HOOK);
 
 const now = (): number => Math.floor(Date.now() / 1000);
 

@@ -7,8 +7,9 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { binary, FAILPOINT, run, testBinary } from "../helpers/bin.ts";
 import { planAndReview, removeWorkspaces, workspace } from "../helpers/mutation.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
-afterAll(removeWorkspaces);
+afterAll(removeWorkspaces, SLOW_HOOK);
 
 const RELEASES = ["seo", "brain", "gate", "harness", "fleet"];
 
@@ -31,5 +32,5 @@ describe("failpoints in release and test builds", () => {
       await planAndReview(testBuild);
       const killed = await run(testBinary("seo"), ["apply", "--plan", testBuild.run, "--json"], { env: { ...testBuild.env, [FAILPOINT]: failpoint }, timeoutMs: 60_000 });
       expect([killed.code, killed.stdout]).toEqual([137, ""]);
-    }, 90_000);
+    }, 120_000);
 });

@@ -12,11 +12,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { baseEnv, binary } from "../helpers/bin.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const clients: Client[] = [];
 afterAll(async () => {
   for (const c of clients) await c.close();
-});
+}, SLOW_HOOK);
 
 const CANARY = "sk-or-v1-CANARYMEMORY0a1b2c3d4e5f6a7b8c9d";
 
@@ -91,5 +92,5 @@ describe("a memory save's working files", () => {
     expect(leftOver(saves)).toEqual([waiting.plan.split("/").at(-2)]);
     const folder = join(saves, leftOver(saves)[0]!);
     expect([statSync(folder).mode & 0o777, ...readdirSync(folder).map((f) => statSync(join(folder, f)).mode & 0o777)]).toEqual([0o700, 0o600]);
-  }, 60_000);
+  }, 120_000);
 });

@@ -15,6 +15,7 @@ import { baseEnv, binary, root, run } from "../helpers/bin.ts";
 import { chatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { echoing, formsOf, leakOf, offsetsOf } from "../helpers/leak.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const MASK_KEEPS = 8;
 const servers: ChatServer[] = [];
@@ -22,7 +23,7 @@ const clients: Client[] = [];
 afterAll(async () => {
   for (const s of servers) s.stop();
   for (const c of clients) await c.close();
-});
+}, SLOW_HOOK);
 
 describe("seo synthesize: a 401 that echoes the key", () => {
   let audited: string;
@@ -32,7 +33,7 @@ describe("seo synthesize: a 401 that echoes the key", () => {
       const r = await run(binary("seo"), [...stage, "--run-dir", audited, "--json"]);
       expect(r.code).toBe(0);
     }
-  });
+  }, SLOW_HOOK);
 
   // A key as a provider issues it, and a secret whose JSON and URL forms differ from it.
   for (const key of ["sk-or-v1-CANARYOR0a1b2c3d4e5f6a7b8c9d0e1f2a3b", 'sk-or-v1-CANARY"0a1b\\2c3d/4e5f+6a7b&8c9d=0e'])

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { foldJob } from "../../src/kit/harness/fold.ts";
 import { signedHeaders } from "../../src/kit/harness/sign.ts";
 import { receiverProcess, storedEvents } from "../helpers/harness.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "forged-secret-0123456789abcdef";
 const CRAWL = { source: { kind: "dir", location: "/s" }, start_url: "https://h.example/", pages: 1, by_status: { "200": 1 }, redirected: 0, skipped: {}, robots_txt: false, dry_run: false, artifact: "/r/crawl.json" };
@@ -49,8 +50,8 @@ let store: string;
 beforeAll(async () => {
   store = join(mkdtempSync(join(tmpdir(), "harness-forged-")), "receiver.sqlite");
   receiver = await receiverProcess(["--for", "120", "--store", store], { AGENT_HARNESS_SECRET: SECRET });
-});
-afterAll(() => receiver?.stop());
+}, SLOW_HOOK);
+afterAll(() => receiver?.stop(), SLOW_HOOK);
 
 const post = (report: unknown, eventId: string) => {
   const body = JSON.stringify(report);

@@ -14,6 +14,7 @@ import harness from "../../tools/harness/tool.ts";
 import { baseEnv } from "../helpers/bin.ts";
 import { misbehavingFleet, receiverProcess, storedEvents } from "../helpers/harness.ts";
 import { envelope, random } from "../helpers/lying-envelopes.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "fuzz-secret-0123456789abcdef";
 
@@ -29,8 +30,8 @@ describe("through job execute and receive", () => {
     dir = mkdtempSync(join(tmpdir(), "harness-fuzz-"));
     store = join(dir, "receiver.sqlite");
     receiver = await receiverProcess(["--for", "600", "--store", store], { AGENT_HARNESS_SECRET: SECRET });
-  });
-  afterAll(() => receiver?.stop());
+  }, SLOW_HOOK);
+  afterAll(() => receiver?.stop(), SLOW_HOOK);
 
   test("6 jobs of 15 lying steps: 0 INTERNAL, each delivered and stored once, every stored report valid against harness.job.execute@1", async () => {
     const rnd = random(34);

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv } from "../helpers/bin.ts";
 import { leftovers, misbehavingFleet, receiverProcess, storedEvents } from "../helpers/harness.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "limits-secret-0123456789";
 const CRAWL = { source: { kind: "dir", location: "/s" }, start_url: "https://h.example/", pages: 1, by_status: { "200": 1 }, redirected: 0, skipped: {}, robots_txt: false, dry_run: false, artifact: "/r/crawl.json" };
@@ -24,8 +25,8 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "harness-limits-"));
   store = join(dir, "receiver.sqlite");
   receiver = await receiverProcess(["--for", "600", "--store", store], { AGENT_HARNESS_SECRET: SECRET });
-});
-afterAll(() => receiver?.stop());
+}, SLOW_HOOK);
+afterAll(() => receiver?.stop(), SLOW_HOOK);
 
 /** A job of `steps` in a folder of its own (whose name is the marker its processes carry), delivered to the receiver. */
 function jobOf(name: string, steps: unknown[], extra: Record<string, unknown> = {}): { job: string; marker: string; bin: string } {
@@ -62,7 +63,7 @@ describe("a step's time limit ends its whole process group", () => {
       expect(r.json.data.delivered.status).toBe(200);
       expect(stored(`job-hang${round}`).map((e) => [e.event_id, e.body.status])).toEqual([[r.json.data.event_id, "partial"]]);
     }
-  }, 60_000);
+  }, 120_000);
 
   test("a step whose child ignores TERM, and which ignores it too: KILL after the grace period, nothing left", async () => {
     for (let round = 0; round < 2; round++) {
@@ -75,7 +76,7 @@ describe("a step's time limit ends its whole process group", () => {
       expect(step.duration_ms).toBeLessThan(1000 + 1000 + 1500);
       expect(stored(`job-stubborn${round}`).map((e) => e.body.steps[0].signal)).toEqual(["SIGKILL"]);
     }
-  }, 60_000);
+  }, 120_000);
 
   test("a step that succeeds but leaves a TERM-proof child holding its stdout: the job goes on, the child is ended", async () => {
     const { job, marker, bin } = jobOf("leave", [{ argv: ["seo", "leave", "good.json"] }, { argv: ["seo", "print", "good.json"] }], { grace_seconds: 1 });
@@ -84,7 +85,7 @@ describe("a step's time limit ends its whole process group", () => {
     expect([r.code, r.json.data.status, r.json.data.steps.map((s: any) => [s.ok, s.signal])]).toEqual([0, "succeeded", [[true, null], [true, null]]]);
     expect([r.json.data.cost_usd, r.json.data.llm_tokens]).toEqual([0.5, 20]);
     expect(stored("job-leave").length).toBe(1);
-  }, 30_000);
+  }, 120_000);
 });
 
 describe("a job cancelled mid-step", () => {
@@ -105,5 +106,5 @@ describe("a job cancelled mid-step", () => {
       expect(kept.status).toBe("cancelled");
       expect(stored(`job-cancel${round}`).map((e) => [e.event_id, e.body.status])).toEqual([[kept.event_id, "cancelled"]]);
     }
-  }, 60_000);
+  }, 120_000);
 });

@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run } from "../helpers/bin.ts";
 import { receiverProcess, s3Server, S3_CREDENTIALS, storedEvents, switchProxy } from "../helpers/harness.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "outage-secret-0123456789abcdef";
 const sha = (bytes: Uint8Array | string) => `sha256:${new Bun.CryptoHasher("sha256").update(bytes).digest("hex")}`;
@@ -33,13 +34,13 @@ beforeAll(async () => {
   store = join(dir, "receiver.sqlite");
   receiver = await receiverProcess(["--for", "600", "--store", store], { AGENT_HARNESS_SECRET: SECRET });
   receiverProxy = switchProxy(receiver.url, () => receiverDown);
-});
+}, SLOW_HOOK);
 afterAll(async () => {
   receiver?.stop();
   s3Proxy?.stop();
   receiverProxy?.stop();
   await s3?.close();
-});
+}, SLOW_HOOK);
 
 const env = () => ({
   AGENT_HARNESS_SECRET: SECRET,
@@ -78,7 +79,7 @@ describe("storage down", () => {
     expect(s3Proxy.seen.filter((s) => s.method === "PUT").map((s) => s.status)).toEqual([503, 503, 503, 503, 503, 503]);
     const events = stored("job-storage-down");
     expect(events.map((e) => [e.event_id, e.body.status, e.body.artifacts.map((a: any) => a.location)])).toEqual([[data.event_id, "partial", ["unstored", "unstored"]]]);
-  }, 60_000);
+  }, 120_000);
 
   test("storage and receiver down: the report is kept; once they are back, report deliver stores it once, and a second delivery is a 409", async () => {
     storageDown = true;
@@ -99,7 +100,7 @@ describe("storage down", () => {
     const events = stored("job-all-down");
     expect(events.map((e) => e.event_id)).toEqual([kept.event_id]);
     expect(events[0]!.body).toEqual(kept);
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("a job run again", () => {
@@ -116,7 +117,7 @@ describe("a job run again", () => {
     const third = await execute("job-rerun");
     expect([third.code, third.json.error.code]).toEqual([3, "CONFLICT"]);
     expect(stored("job-rerun").map((e) => e.event_id)).toEqual([second.json.data.event_id]);
-  }, 90_000);
+  }, 120_000);
 });
 
 describe("Retry-After", () => {
@@ -134,5 +135,5 @@ describe("Retry-After", () => {
     } finally {
       proxy.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });

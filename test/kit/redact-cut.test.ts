@@ -15,6 +15,7 @@ import { KitError, toErrorObject } from "../../src/kit/output/errors.ts";
 import { createLogger } from "../../src/kit/output/log.ts";
 import { chatServer, type ChatServer } from "../helpers/chat-server.ts";
 import { echoing, formsOf, leakOf, offsetsOf } from "../helpers/leak.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const KEY = "OPENROUTER_API_KEY";
 const MASK_KEEPS = 8;
@@ -43,7 +44,7 @@ describe("redact first, then cut (unit)", () => {
       }),
       { numRuns: 40 },
     );
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("redact first, then clip (text on a terminal)", () => {
@@ -71,7 +72,7 @@ describe("redact first, then cut (the llm error path, a real server)", () => {
   const servers: ChatServer[] = [];
   afterAll(() => {
     for (const s of servers) s.stop();
-  });
+  }, SLOW_HOOK);
   const ctx = (redact: (t: string) => string) => ({ signal: new AbortController().signal, addCost: () => {}, log: createLogger({ write: () => {}, colour: false, level: 3 }), redact });
 
   test("a 401 echoing the key, cut at 200 at every offset of every form, leaks at most 8 characters of it", async () => {
@@ -94,5 +95,5 @@ describe("redact first, then cut (the llm error path, a real server)", () => {
       { numRuns: 25 },
     );
     expect(server.requests.length).toBeGreaterThan(25 * 16);
-  }, 60_000);
+  }, 120_000);
 });

@@ -9,11 +9,12 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { buildOutsideCorpus, type Corpus } from "../fixtures/nonconforming/corpus.ts";
 import { binary, root, run } from "../helpers/bin.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 let outside: Corpus;
 beforeAll(() => {
   outside = buildOutsideCorpus(["hang-ignores-term", "list-leaves-child"]);
-});
+}, SLOW_HOOK);
 
 /** Live processes whose command line names the corpus folder (a zombie's is empty). */
 function leftBehind(marker: string): string[] {
@@ -41,5 +42,5 @@ describe("a tool whose children would hang verify", () => {
       expect(r.code).toBe(3);
       expect(checks.find((c) => c.id === "noninteractive.no-hang")!.status).toBe("fail");
       expect(leftBehind(outside.root)).toEqual([]);
-    }, 60_000);
+    }, 120_000);
 });

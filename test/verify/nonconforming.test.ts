@@ -77,7 +77,7 @@ describe("the nonconforming corpus", () => {
       expect(checks.filter((c) => c.status === "fail")).toEqual([]);
       for (const id of ["lists.bounded", "lists.truncation", "lists.cursor", "fs.read-only", "fs.dry-run", "errors.range", "errors.enum"]) expect({ id, status: checks.find((c) => c.id === id)!.status }).toEqual({ id, status: "pass" });
       expect(code).toBe(0);
-    }, 60_000);
+    }, 120_000);
 
   for (const d of FAKE)
     for (const level of Object.keys(LEVELS) as LevelName[]) {

@@ -112,8 +112,7 @@ export class Applier {
 
   /** What a claim of `it` asks of the ledger, as of `now`. */
   request(it: PlanItem, now: number): ClaimRequest {
-    const fingerprint = sha256(canonicalJson(it.params));
-    return { key: it.idempotency_key, fingerprint, tool: this.run.tool, action: it.action, plan: this.run.plan.checksum, item: it.id, owner: this.owner, leaseMs: this.leaseMs, now };
+    return { key: it.idempotency_key, fingerprint: sha256(canonicalJson(it.params)), tool: this.run.tool, action: it.action, plan: this.run.plan.checksum, item: it.id, owner: this.owner, leaseMs: this.leaseMs, now };
   }
 
   /** claim: the intent row, written before any side effect (or with the previous item's settlement); with --wait, a busy item is waited for. */
