@@ -47,6 +47,12 @@ export default defineCommand({
   async run(ctx) {
     const { url, dir } = ctx.flags;
     if (url && dir) throw new KitError("CONFLICTING_FLAGS", "--url and --dir cannot be given together; crawl one source", { got: ["--url", "--dir"] });
+    // zod's protocol option does not reach the compiled validator: the scheme is checked here.
+    for (const [flag, value] of [["--url", url], ["--base-url", dir ? ctx.flags.baseUrl : undefined]] as const) {
+      const scheme = value === undefined ? null : new URL(value.trim()).protocol;
+      if (scheme !== null && scheme !== "http:" && scheme !== "https:")
+        throw new KitError("INVALID_VALUE", `${flag} must be an http or https URL (got a ${scheme} URL)`, { got: value, allowed: ["http:", "https:"], hint: scheme === "file:" && flag === "--url" ? "crawl a folder with --dir PATH" : `give ${flag}=https://…` });
+    }
     if (!url && !dir) throw new KitError("MISSING_FLAG", "give --url (a live site) or --dir (a static-site folder)", { hint: "add --url=https://example.com or --dir=./public" });
 
     const { DirFetcher, HttpFetcher } = await import("../lib/fetchers.ts");
