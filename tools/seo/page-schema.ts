@@ -18,6 +18,10 @@ export const extractedPage = z.object({
   depth: z.number(),
   file: describe(z.nullable(z.string()), "For a folder crawl: the file, relative to the folder."),
   content_type: z.nullable(z.string()),
+  encoding: describe(
+    z.nullable(z.object({ name: z.string(), source: z.enum(["bom", "content-type", "meta", "fallback"]) })),
+    "The encoding the HTML was decoded from (WHATWG name) and what declared it: a byte order mark, the Content-Type header, a <meta>, or the fallback (UTF-8 when valid, else windows-1252). Null: not HTML.",
+  ),
   redirects: z.number(),
   html: z.boolean(),
   title: z.nullable(z.string()),

@@ -41,6 +41,7 @@ export default defineCommand({
         depth: p.depth,
         file: p.file,
         content_type: p.content_type,
+        encoding: p.encoding ?? null,
         redirects: p.redirects.length,
         html: parsed !== null,
         title: parsed?.title ?? null,

@@ -27,6 +27,7 @@ export default defineCommand({
       });
     }
     const audited = ctx.runDir.readIfPresent<AuditData>("audit");
-    return { page, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
+    // An extract written before seo recorded encodings has none.
+    return { page: { ...page, encoding: page.encoding ?? null }, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
   },
 });

@@ -5,6 +5,7 @@
  * every redirect hop is recorded.
  */
 import robotsParser from "robots-parser";
+import type { EncodingSource } from "./decode.ts";
 import { USER_AGENT, isHtml, type Fetcher } from "./fetchers.ts";
 import { parsePage, type ParsedPage } from "./html.ts";
 import { normalizeUrl, siteRootOf, withinSite } from "./url.ts";
@@ -15,6 +16,8 @@ export interface CrawledPage {
   status: number;
   redirects: { url: string; status: number; location: string }[];
   content_type: string | null;
+  /** The encoding the HTML was decoded from and what declared it (null: not HTML). */
+  encoding: { name: string; source: EncodingSource } | null;
   depth: number;
   file: string | null;
   /** What the page's HTML says (null: not HTML), parsed once, here: the HTML itself is not kept. */
@@ -169,6 +172,7 @@ async function fetchPage(opts: CrawlOptions, url: string, depth: number, pace: (
       status: res.status,
       redirects,
       content_type: res.contentType,
+      encoding: res.encoding,
       depth,
       file: res.file,
       parsed: isHtml(res.contentType) && res.body !== null ? parsePage(res.body, target ?? current) : null,

@@ -5,6 +5,7 @@
  */
 import { readFileSync, realpathSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
+import { decodeHtml, type EncodingSource } from "./decode.ts";
 
 export const USER_AGENT = "agent-cli-kit-seo/0.1 (+https://github.com/agent-cli-kit)";
 /** A page larger than this is cut: an auditor needs the head and the links, not megabytes. */
@@ -16,6 +17,8 @@ export interface Fetched {
   contentType: string | null;
   xRobotsTag: string | null;
   body: string | null;
+  /** The encoding the body was decoded from, and what said so (null: no body). */
+  encoding: { name: string; source: EncodingSource } | null;
   /** For a folder: the file served, relative to the folder. */
   file: string | null;
   error: string | null;
@@ -48,7 +51,7 @@ export class HttpFetcher implements Fetcher {
   }
 
   async get(url: string, signal: AbortSignal): Promise<Fetched> {
-    const none = { location: null, contentType: null, xRobotsTag: null, body: null, file: null };
+    const none = { location: null, contentType: null, xRobotsTag: null, body: null, encoding: null, file: null };
     try {
       const res = await fetch(url, {
         redirect: "manual",
@@ -56,15 +59,16 @@ export class HttpFetcher implements Fetcher {
         headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" },
       });
       const contentType = res.headers.get("content-type");
-      let body: string | null = null;
+      let decoded = null;
       // A redirect's body is never a page; an error page's is worth reading.
       if (isHtml(contentType) && (res.status < 300 || res.status >= 400)) {
         const bytes = new Uint8Array(await res.arrayBuffer());
-        body = new TextDecoder().decode(bytes.subarray(0, MAX_BODY_BYTES));
+        decoded = decodeHtml(bytes.subarray(0, MAX_BODY_BYTES), contentType);
       } else {
         await res.body?.cancel();
       }
-      return { status: res.status, location: res.headers.get("location"), contentType, xRobotsTag: res.headers.get("x-robots-tag"), body, file: null, error: null };
+      const encoding = decoded && { name: decoded.encoding, source: decoded.source };
+      return { status: res.status, location: res.headers.get("location"), contentType, xRobotsTag: res.headers.get("x-robots-tag"), body: decoded?.text ?? null, encoding, file: null, error: null };
     } catch (e) {
       if (signal.aborted) throw e;
       const err = e as Error;
@@ -75,8 +79,9 @@ export class HttpFetcher implements Fetcher {
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".htm": "text/html; charset=utf-8",
+  // No charset: a folder's page says its own encoding (a BOM or a meta), as it does when a host serves it without one.
+  ".html": "text/html",
+  ".htm": "text/html",
   ".xhtml": "application/xhtml+xml",
   ".txt": "text/plain; charset=utf-8",
   ".xml": "application/xml",
@@ -143,10 +148,11 @@ export class DirFetcher implements Fetcher {
     const pathname = new URL(url).pathname;
     const file = pathname.startsWith(this.basePath) ? this.resolve(`/${pathname.slice(this.basePath.length)}`) : null;
     const none = { location: null, xRobotsTag: null, error: null };
-    if (!file) return { status: 404, contentType: null, body: null, file: null, ...none };
+    if (!file) return { status: 404, contentType: null, body: null, encoding: null, file: null, ...none };
     const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
-    const body = isHtml(contentType) ? readFileSync(file).subarray(0, MAX_BODY_BYTES).toString("utf8") : null;
-    return { status: 200, contentType, body, file: relative(this.root, file).split(sep).join("/"), ...none };
+    const decoded = isHtml(contentType) ? decodeHtml(readFileSync(file).subarray(0, MAX_BODY_BYTES), contentType) : null;
+    const encoding = decoded && { name: decoded.encoding, source: decoded.source };
+    return { status: 200, contentType, body: decoded?.text ?? null, encoding, file: relative(this.root, file).split(sep).join("/"), ...none };
   }
 }
 

@@ -73,11 +73,25 @@ function uniqueBest(path: string, candidates: readonly string[]): string | null 
   return scored[0][0];
 }
 
-export function planFixes(root: string, pages: readonly ExtractedPage[], findings: readonly Finding[], langFlag: string | undefined, only: readonly string[] | undefined): ItemInput[] {
+/** A fix the plan leaves out, and why. */
+export interface Skipped {
+  file: string;
+  action: FixAction | null;
+  reason: string;
+}
+
+export function planFixes(
+  root: string,
+  pages: readonly ExtractedPage[],
+  findings: readonly Finding[],
+  langFlag: string | undefined,
+  only: readonly string[] | undefined,
+): { items: ItemInput[]; skipped: Skipped[] } {
   const langs = pages.map((p) => p.lang).filter((l): l is string => !!l && LANG_TAG.test(l));
   const common = [...new Set(langs)].sort((a, b) => langs.filter((x) => x === b).length - langs.filter((x) => x === a).length)[0];
   const site = { lang: langFlag ?? common ?? "en", okPaths: pages.filter((p) => p.status === 200 && p.file?.endsWith(".html")).map((p) => new URL(p.final_url).pathname) };
   const items: ItemInput[] = [];
+  const skipped: Skipped[] = [];
   const planned = new Set<string>(); // one file reached by two URLs is planned once
   for (const page of [...pages].sort((a, b) => (a.file ?? "").localeCompare(b.file ?? ""))) {
     if (!page.file || page.status !== 200 || planned.has(page.file)) continue;
@@ -85,13 +99,17 @@ export function planFixes(root: string, pages: readonly ExtractedPage[], finding
     const mine = findings.filter((f) => f.url === page.url);
     const fixes = fixesFor(page, mine, site).filter((f) => !only || only.includes(f.action));
     if (fixes.length === 0) continue;
-    let text: string;
+    let bytes: Buffer;
     try {
-      const bytes = readFileSync(resolveWithin(root, page.file, "the site folder"));
-      text = bytes.toString("utf8");
-      if (!Buffer.from(text, "utf8").equals(bytes)) throw new Error("it is not valid UTF-8");
+      bytes = readFileSync(resolveWithin(root, page.file, "the site folder"));
     } catch (e) {
       throw new KitError("INVALID_INPUT", `${page.file} cannot be planned: ${(e as Error).message}`, { hint: "crawl the folder again, then plan" });
+    }
+    let text = bytes.toString("utf8");
+    // Edits are made on the text and written back as UTF-8: a page in another encoding is left as it is, and said so.
+    if (!Buffer.from(text, "utf8").equals(bytes) || (page.encoding && page.encoding.name !== "utf-8")) {
+      skipped.push({ file: page.file, action: null, reason: `it is ${page.encoding?.name ?? "not valid UTF-8"}, not UTF-8; seo edits UTF-8 files only` });
+      continue;
     }
     // Located again only after a fix changed the text.
     let located: Located | null = null;
@@ -111,5 +129,5 @@ export function planFixes(root: string, pages: readonly ExtractedPage[], finding
       text = after;
     }
   }
-  return items;
+  return { items, skipped };
 }
