@@ -16,6 +16,8 @@ export const extractedPage = z.object({
   final_url: z.string(),
   status: describe(z.number(), "HTTP status of the final response; 0 when the request failed."),
   depth: z.number(),
+  size: describe(z.nullable(z.number()), "The HTML's full size in bytes; null when no HTML was read."),
+  cut: describe(z.boolean(), "Only the first --max-body-bytes of the HTML were read and judged (a `body-cut` finding)."),
   file: describe(z.nullable(z.string()), "For a folder crawl: the file, relative to the folder."),
   content_type: z.nullable(z.string()),
   encoding: describe(

@@ -28,6 +28,7 @@ export const RULES = {
   "meta-description": { category: "content", severity: "medium", title: "The page has no meta description, or it is empty." },
   "description-length": { category: "content", severity: "low", title: "The meta description is under 50 or over 160 characters." },
   "duplicate-description": { category: "content", severity: "low", title: "Another page has the same meta description." },
+  "body-cut": { category: "content", severity: "medium", title: "The page's HTML is larger than --max-body-bytes: only its first part was read and judged." },
   "h1-missing": { category: "content", severity: "medium", title: "The page has no <h1>." },
   "h1-multiple": { category: "content", severity: "low", title: "The page has more than one <h1>." },
   "thin-content": { category: "content", severity: "low", title: "The page has fewer than 50 words of text." },

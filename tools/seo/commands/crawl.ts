@@ -13,6 +13,10 @@ const flags = z.object({
   maxPages: z._default(describe(z.int().check(z.minimum(1), z.maximum(5000)), "Stop after this many pages."), 50),
   maxDepth: z._default(describe(z.int().check(z.minimum(0), z.maximum(50)), "Follow links at most this many clicks from the start page."), 5),
   concurrency: z._default(describe(z.int().check(z.minimum(1), z.maximum(16)), "Requests in flight at once."), 4),
+  maxBodyBytes: z._default(
+    describe(z.int().check(z.minimum(1024), z.maximum(1024 * 1024 * 1024)), "Read at most this many bytes of a page's HTML; a larger page is read up to it and is a `body-cut` finding."),
+    2 * 1024 * 1024,
+  ),
   timeout: z._default(describe(z.int().check(z.minimum(100), z.maximum(120000)), "Per-request timeout in milliseconds."), 10000),
 });
 
@@ -23,6 +27,7 @@ const result = z.object({
   by_status: describe(z.record(z.string(), z.number()), "Pages per HTTP status; 0 is a request that failed."),
   redirected: z.number(),
   skipped: describe(z.record(z.string(), z.number()), "Links not followed, by reason: robots, max-pages, max-depth."),
+  cut: describe(z.number(), "Pages larger than --max-body-bytes, read only up to it (each a `body-cut` finding)."),
   robots_txt: z.boolean(),
   dry_run: z.boolean(),
   artifact: describe(z.nullable(z.string()), "Path of crawl.json; null on --dry-run."),
@@ -68,18 +73,18 @@ export default defineCommand({
       if (!base.pathname.endsWith("/")) base.pathname += "/";
       base.search = "";
       base.hash = "";
-      fetcher = new DirFetcher(root, base.pathname);
+      fetcher = new DirFetcher(root, base.pathname, ctx.flags.maxBodyBytes);
       start = base.href;
       source = { kind: "dir", dir: fetcher.root, base_url: start };
     } else {
-      fetcher = new HttpFetcher(ctx.flags.timeout);
+      fetcher = new HttpFetcher(ctx.flags.timeout, ctx.flags.maxBodyBytes);
       start = new URL(url!).href;
       source = { kind: "url", url: start };
     }
     const location = source.kind === "dir" ? source.dir : source.url;
 
     if (ctx.dryRun)
-      return { source: { kind: source.kind, location }, start_url: start, pages: 0, by_status: {}, redirected: 0, skipped: {}, robots_txt: false, dry_run: true, artifact: null };
+      return { source: { kind: source.kind, location }, start_url: start, pages: 0, by_status: {}, redirected: 0, skipped: {}, cut: 0, robots_txt: false, dry_run: true, artifact: null };
 
     const { crawl } = await import("../lib/crawler.ts");
     const robotsTxt = await fetcher.robotsTxt(start, ctx.signal);
@@ -104,7 +109,7 @@ export default defineCommand({
     if (first && first.status === 0)
       throw new KitError("NETWORK_ERROR", `could not reach ${start}: ${first.error}`, { hint: "check the URL and that the site is up, then retry" });
 
-    const { path } = ctx.runDir.write("crawl", { ...crawled, source, start_url: start, options: { max_pages: ctx.flags.maxPages, max_depth: ctx.flags.maxDepth } });
+    const { path } = ctx.runDir.write("crawl", { ...crawled, source, start_url: start, options: { max_pages: ctx.flags.maxPages, max_depth: ctx.flags.maxDepth, max_body_bytes: ctx.flags.maxBodyBytes } });
     const tally = <T>(items: readonly T[], key: (t: T) => string) =>
       items.reduce<Record<string, number>>((acc, t) => ({ ...acc, [key(t)]: (acc[key(t)] ?? 0) + 1 }), {});
     ctx.setOutcome({ realized: crawled.pages.length });
@@ -114,7 +119,8 @@ export default defineCommand({
       pages: crawled.pages.length,
       by_status: tally(crawled.pages, (p) => String(p.status)),
       redirected: crawled.pages.filter((p) => p.redirects.length > 0).length,
-      skipped: tally(crawled.skipped, (s) => s.reason),
+      skipped: crawled.skipped_count,
+      cut: crawled.pages.filter((p) => p.cut).length,
       robots_txt: robotsTxt !== null,
       dry_run: false,
       artifact: path,

@@ -42,6 +42,8 @@ export default defineCommand({
         file: p.file,
         content_type: p.content_type,
         encoding: p.encoding ?? null,
+        size: p.size ?? null,
+        cut: p.cut ?? false,
         redirects: p.redirects.length,
         html: parsed !== null,
         title: parsed?.title ?? null,
@@ -68,6 +70,7 @@ export default defineCommand({
       pages,
       blocked: crawl.skipped.filter((s) => s.reason === "robots").map((s) => ({ url: s.url, linked_from: s.linked_from })),
       robots: { url: crawl.robots.url, content: crawl.robots.content ?? null },
+      max_body_bytes: crawl.options.max_body_bytes,
     };
     const written = ctx.dryRun ? null : ctx.runDir.write("extract", data);
     ctx.setOutcome({ realized: pages.length });

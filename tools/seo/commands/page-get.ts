@@ -28,6 +28,6 @@ export default defineCommand({
     }
     const audited = ctx.runDir.readIfPresent<AuditData>("audit");
     // An extract written before seo recorded encodings has none.
-    return { page: { ...page, encoding: page.encoding ?? null }, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
+    return { page: { ...page, encoding: page.encoding ?? null, size: page.size ?? null, cut: page.cut ?? false }, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
   },
 });

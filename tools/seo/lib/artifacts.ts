@@ -8,13 +8,15 @@ export type Source = { kind: "url"; url: string } | { kind: "dir"; dir: string; 
 export interface CrawlData extends CrawlResult {
   source: Source;
   start_url: string;
-  options: { max_pages: number; max_depth: number };
+  options: { max_pages: number; max_depth: number; max_body_bytes?: number };
 }
 
 export interface ExtractData {
   source: Source;
   start_url: string;
   pages: ExtractedPage[];
+  /** The crawl's --max-body-bytes (absent in an extract of an older crawl). */
+  max_body_bytes?: number;
   /** URLs robots.txt kept the crawl from, with the pages that link to them. */
   blocked: { url: string; linked_from: string[] }[];
   /** The site's robots.txt as fetched (content null: there is none); absent in an extract of an older crawl. */

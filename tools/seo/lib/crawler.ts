@@ -18,6 +18,9 @@ export interface CrawledPage {
   content_type: string | null;
   /** The encoding the HTML was decoded from and what declared it (null: not HTML). */
   encoding: { name: string; source: EncodingSource } | null;
+  /** The HTML's full size in bytes; `cut` when only the first --max-body-bytes of it were read. */
+  size: number | null;
+  cut: boolean;
   depth: number;
   file: string | null;
   /** What the page's HTML says (null: not HTML), parsed once, here: the HTML itself is not kept. */
@@ -31,7 +34,10 @@ export type SkipReason = "robots" | "max-pages" | "max-depth";
 
 export interface CrawlResult {
   pages: CrawledPage[];
+  /** Every URL robots.txt kept the crawl from (the audit's blocked-by-robots), and the first others not followed. */
   skipped: { url: string; reason: SkipReason; linked_from: string[] }[];
+  /** How many links were not followed, by reason: every one, however few `skipped` lists. */
+  skipped_count: Partial<Record<SkipReason, number>>;
   robots: { found: boolean; url: string; content: string | null };
 }
 
@@ -137,12 +143,16 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
   }
 
   for (const page of pages) page.linked_from = referrers.get(page.url) ?? [];
+  const skippedCount: Partial<Record<SkipReason, number>> = {};
+  for (const reason of skipped.values()) skippedCount[reason] = (skippedCount[reason] ?? 0) + 1;
+  let others = 0;
   return {
     pages,
     skipped: [...skipped]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .slice(0, MAX_SKIPPED)
+      .filter(([, reason]) => reason === "robots" || others++ < MAX_SKIPPED)
       .map(([url, reason]) => ({ url, reason, linked_from: referrers.get(url) ?? [] })),
+    skipped_count: skippedCount,
     robots: { found: opts.robotsTxt !== null, url: robotsUrl, content: opts.robotsTxt },
   };
 }
@@ -173,6 +183,8 @@ async function fetchPage(opts: CrawlOptions, url: string, depth: number, pace: (
       redirects,
       content_type: res.contentType,
       encoding: res.encoding,
+      size: res.size,
+      cut: res.cut,
       depth,
       file: res.file,
       parsed: isHtml(res.contentType) && res.body !== null ? parsePage(res.body, target ?? current) : null,

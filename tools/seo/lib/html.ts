@@ -33,9 +33,11 @@ export interface ParsedPage {
   word_count: number;
 }
 
-/** Bounds per page, so one pathological page cannot bloat an artifact. */
-const MAX_LINKS = 1000;
-const MAX_IMAGES = 500;
+/**
+ * Headings are kept for display only (h1_count counts every h1), so they are
+ * bounded; links and images are all kept, since rules judge each one: a
+ * page's size is bounded by --max-body-bytes instead.
+ */
 const MAX_HEADINGS = 200;
 
 const SKIP_TEXT = new Set(["script", "style", "noscript", "template", "svg", "title"]);
@@ -165,8 +167,8 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
   const firstCanonical = out.canonical_raw[0];
   out.canonical = firstCanonical === undefined ? null : normalizeUrl(firstCanonical, base);
   out.hreflang = out.hreflang.map((h) => ({ ...h, href: h.raw ? normalizeUrl(h.raw, base) : null }));
-  out.links = rawLinks.slice(0, MAX_LINKS).map((l) => toLink(l, base, pageUrl));
-  out.images = rawImages.slice(0, MAX_IMAGES).map((i) => ({ src: i.src === null ? null : (normalizeUrl(i.src, base) ?? i.src), alt: i.alt === null ? null : collapse(i.alt) }));
+  out.links = rawLinks.map((l) => toLink(l, base, pageUrl));
+  out.images = rawImages.map((i) => ({ src: i.src === null ? null : (normalizeUrl(i.src, base) ?? i.src), alt: i.alt === null ? null : collapse(i.alt) }));
   return out;
 }
 

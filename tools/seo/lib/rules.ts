@@ -66,6 +66,10 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
   if (p.status === 0 || p.status >= 400)
     emit("http-status-code", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, { status: p.status });
   if (p.redirects > 1) emit("redirect-chain", p.url, `${p.redirects} redirects before ${p.final_url}`, { redirects: p.redirects, final_url: p.final_url });
+  if (p.cut && p.html) {
+    const limit = site.max_body_bytes ?? null;
+    emit("body-cut", p.url, `the HTML is ${p.size} bytes; only the first ${limit ?? "part"}${limit ? " bytes" : ""} were read and judged (--max-body-bytes)`, { bytes: p.size, limit });
+  }
   if (!isContentPage(p)) return;
 
   if (noindex(p)) emit("is-crawlable", p.url, "noindex keeps it out of search results", { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag });
