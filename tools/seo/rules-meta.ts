@@ -14,7 +14,7 @@ export interface RuleMeta {
 
 export const RULES = {
   "http-status-code": { category: "indexability", severity: "high", title: "The page answers with an error status (4xx/5xx) or not at all." },
-  "is-crawlable": { category: "indexability", severity: "high", title: "The page is kept out of search results by noindex (meta robots or X-Robots-Tag)." },
+  "is-crawlable": { category: "indexability", severity: "high", title: "Every search engine is kept from indexing the page: by noindex, none or a past unavailable_after (a <head> robots meta, or one for each bot, or X-Robots-Tag) or robots.txt (Lighthouse's judgement)." },
   "canonical": { category: "indexability", severity: "medium", title: "The canonical URL is invalid, relative or conflicting, points at another hreflang alternate, or at the host's root from another page (Lighthouse's judgement)." },
   "canonical-offsite": { category: "indexability", severity: "low", title: "The canonical URL points outside the site." },
   "canonical-broken": { category: "indexability", severity: "medium", title: "The canonical URL points at a page that fails." },
@@ -34,8 +34,8 @@ export const RULES = {
   "thin-content": { category: "content", severity: "low", title: "The page has fewer than 50 words of text." },
   "broken-link": { category: "links", severity: "high", title: "An internal link leads to a page that fails." },
   "crawlable-anchors": { category: "links", severity: "medium", title: "A link has no href a crawler can follow (missing, empty or javascript:)." },
-  "link-text": { category: "links", severity: "low", title: "A link's text does not say where it goes (\"click here\", \"more\")." },
-  "image-alt": { category: "media", severity: "medium", title: "An image has no alt attribute." },
+  "link-text": { category: "links", severity: "low", title: "A link's text (its innerText, in its own language) does not say where it goes (\"click here\", \"more\")." },
+  "image-alt": { category: "media", severity: "medium", title: "A visible image has no alt, aria-label, aria-labelledby, title or presentation role, or an alt of only spaces (Lighthouse's judgement)." },
   "html-lang": { category: "international", severity: "medium", title: "<html> has no lang attribute." },
   "html-lang-valid": { category: "international", severity: "low", title: "<html lang> is not a valid BCP 47 language tag." },
   "hreflang": { category: "international", severity: "medium", title: "An hreflang alternate has an invalid language code or a relative URL." },

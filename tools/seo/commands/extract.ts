@@ -57,6 +57,7 @@ export default defineCommand({
         lang: parsed?.lang ?? null,
         hreflang: parsed?.hreflang ?? [],
         robots_meta: parsed?.robots_meta ?? null,
+        robots_metas: parsed?.robots_metas ?? [],
         x_robots_tag: p.x_robots_tag,
         viewport: parsed?.viewport ?? null,
         links: parsed?.links ?? [],

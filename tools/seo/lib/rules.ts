@@ -8,35 +8,7 @@ import { RULES, RULE_IDS, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { siteRootOf, withinSite } from "./url.ts";
-
-/**
- * Lighthouse 12's link texts that say nothing about the target, per language
- * (from its link-text audit): a link's text is looked up in its page's
- * language's list, or in every list when the page states no language.
- */
-const NON_DESCRIPTIVE: Readonly<Record<string, ReadonlySet<string>>> = {
-  "en": new Set(["click here", "click this", "go", "here", "information", "learn more", "more", "more info", "more information", "right here", "read more", "see more", "start", "this"]),
-  "ja": new Set(["ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"]),
-  "es": new Set(["click aquí", "click aqui", "clicka aquí", "clicka aqui", "pincha aquí", "pincha aqui", "aquí", "aqui", "más", "mas", "más información", "más informacion", "mas información", "mas informacion", "este", "enlace", "este enlace", "empezar"]),
-  "pt": new Set(["clique aqui", "ir", "mais informação", "mais informações", "mais", "veja mais"]),
-  "ko": new Set(["여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"]),
-  "sv": new Set(["här", "klicka här", "läs mer", "mer", "mer info", "mer information"]),
-  "de": new Set(["klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"]),
-  "ta": new Set(["அடுத்த பக்கம்", "மறுபக்கம்", "முந்தைய பக்கம்", "முன்பக்கம்", "மேலும் அறிக", "மேலும் தகவலுக்கு", "மேலும் தரவுகளுக்கு", "தயவுசெய்து இங்கே அழுத்தவும்", "இங்கே கிளிக் செய்யவும்"]),
-  "fa": new Set(["اطلاعات بیشتر", "اطلاعات", "این", "اینجا بزنید", "اینجا کلیک کنید", "اینجا", "برو", "بیشتر بخوانید", "بیشتر بدانید", "بیشتر", "شروع"]),
-};
-
-/** Lighthouse's link-text judgement of one link on a page. */
-function nonDescriptive(l: { href: string | null; text: string; rel: string | null }, pageUrl: string, lang: string | null): boolean {
-  if (!l.href || /\bnofollow\b/i.test(l.rel ?? "")) return false;
-  const href = l.href.toLowerCase();
-  if (href.startsWith("javascript:") || href.startsWith("mailto:") || l.href.split("#")[0] === pageUrl.split("#")[0]) return false;
-  const text = l.text.trim().toLowerCase();
-  if (!text) return false;
-  const primary = lang?.split("-")[0]?.toLowerCase();
-  if (primary) return NON_DESCRIPTIVE[primary]?.has(text) ?? false;
-  return Object.values(NON_DESCRIPTIVE).some((texts) => texts.has(text));
-}
+import { blockedForEveryBot, imageAltProblem, nonDescriptive } from "./lighthouse.ts";
 
 const TITLE_RANGE = [10, 60] as const;
 const DESCRIPTION_RANGE = [50, 160] as const;
@@ -60,7 +32,6 @@ export const validLanguageTag = (tag: string): boolean => {
 const isOk = (p: ExtractedPage) => p.status >= 200 && p.status < 300;
 /** Content rules judge pages a search engine could index: fetched, 2xx, HTML. */
 const isContentPage = (p: ExtractedPage) => isOk(p) && p.html;
-const noindex = (p: ExtractedPage) => /\bnoindex\b|\bnone\b/i.test(`${p.robots_meta ?? ""} ${p.x_robots_tag ?? ""}`);
 
 function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
   if (p.status === 0 || p.status >= 400)
@@ -72,7 +43,8 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
   }
   if (!isContentPage(p)) return;
 
-  if (noindex(p)) emit("is-crawlable", p.url, "noindex keeps it out of search results", { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag });
+  const blocked = blockedForEveryBot(p, site.robots);
+  if (blocked) emit("is-crawlable", p.url, `every search engine is kept from indexing it: ${blocked.join("; ")}`, { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag, blocked_by: blocked });
 
   if (!p.title) emit("document-title", p.url, p.title_count ? "the <title> is empty" : "there is no <title>");
   else if (p.title.length < TITLE_RANGE[0] || p.title.length > TITLE_RANGE[1])
@@ -94,14 +66,15 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
   for (const h of p.hreflang) {
     const code = h.lang.trim();
     if (code.toLowerCase() !== "x-default" && !validLanguageTag(code)) emit("hreflang", p.url, `hreflang '${code}' is not a valid language code`, { hreflang: code }, `lang:${code}`);
-    if (!/^https?:\/\//i.test(h.raw.trim())) emit("hreflang", p.url, `hreflang '${code}' has a relative URL '${h.raw}'`, { hreflang: code, href: h.raw }, `href:${code}`);
+    if (!/^https?:/.test(h.raw.toLowerCase())) emit("hreflang", p.url, `hreflang '${code}' has a relative URL '${h.raw}'`, { hreflang: code, href: h.raw }, `href:${code}`);
   }
 
   if (!p.viewport || !/\b(width|initial-scale)\s*=/i.test(p.viewport))
     emit("viewport", p.url, p.viewport ? `the viewport '${p.viewport}' sets neither width nor initial-scale` : "there is no viewport meta tag", { viewport: p.viewport });
 
   p.images.forEach((img, i) => {
-    if (img.alt === null) emit("image-alt", p.url, `<img src="${img.src ?? ""}"> has no alt attribute`, { src: img.src }, `img:${img.src ?? i}`);
+    const problem = imageAltProblem(img);
+    if (problem) emit("image-alt", p.url, `<img src="${img.src ?? ""}"> has ${problem}`, { src: img.src, alt: img.alt }, `img:${img.src ?? i}`);
   });
 
   p.links.forEach((l, i) => {
