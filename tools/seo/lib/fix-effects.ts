@@ -45,7 +45,10 @@ export const FIXES: Readonly<Record<FixAction, Fix>> = {
     edits: (t, at, p) => (str(p.href) && /^https?:\/\/[^\s]+$/i.test(p.href as string) ? canonicalEdits(t, at, p.href as string) : `its href ${JSON.stringify(p.href)?.slice(0, 80)} is not an http(s) URL`),
   },
   "remove-duplicate-canonical": { may: 'only duplicate <link rel="canonical"> tags, removed, one kept', edits: duplicateRemovals },
-  "add-meta-description": { may: 'one <meta name="description"> in <head>, its text from the page\'s own paragraphs', edits: (t, at) => descriptionEdits(t, at) },
+  "add-meta-description": {
+    may: 'one <meta name="description"> in <head>, its text whole sentences of the page\'s own main text (params.content)',
+    edits: (t, at, p) => (p.content === undefined || typeof p.content === "string" ? descriptionEdits(t, at, p.content as string | undefined) : "its content is not a string"),
+  },
   "fix-broken-link": {
     may: "only the href of the links naming params.from, replaced by params.to (a path or an http(s) URL)",
     edits: (t, at, p) => (str(p.from) && str(p.to) !== null && safeHref(p.to as string) ? brokenLinkEdits(t, at, p.from as string, p.to as string) : `its link target ${JSON.stringify(p.to)?.slice(0, 80)} is not a path or an http(s) URL`),
