@@ -105,8 +105,16 @@ beforeAll(async () => {
   plan = { ...planned.json.data, doc: JSON.parse(await Bun.file(join(ws.run, "plan.json")).text()) };
 });
 
-const described = () =>
-  Object.fromEntries(plan.doc.items.filter((i: any) => i.action === "add-meta-description").map((i: any) => [i.params.file, i.params.content as string]));
+/** Each planned description as its edit writes it into the page (attribute escapes undone). */
+const described = (): Record<string, string> =>
+  Object.fromEntries(
+    plan.doc.items
+      .filter((i: any) => i.action === "add-meta-description")
+      .map((i: any) => {
+        const inserted = /content="([^"]*)"/.exec(i.params.edits.map((e: any) => e.insert).join(""))![1]!;
+        return [i.params.file, inserted.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")];
+      }),
+  );
 
 describe("planned meta descriptions", () => {
   test("every one is whole consecutive sentences of its page's main text, from a sentence start (or its one long sentence, cut at a word with …)", () => {
