@@ -68,11 +68,12 @@ interface Pair { site: string; page: string; audit: string; lighthouse: Verdict;
 async function seoVerdicts(url: string, pages: number): Promise<{ pages: string[]; fails: Set<string>; rules: Set<string> }> {
   const run = mkdtempSync(join(tmpdir(), "parity-"));
   for (const stage of [["crawl", "--url", url, "--max-pages", String(pages)], ["extract"], ["audit"]]) await json([seo, ...stage, "--run-dir", run, "--json"]);
-  const extract = JSON.parse(readFileSync(join(run, "extract.json"), "utf8")).data as { pages: { url: string }[] };
+  const extract = JSON.parse(readFileSync(join(run, "extract.json"), "utf8")).data as { pages_file: { file: string } };
+  const crawled = readFileSync(join(run, extract.pages_file.file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { url: string });
   const audit = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data as { findings: { rule: string; url: string }[] };
   const describe = await json([seo, "audit", "--describe"]);
   const rules = new Set<string>(describe.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule?.enum ?? []);
-  return { pages: extract.pages.map((p) => p.url), fails: new Set(audit.findings.map((f) => `${f.url}\n${f.rule}`)), rules };
+  return { pages: crawled.map((p) => p.url), fails: new Set(audit.findings.map((f) => `${f.url}\n${f.rule}`)), rules };
 }
 
 async function lighthouseAudits(page: string): Promise<Decided[]> {

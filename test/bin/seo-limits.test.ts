@@ -42,7 +42,8 @@ describe("a page with 20,000 links", () => {
     const missing = await run(seo, ["page", "get", "--url", "https://links.example/missing.html", "--run-dir", dir, "--json"]);
     expect(missing.json.data.page.status).toBe(404);
     const crawl = JSON.parse(await Bun.file(join(dir, "crawl.json")).text());
-    expect(crawl.data.pages.find((p: any) => p.url === "https://links.example/missing.html").linked_from).toEqual(["https://links.example/"]);
+    const referrers = (await Bun.file(join(dir, crawl.data.referrers_file.file)).text()).split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    expect(referrers.find((r: any) => r.url === "https://links.example/missing.html").linked_from).toEqual(["https://links.example/"]);
   });
 
   test("a 'click here' as link #1,101 is a link-text finding", async () => {

@@ -38,7 +38,12 @@ export default defineCommand({
         if (extract.source.kind !== "dir")
           throw new KitError("INVALID_INPUT", "seo plans fixes for a folder crawled with --dir; this run crawled a live site", { hint: "crawl the site's source folder: `seo crawl --dir ./public`" });
         const { planFixes } = await import("../lib/fixes.ts");
-        const planned = planFixes(extract.source.dir, extract.pages, audit.findings, ctx.flags.lang, ctx.flags.only);
+        const { readPages } = await import("../lib/page-store.ts");
+        // Planning needs each page's head, not its links, images or headings: those are left out.
+        const pages = readPages(ctx.runDir.path, "extract", extract)
+          .map((p) => ({ ...p, links: [], images: [], headings: [] }))
+          .toArray();
+        const planned = planFixes(extract.source.dir, pages, audit.findings, ctx.flags.lang, ctx.flags.only);
         skipped = planned.skipped;
         return { context: { root: extract.source.dir, skipped }, items: planned.items };
       },
