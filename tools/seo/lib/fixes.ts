@@ -141,11 +141,12 @@ export function planFixes(
     skip: (action, reason) => skipped.push({ file: current, action, reason }),
   };
   const planned = new Set<string>(); // one file reached by two URLs is planned once
+  const byPage = Map.groupBy(findings, (f) => f.url);
   for (const page of [...pages].sort((a, b) => (a.file ?? "").localeCompare(b.file ?? ""))) {
     if (!page.file || page.status !== 200 || planned.has(page.file)) continue;
     planned.add(page.file);
     current = page.file;
-    const mine = findings.filter((f) => f.url === page.url);
+    const mine = byPage.get(page.url) ?? [];
     const fixes = fixesFor(page, mine, site).filter((f) => !only || only.includes(f.action));
     if (fixes.length === 0) continue;
     let bytes: Buffer;

@@ -6,6 +6,7 @@
 import { Parser } from "htmlparser2";
 import { normalizeUrl } from "./url.ts";
 import { toLink } from "./anchors.ts";
+import { countWords } from "./words.ts";
 
 export { crawlableAnchor } from "./anchors.ts";
 
@@ -73,15 +74,7 @@ interface Open {
   ariaHidden: boolean;
   lang: string | null;
 }
-const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 const collapse = (s: string): string => s.replace(/\s+/g, " ").trim();
-/** How many words `text` holds, counted without collecting them (most of a page's text is only counted). */
-function countWords(text: string): number {
-  let n = 0;
-  WORD.lastIndex = 0;
-  while (WORD.test(text)) n++;
-  return n;
-}
 
 export function parsePage(html: string, pageUrl: string): ParsedPage {
   const out: ParsedPage = {
