@@ -103,7 +103,7 @@ beforeAll(async () => {
   const planned = await seo(["plan", "--run-dir", ws.run, "--only", "add-meta-description"]);
   expect(planned.code).toBe(0);
   plan = { ...planned.json.data, doc: JSON.parse(await Bun.file(join(ws.run, "plan.json")).text()) };
-});
+}, 120_000);
 
 /** Each planned description as its edit writes it into the page (attribute escapes undone). */
 const described = (): Record<string, string> =>

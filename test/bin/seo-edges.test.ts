@@ -25,7 +25,7 @@ beforeAll(async () => {
   fails = new Set(listed.json.data.items.map((f: { url: string; rule: string }) => `${f.url.replace(ORIGIN, "") || "index.html"} ${f.rule}`));
   const described = (await run(seo, ["audit", "--describe"])).json;
   rules = new Set(described.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule.enum);
-});
+}, 120_000);
 
 describe(`the edge corpus, judged as Lighthouse ${recorded.lighthouse} judged it`, () => {
   for (const c of cases)

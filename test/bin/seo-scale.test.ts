@@ -11,7 +11,7 @@ import { binary, run } from "../helpers/bin.ts";
 
 const seo = binary("seo");
 const fresh = () => mkdtempSync(join(tmpdir(), "seo-scale-"));
-const PAGES = 600;
+const PAGES = 300;
 
 let site: string;
 let runDir: string;
@@ -28,7 +28,7 @@ beforeAll(async () => {
     const r = await run(seo, [...stage, "--run-dir", runDir, "--json"]);
     expect(r.code).toBe(0);
   }
-});
+}, 120_000);
 
 describe("a site's pages stream through the run dir", () => {
   test("--max-pages takes a million, and every page is crawled, extracted and scored", async () => {

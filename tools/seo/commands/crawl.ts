@@ -28,7 +28,7 @@ const result = z.object({
   by_status: describe(z.record(z.string(), z.number()), "Pages per HTTP status; 0 is a request that failed."),
   redirected: z.number(),
   skipped: describe(z.record(z.string(), z.number()), "Links not followed, by reason: robots, max-pages, max-depth."),
-  cut: describe(z.number(), "Pages larger than --max-body-bytes, read only up to it (each a `body-cut` finding)."),
+  cut: describe(z.optional(z.number()), "Pages larger than --max-body-bytes, read only up to it (each a `body-cut` finding)."),
   robots_txt: z.boolean(),
   dry_run: z.boolean(),
   artifact: describe(z.nullable(z.string()), "Path of crawl.json; null on --dry-run."),

@@ -19,7 +19,9 @@ export default defineCommand({
   }),
   result: z.extend(planResult, {
     skipped: describe(
-      z.array(z.object({ file: z.string(), action: z.nullable(z.enum(FIX_ACTIONS)), reason: z.string() })),
+      z.optional(
+        z.array(z.object({ file: z.string(), action: z.nullable(z.enum(FIX_ACTIONS)), reason: z.string() })),
+      ),
       "Fixes the plan leaves out, and why (a page in an encoding seo does not edit; too little prose for a description).",
     ),
   }),

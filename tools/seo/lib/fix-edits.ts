@@ -31,14 +31,13 @@ export function canonicalEdits(t: string, at: Located, href: string): Edit[] | n
 }
 
 /**
- * A meta description after the title (or the charset): `content`, which must
- * be one the page's own main text offers (descriptionCandidates), else the
- * first it offers; a string says why `content` is not the page's own.
+ * A meta description after the title (or the charset): `content` when the
+ * page's own main text offers it (descriptionCandidates; the plan chose it,
+ * unique on the site), else the first the text offers.
  */
-export function descriptionEdits(t: string, at: Located, content?: string): Edit[] | null | string {
+export function descriptionEdits(t: string, at: Located, content?: string): Edit[] | null {
   const offered = descriptionCandidates(at.paragraphs);
-  if (content !== undefined && !offered.includes(content)) return `its description ${JSON.stringify(content).slice(0, 80)} is not whole sentences of the page's own main text`;
-  content ??= offered[0];
+  if (content === undefined || !offered.includes(content)) content = offered[0];
   const anchor = at.titleClose ?? at.charset;
   if (!content || at.description || !anchor) return null;
   const tagStart = at.titleClose ? t.lastIndexOf("<title", anchor.start) : anchor.start;

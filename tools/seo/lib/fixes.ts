@@ -77,17 +77,14 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: SiteP
       },
     });
   if (findings.some((f) => f.rule === "meta-description") && page.description_count === 0) {
-    const extra: Record<string, unknown> = {};
     fixes.push({
       action: "add-meta-description",
       reason: "there is no meta description; this one is whole sentences of the page's own main text, and no other page's",
-      extra,
+      extra: {},
       edits: (t, at) => {
         const content = uniqueDescription(at, site);
         if (content === null) return null;
-        extra.content = content;
-        const edits = descriptionEdits(t, at, content);
-        return typeof edits === "string" ? null : edits;
+        return descriptionEdits(t, at, content);
       },
     });
   }
