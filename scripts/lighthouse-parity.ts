@@ -7,9 +7,14 @@
  * not "not applicable" or "manual"). seo's verdict on a pair: a finding of
  * the rule with the audit's id on that page is a fail, none a pass.
  *
- *   bun scripts/lighthouse-parity.ts [--pages 40]      (after `npm run build`)
+ * The third corpus is test/fixtures/seo-edges: one-case pages (cases.json
+ * says what each is about). `--record` writes Lighthouse's verdict on each of
+ * them, every audit (pass, fail or n/a), to its lighthouse.json, which
+ * test/bin/seo-edges.test.ts holds seo to without Chromium.
+ *
+ *   bun scripts/lighthouse-parity.ts [--pages 40] [--edges] [--record]   (after `npm run build`)
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, normalize } from "node:path";
 
@@ -19,11 +24,17 @@ const lighthouse = join(root, "node_modules", ".bin", "lighthouse");
 const CHROMIUM = "/usr/bin/chromium";
 const CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 const pagesArg = Number(process.argv[process.argv.indexOf("--pages") + 1]) || 40;
+const edgesOnly = process.argv.includes("--edges");
+const record = process.argv.includes("--record");
+const EDGES = join(root, "test", "fixtures", "seo-edges");
 
 const CORPORA = [
   { name: "example site (examples/site)", dir: join(root, "examples", "site") },
   { name: "PostgreSQL 15 manual (Debian postgresql-doc-15)", dir: "/usr/share/doc/postgresql-doc-15/html" },
-];
+  { name: "edge corpus (test/fixtures/seo-edges)", dir: EDGES },
+].filter((c) => !edgesOnly || c.dir === EDGES);
+/** Lighthouse's verdict on every audit of every edge page, for --record. */
+const recorded: Record<string, Record<string, Verdict | "n/a">> = {};
 
 /** A folder as a web server serves it: dir/ is dir/index.html; anything else missing is a 404. */
 function serve(dir: string): { url: string; stop(): void } {
@@ -51,25 +62,27 @@ const json = async (argv: string[], opts: { allowFail?: boolean } = {}) => {
 };
 
 type Verdict = "pass" | "fail";
+type Decided = { id: string; verdict: Verdict | null; notApplicable: boolean; why: string };
 interface Pair { site: string; page: string; audit: string; lighthouse: Verdict; seo: Verdict | null; why: string }
 
 async function seoVerdicts(url: string, pages: number): Promise<{ pages: string[]; fails: Set<string>; rules: Set<string> }> {
   const run = mkdtempSync(join(tmpdir(), "parity-"));
   for (const stage of [["crawl", "--url", url, "--max-pages", String(pages)], ["extract"], ["audit"]]) await json([seo, ...stage, "--run-dir", run, "--json"]);
-  const extract = JSON.parse(readFileSync(join(run, "extract.json"), "utf8")).data as { pages: { url: string }[] };
+  const extract = JSON.parse(readFileSync(join(run, "extract.json"), "utf8")).data as { pages_file: { file: string } };
+  const crawled = readFileSync(join(run, extract.pages_file.file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { url: string });
   const audit = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data as { findings: { rule: string; url: string }[] };
   const describe = await json([seo, "audit", "--describe"]);
   const rules = new Set<string>(describe.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule?.enum ?? []);
-  return { pages: extract.pages.map((p) => p.url), fails: new Set(audit.findings.map((f) => `${f.url}\n${f.rule}`)), rules };
+  return { pages: crawled.map((p) => p.url), fails: new Set(audit.findings.map((f) => `${f.url}\n${f.rule}`)), rules };
 }
 
-async function lighthouseAudits(page: string): Promise<{ id: string; verdict: Verdict | null; why: string }[]> {
+async function lighthouseAudits(page: string): Promise<Decided[]> {
   const lhr = await json([lighthouse, page, "--only-categories=seo", "--output=json", "--output-path=stdout", "--quiet", `--chrome-flags=${CHROME_FLAGS}`], { allowFail: true });
   // A page Lighthouse cannot load (a 404) has a runtime error and no decided audit.
   return lhr.categories.seo.auditRefs.map((ref: { id: string }) => {
     const a = lhr.audits[ref.id];
     const decided = a.scoreDisplayMode === "binary" && (a.score === 0 || a.score === 1);
-    return { id: ref.id, verdict: decided ? (a.score === 1 ? "pass" : "fail") : null, why: String(a.explanation ?? a.displayValue ?? a.title ?? "").slice(0, 120) };
+    return { id: ref.id, verdict: decided ? (a.score === 1 ? "pass" : "fail") : null, notApplicable: a.scoreDisplayMode === "notApplicable", why: String(a.explanation ?? a.displayValue ?? a.title ?? "").slice(0, 120) };
   });
 }
 
@@ -86,7 +99,12 @@ for (const corpus of CORPORA) {
     const s = await seoVerdicts(server.url, pagesArg);
     const before = pairs.length;
     for (const page of s.pages) {
-      for (const a of await lighthouseAudits(page)) {
+      const audits = await lighthouseAudits(page);
+      if (corpus.dir === EDGES) {
+        const file = page.replace(server.url, "") || "index.html";
+        recorded[file] = Object.fromEntries(audits.filter((a) => a.verdict !== null || a.notApplicable).map((a) => [a.id, a.verdict ?? "n/a"]));
+      }
+      for (const a of audits) {
         if (a.verdict === null) continue;
         const seoVerdict = s.rules.has(a.id) ? (s.fails.has(`${page}\n${a.id}`) ? "fail" : "pass") : null;
         pairs.push({ site: corpus.name, page: page.replace(server.url, "/"), audit: a.id, lighthouse: a.verdict, seo: seoVerdict, why: a.why });
@@ -121,4 +139,11 @@ const differ = judged.filter((p) => p.seo !== p.lighthouse);
 if (differ.length) {
   console.log("\nwhere they differ:");
   for (const p of differ.slice(0, 40)) console.log(`  ${p.audit} ${p.page}: Lighthouse ${p.lighthouse}, seo ${p.seo} (${p.why})`);
+}
+
+if (record) {
+  const sorted = Object.fromEntries(Object.keys(recorded).sort().map((k) => [k, Object.fromEntries(Object.entries(recorded[k]!).sort())]));
+  const lighthouseVersion = JSON.parse(readFileSync(join(root, "node_modules", "lighthouse", "package.json"), "utf8")).version;
+  writeFileSync(join(EDGES, "lighthouse.json"), `${JSON.stringify({ lighthouse: lighthouseVersion, verdicts: sorted }, null, 2)}\n`);
+  console.log(`\nrecorded Lighthouse ${lighthouseVersion}'s verdicts on ${Object.keys(sorted).length} edge pages in ${join(EDGES, "lighthouse.json")}`);
 }

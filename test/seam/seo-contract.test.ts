@@ -112,6 +112,9 @@ describe("seo: errors and exit codes agree", () => {
   test("a crawl.json of an older seo (pages' HTML, not what they say) is INVALID_ARTIFACT, telling to crawl again", async () => {
     const dir = mkdtempSync(join(tmpdir(), "seo-older-"));
     const crawl = JSON.parse(readFileSync(join(runDir, "crawl.json"), "utf8"));
+    // An older crawl.json held its pages inline.
+    crawl.data.pages = readFileSync(join(runDir, crawl.data.pages_file.file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    delete crawl.data.pages_file;
     for (const page of crawl.data.pages) {
       delete page.parsed;
       page.html = "<html><title>t</title></html>";

@@ -168,6 +168,11 @@ export class RunDir {
     }
   }
 
+  /** The redactor artifacts pass through: for a stage that streams files of its own beside its artifact. */
+  redact(text: string): string {
+    return this.opts.redact(text);
+  }
+
   /** Writes an artifact atomically; a reader never sees half of one. */
   write<T>(name: string, data: T, extra: { model?: string; promptVersion?: string } = {}): { path: string; checksum: string } {
     const path = this.#artifactPath(name);

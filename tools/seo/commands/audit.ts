@@ -36,11 +36,12 @@ export default defineCommand({
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const { audit } = await import("../lib/rules.ts");
-    const findings = audit(site);
-    const data: AuditData = { source: site.source, pages: site.pages.length, findings };
+    const { readPages } = await import("../lib/page-store.ts");
+    const { findings, pages } = audit(site, () => readPages(ctx.runDir.path, "extract", site));
+    const data: AuditData = { source: site.source, pages, findings };
     const written = ctx.dryRun ? null : ctx.runDir.write("audit", data);
     const shown = filterFindings(findings, ctx.flags);
     ctx.setOutcome({ realized: findings.length, confidence: 1 });
-    return { summary: summarize(findings, site.pages.length), items: ctx.paginate(shown, "findings"), dry_run: ctx.dryRun, artifact: written?.path ?? null };
+    return { summary: summarize(findings, pages), items: ctx.paginate(shown, "findings"), dry_run: ctx.dryRun, artifact: written?.path ?? null };
   },
 });

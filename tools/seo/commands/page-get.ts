@@ -18,15 +18,18 @@ export default defineCommand({
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const wanted = ctx.flags.url;
-    const page = site.pages.find((p) => p.url === wanted || p.final_url === wanted);
+    const { readPages } = await import("../lib/page-store.ts");
+    const pages = () => readPages(ctx.runDir.path, "extract", site);
+    const page = pages().find((p) => p.url === wanted || p.final_url === wanted);
     if (!page) {
-      const guess = nearest(wanted, site.pages.map((p) => p.url));
+      const guess = nearest(wanted, pages().map((p) => p.url).toArray());
       throw new KitError("NOT_FOUND", `no crawled page has the URL ${wanted}`, {
         got: wanted,
         hint: guess ? `did you mean ${guess}? \`seo page list\` shows every URL` : "`seo page list` shows every URL",
       });
     }
     const audited = ctx.runDir.readIfPresent<AuditData>("audit");
-    return { page, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
+    // An extract written before seo recorded encodings has none.
+    return { page: { ...page, encoding: page.encoding ?? null, size: page.size ?? null, cut: page.cut ?? false }, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
   },
 });

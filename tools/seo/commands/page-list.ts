@@ -30,10 +30,13 @@ export default defineCommand({
     const counts = auditCounts(ctx.runDir);
     const q = ctx.flags.query?.toLowerCase();
     const cls = ctx.flags.status;
-    const rows = site.pages
+    const { readPages } = await import("../lib/page-store.ts");
+    // Rows are small (no links, no text): a big site's list is held as rows, never as pages.
+    const rows = readPages(ctx.runDir.path, "extract", site)
       .filter((p) => !cls || (cls === "failed" ? p.status === 0 : Math.floor(p.status / 100) === Number(cls[0])))
       .filter((p) => !q || p.url.toLowerCase().includes(q) || (p.title ?? "").toLowerCase().includes(q))
-      .map((p) => ({ url: p.url, status: p.status, title: p.title, depth: p.depth, word_count: p.word_count, findings: counts ? (counts.get(p.url) ?? 0) : null }));
+      .map((p) => ({ url: p.url, status: p.status, title: p.title, depth: p.depth, word_count: p.word_count, findings: counts ? (counts.get(p.url) ?? 0) : null }))
+      .toArray();
     ctx.setOutcome({ realized: rows.length });
     return { items: ctx.paginate(rows, "pages") };
   },

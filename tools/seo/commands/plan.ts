@@ -1,6 +1,7 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
 import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
+import type { Skipped } from "../lib/fixes.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { FIX_ACTIONS } from "../lib/fix-actions.ts";
 
@@ -16,13 +17,21 @@ export default defineCommand({
     only: describe(z.optional(z.array(z.enum(FIX_ACTIONS))), "Plan only these kinds of fix."),
     ttl: ttlFlag,
   }),
-  result: planResult,
+  result: z.extend(planResult, {
+    skipped: describe(
+      z.optional(
+        z.array(z.object({ file: z.string(), action: z.nullable(z.enum(FIX_ACTIONS)), reason: z.string() })),
+      ),
+      "Fixes the plan leaves out, and why (a page in an encoding seo does not edit; too little prose for a description).",
+    ),
+  }),
   schema: "seo.plan@1",
   next: ["gate review --plan {run_dir}"],
   errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "INVALID_INPUT", "PLAN_INVALID"],
   stage: { writes: "plan", reads: ["extract", "audit"] },
   examples: [{ argv: ["--run-dir", "./run"], summary: "Plan every fix the audit in ./run supports." }],
   async run(ctx) {
+    let skipped: Skipped[] = [];
     const result = await writePlan(
       ctx,
       async () => {
@@ -31,11 +40,18 @@ export default defineCommand({
         if (extract.source.kind !== "dir")
           throw new KitError("INVALID_INPUT", "seo plans fixes for a folder crawled with --dir; this run crawled a live site", { hint: "crawl the site's source folder: `seo crawl --dir ./public`" });
         const { planFixes } = await import("../lib/fixes.ts");
-        return { context: { root: extract.source.dir }, items: planFixes(extract.source.dir, extract.pages, audit.findings, ctx.flags.lang, ctx.flags.only) };
+        const { readPages } = await import("../lib/page-store.ts");
+        // Planning needs each page's head, not its links, images or headings: those are left out.
+        const pages = readPages(ctx.runDir.path, "extract", extract)
+          .map((p) => ({ ...p, links: [], images: [], headings: [] }))
+          .toArray();
+        const planned = planFixes(extract.source.dir, pages, audit.findings, ctx.flags.lang, ctx.flags.only);
+        skipped = planned.skipped;
+        return { context: { root: extract.source.dir, skipped }, items: planned.items };
       },
       ctx.flags.ttl,
     );
     ctx.setOutcome({ projected: result.items.length });
-    return result;
+    return { ...result, skipped };
   },
 });

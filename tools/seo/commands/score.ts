@@ -28,9 +28,15 @@ export default defineCommand({
     const audited = ctx.runDir.read<AuditData>("audit").data;
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const { scoreSite, grade } = await import("../lib/score.ts");
-    const scored: ScoreData = scoreSite(audited, site);
+    const { readPages } = await import("../lib/page-store.ts");
+    const counts = { all: 0, content: 0 };
+    for (const p of readPages(ctx.runDir.path, "extract", site)) {
+      counts.all++;
+      if (p.status >= 200 && p.status < 300 && p.html) counts.content++;
+    }
+    const scored: ScoreData = scoreSite(audited, counts);
     const written = ctx.dryRun ? null : ctx.runDir.write("score", scored);
     ctx.setOutcome({ realized: scored.score, confidence: 1 });
-    return { score: scored.score, grade: grade(scored.score), pages: site.pages.length, categories: scored.categories as never, dry_run: ctx.dryRun, artifact: written?.path ?? null };
+    return { score: scored.score, grade: grade(scored.score), pages: counts.all, categories: scored.categories as never, dry_run: ctx.dryRun, artifact: written?.path ?? null };
   },
 });

@@ -1,20 +1,32 @@
 /** The artifacts seo's stages hand each other through the run dir (contract §7). */
-import type { CrawlResult } from "./crawler.ts";
+import type { CrawledPage, CrawlResult } from "./crawler.ts";
+import type { PagesFile } from "./page-store.ts";
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 
 export type Source = { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
 
-export interface CrawlData extends CrawlResult {
+export interface CrawlData extends Omit<CrawlResult, "referrers"> {
   source: Source;
   start_url: string;
-  options: { max_pages: number; max_depth: number };
+  options: { max_pages: number; max_depth: number; max_body_bytes?: number };
+  /** The pages, one JSON line each (page-store.ts); an older crawl.json holds them inline as `pages`. */
+  pages_file?: PagesFile;
+  pages?: (CrawledPage & { linked_from?: string[] })[];
+  /** `{ url, linked_from }` lines: the pages that link to each URL (at most 20 each). */
+  referrers_file?: PagesFile;
 }
 
 export interface ExtractData {
   source: Source;
   start_url: string;
-  pages: ExtractedPage[];
+  /** The pages, one JSON line each (page-store.ts); an older extract.json holds them inline as `pages`. */
+  pages_file?: PagesFile;
+  pages?: ExtractedPage[];
+  /** How many pages: known without reading them. */
+  page_count?: number;
+  /** The crawl's --max-body-bytes (absent in an extract of an older crawl). */
+  max_body_bytes?: number;
   /** URLs robots.txt kept the crawl from, with the pages that link to them. */
   blocked: { url: string; linked_from: string[] }[];
   /** The site's robots.txt as fetched (content null: there is none); absent in an extract of an older crawl. */

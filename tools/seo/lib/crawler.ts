@@ -5,6 +5,7 @@
  * every redirect hop is recorded.
  */
 import robotsParser from "robots-parser";
+import type { EncodingSource } from "./decode.ts";
 import { USER_AGENT, isHtml, type Fetcher } from "./fetchers.ts";
 import { parsePage, type ParsedPage } from "./html.ts";
 import { normalizeUrl, siteRootOf, withinSite } from "./url.ts";
@@ -15,21 +16,29 @@ export interface CrawledPage {
   status: number;
   redirects: { url: string; status: number; location: string }[];
   content_type: string | null;
+  /** The encoding the HTML was decoded from and what declared it (null: not HTML). */
+  encoding: { name: string; source: EncodingSource } | null;
+  /** The HTML's full size in bytes; `cut` when only the first --max-body-bytes of it were read. */
+  size: number | null;
+  cut: boolean;
   depth: number;
   file: string | null;
   /** What the page's HTML says (null: not HTML), parsed once, here: the HTML itself is not kept. */
   parsed: ParsedPage | null;
   error: string | null;
   x_robots_tag: string | null;
-  linked_from: string[];
 }
 
 export type SkipReason = "robots" | "max-pages" | "max-depth";
 
 export interface CrawlResult {
-  pages: CrawledPage[];
+  /** Every URL robots.txt kept the crawl from (the audit's blocked-by-robots), and the first others not followed. */
   skipped: { url: string; reason: SkipReason; linked_from: string[] }[];
+  /** How many links were not followed, by reason: every one, however few `skipped` lists. */
+  skipped_count: Partial<Record<SkipReason, number>>;
   robots: { found: boolean; url: string; content: string | null };
+  /** The pages that link to each page (at most MAX_REFERRERS each), for the pages fetched. */
+  referrers: Map<string, string[]>;
 }
 
 export interface CrawlOptions {
@@ -40,7 +49,8 @@ export interface CrawlOptions {
   maxDepth: number;
   concurrency: number;
   signal: AbortSignal;
-  onPage?: (page: CrawledPage) => void;
+  /** Each page as it is fetched, in crawl order: the crawl keeps none of them. */
+  onPage: (page: CrawledPage) => void;
   /** Space requests by robots.txt's Crawl-delay (a live site; a folder is read, not requested). */
   honourCrawlDelay?: boolean;
   /** Told the delay it paces by, once, when robots.txt asks for one. */
@@ -68,17 +78,14 @@ const MAX_REDIRECTS = 10;
 const MAX_REFERRERS = 20;
 const MAX_SKIPPED = 500;
 
-async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
+/** `fn` over `items`, at most `limit` at once, results in the items' order: only `limit` are held at a time. */
+async function* orderedLimit<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): AsyncGenerator<R> {
+  const inflight: Promise<R>[] = [];
   let next = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+  while (next < items.length || inflight.length > 0) {
+    while (inflight.length < limit && next < items.length) inflight.push(fn(items[next++]!));
+    yield await inflight.shift()!;
+  }
 }
 
 export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
@@ -99,21 +106,20 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
   };
   const seen = new Set<string>([opts.start]);
   const skipped = new Map<string, SkipReason>();
-  const pages: CrawledPage[] = [];
+  let fetchedCount = 0;
   refer(opts.start, null);
 
   let layer = allowed(opts.start) ? [opts.start] : [];
   if (layer.length === 0) skipped.set(opts.start, "robots");
   for (let depth = 0; layer.length > 0; depth++) {
-    const room = opts.maxPages - pages.length;
+    const room = opts.maxPages - fetchedCount;
     const take = layer.slice(0, Math.max(0, room));
     for (const url of layer.slice(take.length)) skipped.set(url, "max-pages");
-    const fetched = await mapLimit(take, opts.concurrency, (url) => fetchPage(opts, url, depth, pace));
 
     const next = new Set<string>();
-    for (const page of fetched) {
-      pages.push(page);
-      opts.onPage?.(page);
+    for await (const page of orderedLimit(take, opts.concurrency, (url) => fetchPage(opts, url, depth, pace))) {
+      fetchedCount++;
+      opts.onPage(page);
       seen.add(page.final_url);
       if (!page.parsed || !withinSite(page.final_url, site)) continue;
       for (const link of page.parsed.links) {
@@ -127,20 +133,23 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
       }
     }
     layer = [...next].sort();
-    if (pages.length >= opts.maxPages) {
+    if (fetchedCount >= opts.maxPages) {
       for (const url of layer) skipped.set(url, "max-pages");
       break;
     }
   }
 
-  for (const page of pages) page.linked_from = referrers.get(page.url) ?? [];
+  const skippedCount: Partial<Record<SkipReason, number>> = {};
+  for (const reason of skipped.values()) skippedCount[reason] = (skippedCount[reason] ?? 0) + 1;
+  let others = 0;
   return {
-    pages,
     skipped: [...skipped]
       .sort(([a], [b]) => (a < b ? -1 : 1))
-      .slice(0, MAX_SKIPPED)
+      .filter(([, reason]) => reason === "robots" || others++ < MAX_SKIPPED)
       .map(([url, reason]) => ({ url, reason, linked_from: referrers.get(url) ?? [] })),
+    skipped_count: skippedCount,
     robots: { found: opts.robotsTxt !== null, url: robotsUrl, content: opts.robotsTxt },
+    referrers,
   };
 }
 
@@ -169,12 +178,14 @@ async function fetchPage(opts: CrawlOptions, url: string, depth: number, pace: (
       status: res.status,
       redirects,
       content_type: res.contentType,
+      encoding: res.encoding,
+      size: res.size,
+      cut: res.cut,
       depth,
       file: res.file,
       parsed: isHtml(res.contentType) && res.body !== null ? parsePage(res.body, target ?? current) : null,
       error,
       x_robots_tag: res.xRobotsTag,
-      linked_from: [],
     };
   }
 }

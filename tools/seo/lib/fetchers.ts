@@ -3,11 +3,12 @@
  * read as a web server would serve it. The crawler sees one interface and
  * follows redirects itself, so every hop is recorded.
  */
-import { readFileSync, realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readFileSync, readSync, realpathSync, statSync } from "node:fs";
 import { extname, join, relative, sep } from "node:path";
+import { decodeHtml, type EncodingSource } from "./decode.ts";
 
 export const USER_AGENT = "agent-cli-kit-seo/0.1 (+https://github.com/agent-cli-kit)";
-/** A page larger than this is cut: an auditor needs the head and the links, not megabytes. */
+/** The default --max-body-bytes: a page larger than this is read up to it, and the cut is a finding (`body-cut`). */
 export const MAX_BODY_BYTES = 2 * 1024 * 1024;
 
 export interface Fetched {
@@ -16,6 +17,11 @@ export interface Fetched {
   contentType: string | null;
   xRobotsTag: string | null;
   body: string | null;
+  /** The encoding the body was decoded from, and what said so (null: no body). */
+  encoding: { name: string; source: EncodingSource } | null;
+  /** The body's full size in bytes (null: no body read); `cut` when only the first --max-body-bytes were read. */
+  size: number | null;
+  cut: boolean;
   /** For a folder: the file served, relative to the folder. */
   file: string | null;
   error: string | null;
@@ -29,8 +35,33 @@ export interface Fetcher {
 
 export const isHtml = (contentType: string | null): boolean => /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType ?? "");
 
+/** A response body up to `limit` bytes, and its full size: the rest is counted as it streams past, never held. */
+async function readUpTo(res: Response, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  let size = 0;
+  for await (const chunk of res.body ?? []) {
+    size += chunk.byteLength;
+    if (kept < limit) {
+      const part = chunk.subarray(0, limit - kept);
+      chunks.push(part);
+      kept += part.byteLength;
+    }
+  }
+  const bytes = new Uint8Array(kept);
+  let at = 0;
+  for (const c of chunks) {
+    bytes.set(c, at);
+    at += c.byteLength;
+  }
+  return { bytes, size };
+}
+
 export class HttpFetcher implements Fetcher {
-  constructor(private readonly timeoutMs: number) {}
+  constructor(
+    private readonly timeoutMs: number,
+    private readonly maxBodyBytes = MAX_BODY_BYTES,
+  ) {}
 
   async robotsTxt(start: string, signal: AbortSignal): Promise<string | null> {
     try {
@@ -48,7 +79,7 @@ export class HttpFetcher implements Fetcher {
   }
 
   async get(url: string, signal: AbortSignal): Promise<Fetched> {
-    const none = { location: null, contentType: null, xRobotsTag: null, body: null, file: null };
+    const none = { location: null, contentType: null, xRobotsTag: null, body: null, encoding: null, size: null, cut: false, file: null };
     try {
       const res = await fetch(url, {
         redirect: "manual",
@@ -56,15 +87,18 @@ export class HttpFetcher implements Fetcher {
         headers: { "user-agent": USER_AGENT, accept: "text/html,application/xhtml+xml;q=0.9,*/*;q=0.5" },
       });
       const contentType = res.headers.get("content-type");
-      let body: string | null = null;
+      let decoded = null;
+      let size: number | null = null;
       // A redirect's body is never a page; an error page's is worth reading.
       if (isHtml(contentType) && (res.status < 300 || res.status >= 400)) {
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        body = new TextDecoder().decode(bytes.subarray(0, MAX_BODY_BYTES));
+        const read = await readUpTo(res, this.maxBodyBytes);
+        size = read.size;
+        decoded = decodeHtml(read.bytes, contentType);
       } else {
         await res.body?.cancel();
       }
-      return { status: res.status, location: res.headers.get("location"), contentType, xRobotsTag: res.headers.get("x-robots-tag"), body, file: null, error: null };
+      const encoding = decoded && { name: decoded.encoding, source: decoded.source };
+      return { status: res.status, location: res.headers.get("location"), contentType, xRobotsTag: res.headers.get("x-robots-tag"), body: decoded?.text ?? null, encoding, size, cut: size !== null && size > this.maxBodyBytes, file: null, error: null };
     } catch (e) {
       if (signal.aborted) throw e;
       const err = e as Error;
@@ -75,8 +109,9 @@ export class HttpFetcher implements Fetcher {
 }
 
 const CONTENT_TYPES: Record<string, string> = {
-  ".html": "text/html; charset=utf-8",
-  ".htm": "text/html; charset=utf-8",
+  // No charset: a folder's page says its own encoding (a BOM or a meta), as it does when a host serves it without one.
+  ".html": "text/html",
+  ".htm": "text/html",
   ".xhtml": "application/xhtml+xml",
   ".txt": "text/plain; charset=utf-8",
   ".xml": "application/xml",
@@ -103,6 +138,7 @@ export class DirFetcher implements Fetcher {
   constructor(
     dir: string,
     private readonly basePath = "/",
+    private readonly maxBodyBytes = MAX_BODY_BYTES,
   ) {
     this.root = realpathSync(dir);
   }
@@ -143,10 +179,30 @@ export class DirFetcher implements Fetcher {
     const pathname = new URL(url).pathname;
     const file = pathname.startsWith(this.basePath) ? this.resolve(`/${pathname.slice(this.basePath.length)}`) : null;
     const none = { location: null, xRobotsTag: null, error: null };
-    if (!file) return { status: 404, contentType: null, body: null, file: null, ...none };
+    if (!file) return { status: 404, contentType: null, body: null, encoding: null, size: null, cut: false, file: null, ...none };
     const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
-    const body = isHtml(contentType) ? readFileSync(file).subarray(0, MAX_BODY_BYTES).toString("utf8") : null;
-    return { status: 200, contentType, body, file: relative(this.root, file).split(sep).join("/"), ...none };
+    const size = isHtml(contentType) ? statSync(file).size : null;
+    const decoded = size === null ? null : decodeHtml(readHead(file, Math.min(size, this.maxBodyBytes)), contentType);
+    const encoding = decoded && { name: decoded.encoding, source: decoded.source };
+    const cut = size !== null && size > this.maxBodyBytes;
+    return { status: 200, contentType, body: decoded?.text ?? null, encoding, size, cut, file: relative(this.root, file).split(sep).join("/"), ...none };
   }
 }
 
+
+/** The first `length` bytes of a file, without reading the rest. */
+function readHead(file: string, length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  const fd = openSync(file, "r");
+  try {
+    let at = 0;
+    while (at < length) {
+      const n = readSync(fd, bytes, at, length - at, at);
+      if (n === 0) break;
+      at += n;
+    }
+    return bytes.subarray(0, at);
+  } finally {
+    closeSync(fd);
+  }
+}

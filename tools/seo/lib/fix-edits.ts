@@ -4,7 +4,7 @@
  * and apply recompute to hold an item to (fix-effects.ts).
  */
 import type { Edit } from "./edits.ts";
-import { describeFromText } from "./describe-text.ts";
+import { descriptionCandidates } from "./describe-text.ts";
 import { attrValueSpan, escapeAttr, indentAt, type Located, type TagSpan } from "./source.ts";
 
 /** Inserts a line after a tag, indented like that tag's line. */
@@ -30,9 +30,14 @@ export function canonicalEdits(t: string, at: Located, href: string): Edit[] | n
   return [lineAfter(t, anchor.end, anchor.start, `<link rel="canonical" href="${escapeAttr(href)}">`)];
 }
 
-/** A meta description from the page's own opening text, after the title (or the charset). */
-export function descriptionEdits(t: string, at: Located): Edit[] | null {
-  const content = describeFromText(at.paragraphs);
+/**
+ * A meta description after the title (or the charset): `content` when the
+ * page's own main text offers it (descriptionCandidates; the plan chose it,
+ * unique on the site), else the first the text offers.
+ */
+export function descriptionEdits(t: string, at: Located, content?: string): Edit[] | null {
+  const offered = descriptionCandidates(at.paragraphs);
+  if (content === undefined || !offered.includes(content)) content = offered[0];
   const anchor = at.titleClose ?? at.charset;
   if (!content || at.description || !anchor) return null;
   const tagStart = at.titleClose ? t.lastIndexOf("<title", anchor.start) : anchor.start;

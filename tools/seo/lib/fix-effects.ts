@@ -45,12 +45,25 @@ export const FIXES: Readonly<Record<FixAction, Fix>> = {
     edits: (t, at, p) => (str(p.href) && /^https?:\/\/[^\s]+$/i.test(p.href as string) ? canonicalEdits(t, at, p.href as string) : `its href ${JSON.stringify(p.href)?.slice(0, 80)} is not an http(s) URL`),
   },
   "remove-duplicate-canonical": { may: 'only duplicate <link rel="canonical"> tags, removed, one kept', edits: duplicateRemovals },
-  "add-meta-description": { may: 'one <meta name="description"> in <head>, its text from the page\'s own paragraphs', edits: (t, at) => descriptionEdits(t, at) },
+  "add-meta-description": {
+    may: 'one <meta name="description"> in <head>, its text whole sentences of the page\'s own main text',
+    // The description the item writes must be one the page's main text offers (which one: the plan chose it, unique on the site);
+    // any other is compared with the first it offers, and the difference named.
+    edits: (t, at, p) => descriptionEdits(t, at, insertedDescription(p.edits) ?? undefined),
+  },
   "fix-broken-link": {
     may: "only the href of the links naming params.from, replaced by params.to (a path or an http(s) URL)",
     edits: (t, at, p) => (str(p.from) && str(p.to) !== null && safeHref(p.to as string) ? brokenLinkEdits(t, at, p.from as string, p.to as string) : `its link target ${JSON.stringify(p.to)?.slice(0, 80)} is not a path or an http(s) URL`),
   },
 };
+
+/** The content of the description meta an item's edits insert, attribute escapes undone; null when they insert none. */
+function insertedDescription(edits: unknown): string | null {
+  if (!Array.isArray(edits)) return null;
+  const inserted = edits.map((e) => (typeof e?.insert === "string" ? e.insert : "")).join("");
+  const m = /<meta name="description" content="([^"]*)">/.exec(inserted);
+  return m ? m[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&") : null;
+}
 
 /** Markup no seo action writes, whatever it is called; matched on the text inserted, character references decoded. */
 const FORBIDDEN: readonly [RegExp, string][] = [

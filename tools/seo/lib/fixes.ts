@@ -12,6 +12,7 @@ import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenLinkEdits, canonicalEdits, canonicalRemoval, descriptionEdits, setLangEdits, viewportEdits } from "./fix-edits.ts";
+import { descriptionCandidates, MIN_PROSE_WORDS, proseWords } from "./describe-text.ts";
 import { locate, type Located } from "./source.ts";
 import type { FixAction } from "./fix-actions.ts";
 
@@ -27,7 +28,35 @@ interface Fix {
 
 const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 
-function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: { lang: string; okPaths: string[] }): Fix[] {
+interface SitePlan {
+  lang: string;
+  okPaths: string[];
+  /** Every description on the site, lower-cased: those the pages have and those planned so far. */
+  descriptions: Set<string>;
+  skip(action: FixAction, reason: string): void;
+}
+
+/** A description for the page that no other page has; null (and the reason, skipped) when its main text offers none. */
+function uniqueDescription(at: Located, site: SitePlan): string | null {
+  const offered = descriptionCandidates(at.paragraphs);
+  const chosen = offered.find((c) => !site.descriptions.has(c.toLowerCase()));
+  if (chosen) {
+    site.descriptions.add(chosen.toLowerCase());
+    return chosen;
+  }
+  const prose = proseWords(at.paragraphs);
+  site.skip(
+    "add-meta-description",
+    offered.length > 0
+      ? `every description its main text offers (${offered.length}) is already another page's`
+      : prose < MIN_PROSE_WORDS
+        ? `its main content has too little prose for a description (${prose} words; at least ${MIN_PROSE_WORDS})`
+        : "its main content has no whole sentences to describe it with",
+  );
+  return null;
+}
+
+function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: SitePlan): Fix[] {
   const fixes: Fix[] = [];
   const has = (rule: string) => findings.some((f) => f.rule === rule);
   if (has("html-lang"))
@@ -47,8 +76,18 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: { lan
         return at.canonicals.filter((c) => c !== keep).map((c) => canonicalRemoval(t, c));
       },
     });
-  if (findings.some((f) => f.rule === "meta-description") && page.description_count === 0)
-    fixes.push({ action: "add-meta-description", reason: "there is no meta description; this one is taken from the page's own opening text", extra: {}, edits: descriptionEdits });
+  if (findings.some((f) => f.rule === "meta-description") && page.description_count === 0) {
+    fixes.push({
+      action: "add-meta-description",
+      reason: "there is no meta description; this one is whole sentences of the page's own main text, and no other page's",
+      extra: {},
+      edits: (t, at) => {
+        const content = uniqueDescription(at, site);
+        if (content === null) return null;
+        return descriptionEdits(t, at, content);
+      },
+    });
+  }
   const broken = new Map<string, Finding>();
   for (const f of findings) if (f.rule === "broken-link" && typeof f.detail.raw === "string") broken.set(f.detail.raw, f);
   for (const [raw, f] of broken) {
@@ -73,25 +112,51 @@ function uniqueBest(path: string, candidates: readonly string[]): string | null 
   return scored[0][0];
 }
 
-export function planFixes(root: string, pages: readonly ExtractedPage[], findings: readonly Finding[], langFlag: string | undefined, only: readonly string[] | undefined): ItemInput[] {
+/** A fix the plan leaves out, and why. */
+export interface Skipped {
+  file: string;
+  action: FixAction | null;
+  reason: string;
+}
+
+export function planFixes(
+  root: string,
+  pages: readonly ExtractedPage[],
+  findings: readonly Finding[],
+  langFlag: string | undefined,
+  only: readonly string[] | undefined,
+): { items: ItemInput[]; skipped: Skipped[] } {
   const langs = pages.map((p) => p.lang).filter((l): l is string => !!l && LANG_TAG.test(l));
   const common = [...new Set(langs)].sort((a, b) => langs.filter((x) => x === b).length - langs.filter((x) => x === a).length)[0];
-  const site = { lang: langFlag ?? common ?? "en", okPaths: pages.filter((p) => p.status === 200 && p.file?.endsWith(".html")).map((p) => new URL(p.final_url).pathname) };
   const items: ItemInput[] = [];
+  const skipped: Skipped[] = [];
+  let current = "";
+  const site: SitePlan = {
+    lang: langFlag ?? common ?? "en",
+    okPaths: pages.filter((p) => p.status === 200 && p.file?.endsWith(".html")).map((p) => new URL(p.final_url).pathname),
+    descriptions: new Set(pages.flatMap((p) => (p.meta_description ? [p.meta_description.trim().toLowerCase()] : []))),
+    skip: (action, reason) => skipped.push({ file: current, action, reason }),
+  };
   const planned = new Set<string>(); // one file reached by two URLs is planned once
+  const byPage = Map.groupBy(findings, (f) => f.url);
   for (const page of [...pages].sort((a, b) => (a.file ?? "").localeCompare(b.file ?? ""))) {
     if (!page.file || page.status !== 200 || planned.has(page.file)) continue;
     planned.add(page.file);
-    const mine = findings.filter((f) => f.url === page.url);
+    current = page.file;
+    const mine = byPage.get(page.url) ?? [];
     const fixes = fixesFor(page, mine, site).filter((f) => !only || only.includes(f.action));
     if (fixes.length === 0) continue;
-    let text: string;
+    let bytes: Buffer;
     try {
-      const bytes = readFileSync(resolveWithin(root, page.file, "the site folder"));
-      text = bytes.toString("utf8");
-      if (!Buffer.from(text, "utf8").equals(bytes)) throw new Error("it is not valid UTF-8");
+      bytes = readFileSync(resolveWithin(root, page.file, "the site folder"));
     } catch (e) {
       throw new KitError("INVALID_INPUT", `${page.file} cannot be planned: ${(e as Error).message}`, { hint: "crawl the folder again, then plan" });
+    }
+    let text = bytes.toString("utf8");
+    // Edits are made on the text and written back as UTF-8: a page in another encoding is left as it is, and said so.
+    if (!Buffer.from(text, "utf8").equals(bytes) || (page.encoding && page.encoding.name !== "utf-8")) {
+      skipped.push({ file: page.file, action: null, reason: `it is ${page.encoding?.name ?? "not valid UTF-8"}, not UTF-8; seo edits UTF-8 files only` });
+      continue;
     }
     // Located again only after a fix changed the text.
     let located: Located | null = null;
@@ -111,5 +176,5 @@ export function planFixes(root: string, pages: readonly ExtractedPage[], finding
       text = after;
     }
   }
-  return items;
+  return { items, skipped };
 }

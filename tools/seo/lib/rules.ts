@@ -8,35 +8,7 @@ import { RULES, RULE_IDS, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { siteRootOf, withinSite } from "./url.ts";
-
-/**
- * Lighthouse 12's link texts that say nothing about the target, per language
- * (from its link-text audit): a link's text is looked up in its page's
- * language's list, or in every list when the page states no language.
- */
-const NON_DESCRIPTIVE: Readonly<Record<string, ReadonlySet<string>>> = {
-  "en": new Set(["click here", "click this", "go", "here", "information", "learn more", "more", "more info", "more information", "right here", "read more", "see more", "start", "this"]),
-  "ja": new Set(["ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"]),
-  "es": new Set(["click aquí", "click aqui", "clicka aquí", "clicka aqui", "pincha aquí", "pincha aqui", "aquí", "aqui", "más", "mas", "más información", "más informacion", "mas información", "mas informacion", "este", "enlace", "este enlace", "empezar"]),
-  "pt": new Set(["clique aqui", "ir", "mais informação", "mais informações", "mais", "veja mais"]),
-  "ko": new Set(["여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"]),
-  "sv": new Set(["här", "klicka här", "läs mer", "mer", "mer info", "mer information"]),
-  "de": new Set(["klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"]),
-  "ta": new Set(["அடுத்த பக்கம்", "மறுபக்கம்", "முந்தைய பக்கம்", "முன்பக்கம்", "மேலும் அறிக", "மேலும் தகவலுக்கு", "மேலும் தரவுகளுக்கு", "தயவுசெய்து இங்கே அழுத்தவும்", "இங்கே கிளிக் செய்யவும்"]),
-  "fa": new Set(["اطلاعات بیشتر", "اطلاعات", "این", "اینجا بزنید", "اینجا کلیک کنید", "اینجا", "برو", "بیشتر بخوانید", "بیشتر بدانید", "بیشتر", "شروع"]),
-};
-
-/** Lighthouse's link-text judgement of one link on a page. */
-function nonDescriptive(l: { href: string | null; text: string; rel: string | null }, pageUrl: string, lang: string | null): boolean {
-  if (!l.href || /\bnofollow\b/i.test(l.rel ?? "")) return false;
-  const href = l.href.toLowerCase();
-  if (href.startsWith("javascript:") || href.startsWith("mailto:") || l.href.split("#")[0] === pageUrl.split("#")[0]) return false;
-  const text = l.text.trim().toLowerCase();
-  if (!text) return false;
-  const primary = lang?.split("-")[0]?.toLowerCase();
-  if (primary) return NON_DESCRIPTIVE[primary]?.has(text) ?? false;
-  return Object.values(NON_DESCRIPTIVE).some((texts) => texts.has(text));
-}
+import { blockedForEveryBot, imageAltProblem, nonDescriptive } from "./lighthouse.ts";
 
 const TITLE_RANGE = [10, 60] as const;
 const DESCRIPTION_RANGE = [50, 160] as const;
@@ -60,15 +32,19 @@ export const validLanguageTag = (tag: string): boolean => {
 const isOk = (p: ExtractedPage) => p.status >= 200 && p.status < 300;
 /** Content rules judge pages a search engine could index: fetched, 2xx, HTML. */
 const isContentPage = (p: ExtractedPage) => isOk(p) && p.html;
-const noindex = (p: ExtractedPage) => /\bnoindex\b|\bnone\b/i.test(`${p.robots_meta ?? ""} ${p.x_robots_tag ?? ""}`);
 
-function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
+function pageRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit): void {
   if (p.status === 0 || p.status >= 400)
     emit("http-status-code", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, { status: p.status });
   if (p.redirects > 1) emit("redirect-chain", p.url, `${p.redirects} redirects before ${p.final_url}`, { redirects: p.redirects, final_url: p.final_url });
+  if (p.cut && p.html) {
+    const limit = site.max_body_bytes ?? null;
+    emit("body-cut", p.url, `the HTML is ${p.size} bytes; only the first ${limit ?? "part"}${limit ? " bytes" : ""} were read and judged (--max-body-bytes)`, { bytes: p.size, limit });
+  }
   if (!isContentPage(p)) return;
 
-  if (noindex(p)) emit("is-crawlable", p.url, "noindex keeps it out of search results", { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag });
+  const blocked = blockedForEveryBot(p, site.robots);
+  if (blocked) emit("is-crawlable", p.url, `every search engine is kept from indexing it: ${blocked.join("; ")}`, { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag, blocked_by: blocked });
 
   if (!p.title) emit("document-title", p.url, p.title_count ? "the <title> is empty" : "there is no <title>");
   else if (p.title.length < TITLE_RANGE[0] || p.title.length > TITLE_RANGE[1])
@@ -82,7 +58,7 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
   if (p.h1_count > 1) emit("h1-multiple", p.url, `there are ${p.h1_count} <h1> elements`, { count: p.h1_count, h1: p.headings.filter((h) => h.level === 1).map((h) => h.text) });
   if (p.word_count < THIN_WORDS) emit("thin-content", p.url, `only ${p.word_count} words of text`, { words: p.word_count });
 
-  canonicalRules(p, site, byUrl, emit);
+  canonicalRules(p, site, index, emit);
 
   if (p.lang === null || p.lang === "") emit("html-lang", p.url, p.lang === "" ? "<html lang> is empty" : "<html> has no lang attribute");
   else if (!validLanguageTag(p.lang)) emit("html-lang-valid", p.url, `'${p.lang}' is not a valid language tag`, { lang: p.lang });
@@ -90,14 +66,15 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
   for (const h of p.hreflang) {
     const code = h.lang.trim();
     if (code.toLowerCase() !== "x-default" && !validLanguageTag(code)) emit("hreflang", p.url, `hreflang '${code}' is not a valid language code`, { hreflang: code }, `lang:${code}`);
-    if (!/^https?:\/\//i.test(h.raw.trim())) emit("hreflang", p.url, `hreflang '${code}' has a relative URL '${h.raw}'`, { hreflang: code, href: h.raw }, `href:${code}`);
+    if (!/^https?:/.test(h.raw.toLowerCase())) emit("hreflang", p.url, `hreflang '${code}' has a relative URL '${h.raw}'`, { hreflang: code, href: h.raw }, `href:${code}`);
   }
 
   if (!p.viewport || !/\b(width|initial-scale)\s*=/i.test(p.viewport))
     emit("viewport", p.url, p.viewport ? `the viewport '${p.viewport}' sets neither width nor initial-scale` : "there is no viewport meta tag", { viewport: p.viewport });
 
   p.images.forEach((img, i) => {
-    if (img.alt === null) emit("image-alt", p.url, `<img src="${img.src ?? ""}"> has no alt attribute`, { src: img.src }, `img:${img.src ?? i}`);
+    const problem = imageAltProblem(img);
+    if (problem) emit("image-alt", p.url, `<img src="${img.src ?? ""}"> has ${problem}`, { src: img.src, alt: img.alt }, `img:${img.src ?? i}`);
   });
 
   p.links.forEach((l, i) => {
@@ -108,7 +85,7 @@ function pageRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, Extra
 }
 
 /** Lighthouse's canonical judgement (its order: invalid, relative, conflicting, then two common mistakes), and seo's own two beside it. */
-function canonicalRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
+function canonicalRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit): void {
   if (p.canonical_raw.length === 0) return emit("canonical-missing", p.url, "no <link rel=canonical>");
   const raws = p.canonical_raw.map((c) => c.trim());
   const resolved = raws.map((r) => (URL.canParse(r, p.final_url) ? new URL(r, p.final_url).href : null));
@@ -126,8 +103,8 @@ function canonicalRules(p: ExtractedPage, site: ExtractData, byUrl: Map<string, 
   else if (canonical.origin === page.origin && canonical.pathname === "/" && page.pathname !== "/")
     emit("canonical", p.url, "canonical points at the host's root (the home page)", { canonical: canonical.href }, "root");
   if (!withinSite(canonical.href, siteRootOf(site.start_url))) emit("canonical-offsite", p.url, `canonical points off-site, to ${canonical.href}`, { canonical: canonical.href });
-  const target = byUrl.get(canonical.href);
-  if (target && !isOk(target)) emit("canonical-broken", p.url, `canonical ${canonical.href} answers ${target.status}`, { canonical: canonical.href, status: target.status });
+  const status = index.status.get(canonical.href);
+  if (status !== undefined && !(status >= 200 && status < 300)) emit("canonical-broken", p.url, `canonical ${canonical.href} answers ${status}`, { canonical: canonical.href, status });
 }
 
 /** Lighthouse's robots.txt validation: each line a known directive with a value of the right form, allow/disallow inside a group. */
@@ -164,51 +141,78 @@ function robotsRules(site: ExtractData, emit: Emit): void {
   });
 }
 
-function siteRules(site: ExtractData, byUrl: Map<string, ExtractedPage>, emit: Emit): void {
-  const content = site.pages.filter(isContentPage);
-  // A page that names another as canonical is a deliberate duplicate.
-  const own = content.filter((p) => !p.canonical || p.canonical === p.final_url || p.canonical === p.url);
-  const duplicates = (rule: RuleId, value: (p: ExtractedPage) => string | null, what: string) => {
-    const groups = new Map<string, ExtractedPage[]>();
-    for (const p of own) {
-      const v = value(p)?.trim().toLowerCase();
-      if (v) groups.set(v, [...(groups.get(v) ?? []), p]);
-    }
-    for (const group of groups.values())
-      if (group.length > 1)
-        for (const p of group)
-          emit(rule, p.url, `the same ${what} as ${group.length - 1} other page(s)`, { value: value(p), others: group.filter((o) => o !== p).map((o) => o.url) });
-  };
-  duplicates("duplicate-title", (p) => p.title, "title");
-  duplicates("duplicate-description", (p) => p.meta_description, "meta description");
-
-  for (const p of content)
-    for (const l of p.links) {
-      if (!l.internal || !l.href) continue;
-      const target = byUrl.get(l.href);
-      if (target && (target.status === 0 || target.status >= 400))
-        emit("broken-link", p.url, `links to ${l.href}, which ${target.status ? `answers ${target.status}` : "cannot be reached"}`, { href: l.href, status: target.status, text: l.text, raw: l.raw }, l.href);
-    }
-  for (const b of site.blocked)
-    for (const from of b.linked_from) emit("blocked-by-robots", from, `links to ${b.url}, which robots.txt disallows`, { href: b.url }, b.url);
-  robotsRules(site, emit);
+/** What the site-wide rules need of every page, gathered in a first pass: statuses by URL, and titles and descriptions by value. */
+interface SiteIndex {
+  status: Map<string, number>;
+  groups: { "duplicate-title": Map<string, string[]>; "duplicate-description": Map<string, string[]> };
 }
 
-export function audit(site: ExtractData): Finding[] {
-  const byUrl = new Map<string, ExtractedPage>();
-  for (const p of site.pages) {
-    byUrl.set(p.url, p);
-    if (!byUrl.has(p.final_url)) byUrl.set(p.final_url, p);
+/** A page that names another as canonical is a deliberate duplicate. */
+const ownPage = (p: ExtractedPage) => isContentPage(p) && (!p.canonical || p.canonical === p.final_url || p.canonical === p.url);
+const DUPLICATES = [
+  ["duplicate-title", (p: ExtractedPage) => p.title, "title"],
+  ["duplicate-description", (p: ExtractedPage) => p.meta_description, "meta description"],
+] as const;
+/** Other pages named in a duplicate finding: the count is whole, the list bounded. */
+const MAX_OTHERS = 20;
+
+function indexSite(pages: Iterable<ExtractedPage>): SiteIndex {
+  const index: SiteIndex = { status: new Map(), groups: { "duplicate-title": new Map(), "duplicate-description": new Map() } };
+  for (const p of pages) {
+    index.status.set(p.url, p.status);
+    if (!index.status.has(p.final_url)) index.status.set(p.final_url, p.status);
+    if (!ownPage(p)) continue;
+    for (const [rule, value] of DUPLICATES) {
+      const v = value(p)?.trim().toLowerCase();
+      if (!v) continue;
+      const group = index.groups[rule].get(v);
+      if (group) group.push(p.url);
+      else index.groups[rule].set(v, [p.url]);
+    }
   }
+  return index;
+}
+
+function siteRulesOfPage(p: ExtractedPage, index: SiteIndex, emit: Emit): void {
+  if (!isContentPage(p)) return;
+  if (ownPage(p))
+    for (const [rule, value, what] of DUPLICATES) {
+      const group = index.groups[rule].get(value(p)?.trim().toLowerCase() ?? "");
+      if (!group || group.length < 2) continue;
+      const others = group.filter((u) => u !== p.url);
+      emit(rule, p.url, `the same ${what} as ${others.length} other page(s)`, { value: value(p), others: others.slice(0, MAX_OTHERS), others_count: others.length });
+    }
+  for (const l of p.links) {
+    if (!l.internal || !l.href) continue;
+    const status = index.status.get(l.href);
+    if (status !== undefined && (status === 0 || status >= 400))
+      emit("broken-link", p.url, `links to ${l.href}, which ${status ? `answers ${status}` : "cannot be reached"}`, { href: l.href, status, text: l.text, raw: l.raw }, l.href);
+  }
+}
+
+/**
+ * Two passes over the pages (each read afresh: the site is never held): the
+ * first gathers what site-wide rules need, the second judges each page.
+ */
+export function audit(site: ExtractData, pages: () => Iterable<ExtractedPage>): { findings: Finding[]; pages: number } {
+  const index = indexSite(pages());
   const found = new Map<string, Finding>();
   const emit: Emit = (rule, url, message, detail = {}, key = "") => {
     const id = findingId(rule, url, key);
     if (!found.has(id)) found.set(id, { id, rule, severity: RULES[rule].severity, category: RULES[rule].category, url, message, detail });
   };
-  for (const p of site.pages) pageRules(p, site, byUrl, emit);
-  siteRules(site, byUrl, emit);
+  let count = 0;
+  for (const p of pages()) {
+    count++;
+    pageRules(p, site, index, emit);
+    siteRulesOfPage(p, index, emit);
+  }
+  for (const b of site.blocked)
+    for (const from of b.linked_from) emit("blocked-by-robots", from, `links to ${b.url}, which robots.txt disallows`, { href: b.url }, b.url);
+  robotsRules(site, emit);
   const order = (r: string) => RULE_IDS.indexOf(r as RuleId);
-  return [...found.values()].sort(
+  const findings = [...found.values()].sort(
     (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || order(a.rule) - order(b.rule) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.id < b.id ? -1 : 1),
   );
+  return { findings, pages: count };
 }

@@ -6,19 +6,18 @@
  */
 import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import { CATEGORIES, type Category } from "../schemas.ts";
-import { type ExtractedPage } from "../page-schema.ts";
-import type { AuditData, ExtractData, ScoreData } from "./artifacts.ts";
+import type { AuditData, ScoreData } from "./artifacts.ts";
 
 export const CATEGORY_WEIGHTS: Record<Category, number> = { indexability: 3, content: 3, links: 2, media: 1, international: 1, mobile: 1 };
 
 /** Rules that judge every fetched page; the rest judge pages that could be indexed. */
 const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status-code", "redirect-chain"]);
 
-const isContentPage = (p: ExtractedPage) => p.status >= 200 && p.status < 300 && p.html;
 
-export function scoreSite(audited: AuditData, site: ExtractData): ScoreData {
-  const allPages = site.pages.length;
-  const contentPages = site.pages.filter(isContentPage).length;
+/** `pages`: how many were crawled, and how many of them are content pages (2xx HTML). */
+export function scoreSite(audited: AuditData, pages: { all: number; content: number }): ScoreData {
+  const allPages = pages.all;
+  const contentPages = pages.content;
   const failing = new Map<string, Set<string>>();
   for (const f of audited.findings) failing.set(f.rule, (failing.get(f.rule) ?? new Set()).add(f.url));
 

@@ -25,17 +25,37 @@ export interface Located {
   description: TagSpan | null;
   canonicals: TagSpan[];
   anchors: TagSpan[];
-  /** The text of the body's paragraphs, in order, whitespace-collapsed. */
+  /**
+   * The text of the page's main-content paragraphs, in order,
+   * whitespace-collapsed: those in <main>, <article> or role=main when there
+   * are any, and never those in navigation, headers, footers, sidebars or hidden.
+   */
   paragraphs: string[];
 }
+
+const CHROME_TAGS = new Set(["nav", "header", "footer", "aside", "form", "menu", "dialog", "template", "noscript"]);
+const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"]);
+const CHROME_NAMES = /(^|[\s_-])(nav|navbar|navigation|sidebar|sphinxsidebar|menu|breadcrumbs?|footer|header|masthead|toc|related|cookies?|banner|skip)($|[\s_-])/i;
+const MAIN_TAGS = new Set(["main", "article"]);
+
+/** Whether an element is page chrome (navigation, header, footer, sidebar, hidden), not content. */
+const isChrome = (name: string, attrs: Record<string, string>): boolean =>
+  CHROME_TAGS.has(name) || CHROME_ROLES.has((attrs.role ?? "").trim().toLowerCase()) || CHROME_NAMES.test(`${attrs.class ?? ""} ${attrs.id ?? ""}`) || "hidden" in attrs;
 
 export function locate(text: string): Located {
   const out: Located = { html: null, headOpen: null, headClose: null, charset: null, viewport: null, titleClose: null, description: null, canonicals: [], anchors: [], paragraphs: [] };
   let inP = 0;
   let para = "";
+  let paraMain = false;
+  const main: string[] = [];
+  const rest: string[] = [];
+  // Per open element: inside chrome, inside main content.
+  const stack: { name: string; chrome: boolean; main: boolean }[] = [];
   const parser: Parser = new Parser(
     {
       onopentag(name, attrs) {
+        const parent = stack.at(-1);
+        stack.push({ name, chrome: (parent?.chrome ?? false) || isChrome(name, attrs), main: (parent?.main ?? false) || MAIN_TAGS.has(name) || (attrs.role ?? "").trim().toLowerCase() === "main" });
         const span: TagSpan = { start: parser.startIndex, end: parser.endIndex + 1, attrs };
         const rel = (attrs.rel ?? "").toLowerCase().split(/\s+/);
         const meta = (attrs.name ?? "").toLowerCase();
@@ -46,25 +66,28 @@ export function locate(text: string): Located {
         else if (name === "meta" && meta === "description") out.description ??= span;
         else if (name === "link" && rel.includes("canonical")) out.canonicals.push(span);
         else if (name === "a" && "href" in attrs) out.anchors.push(span);
-        else if (name === "p") inP++;
+        else if (name === "p" && inP++ === 0) paraMain = stack.at(-1)!.main;
       },
       ontext(t) {
-        if (inP > 0) para += t;
+        if (inP > 0 && !stack.at(-1)?.chrome) para += t;
       },
       onclosetag(name, implied) {
+        const at = stack.findLastIndex((o) => o.name === name);
+        if (at !== -1) stack.length = at;
+        if (name === "p" && inP > 0 && --inP === 0) {
+          const clean = para.replace(/\s+/g, " ").trim();
+          if (clean) (paraMain ? main : rest).push(clean);
+          para = "";
+        }
         if (implied) return;
         if (name === "head") out.headClose ??= { start: parser.startIndex, end: parser.endIndex + 1 };
         else if (name === "title") out.titleClose ??= { start: parser.startIndex, end: parser.endIndex + 1 };
-        else if (name === "p" && inP > 0 && --inP === 0) {
-          const clean = para.replace(/\s+/g, " ").trim();
-          if (clean) out.paragraphs.push(clean);
-          para = "";
-        }
       },
     },
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(text);
+  out.paragraphs = main.length > 0 ? main : rest;
   return out;
 }
 
