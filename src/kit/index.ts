@@ -12,6 +12,7 @@ export type { Artifact, RunDir } from "./pipeline/run-dir.ts";
 export type { CutPage } from "./lists/paginate.ts";
 export { resolvePath, resolveWithin } from "./pipeline/paths.ts";
 export { confinedPath } from "./pipeline/confine.ts";
+export { sweepTemps } from "./pipeline/atomic.ts";
 export { sha256 } from "./pipeline/hash.ts";
 export { editDistance, nearest } from "./cli/suggest.ts";
 export { runMain } from "./runtime/main.ts";

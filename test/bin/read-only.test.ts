@@ -39,9 +39,12 @@ describe("artifacts on read-only media and of another user", () => {
       const r = await seo(args, ro);
       expect({ args, error: r.json.error }).toEqual({ args, error: null });
     }
+    const before = readdirSync(ro).sort();
     const written = await seo(["extract"], ro);
     expect({ code: written.json.error.code, says: written.json.error.message.split(" (")[0] }).toEqual({ code: "INVALID_INPUT", says: "the file system is read-only" });
-    expect(readdirSync(ro).sort()).toEqual(["audit.json", "crawl.json", "extract.json"]);
+    // Each stage's artifact and the pages files it names (crawl.pages.<sha>.ndjson, …), nothing added.
+    expect(readdirSync(ro).sort()).toEqual(before);
+    expect(before.filter((f) => f.endsWith(".json"))).toEqual(["audit.json", "crawl.json", "extract.json"]);
   });
 
   test("another user's 0444 artifacts: extract and audit, run as nobody, read them and write their own", async () => {
@@ -55,8 +58,11 @@ describe("artifacts on read-only media and of another user", () => {
     for (const f of readdirSync(theirs)) chmodSync(join(theirs, f), 0o444);
     const mine = join(base, "mine");
     mkdirSync(mine);
-    cpSync(join(theirs, "crawl.json"), join(mine, "crawl.json"), { preserveTimestamps: true });
-    chmodSync(join(mine, "crawl.json"), 0o444); // root's file, read-only, in a folder nobody owns
+    // crawl.json and the pages files it names: root's files, read-only, in a folder nobody owns.
+    for (const f of readdirSync(theirs).filter((f) => f === "crawl.json" || f.startsWith("crawl."))) {
+      cpSync(join(theirs, f), join(mine, f), { preserveTimestamps: true });
+      chmodSync(join(mine, f), 0o444);
+    }
     chownSync(mine, 65534, 65534);
     const asNobody = (args: string[], runDir: string) => {
       const p = Bun.spawnSync(["runuser", "-u", "nobody", "--", binary("seo"), ...args, "--run-dir", runDir, "--json"], { env: { PATH: process.env.PATH!, HOME: mine, TMPDIR: mine, LANG: "C.UTF-8" }, stdout: "pipe", stderr: "pipe" });

@@ -10,6 +10,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, run } from "../helpers/bin.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const seo = binary("seo");
 const fresh = () => mkdtempSync(join(tmpdir(), "seo-enc-"));
@@ -58,7 +59,7 @@ describe("decoding a folder's pages", () => {
     for (const [file, p] of Object.entries(PAGES)) writeFileSync(join(site, file), p.bytes);
     runDir = fresh();
     for (const stage of [["crawl", "--dir", site, "--base-url", "https://enc.example/"], ["extract"], ["audit"]]) expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
-  });
+  }, SLOW_HOOK);
 
   for (const [file, p] of Object.entries(PAGES))
     test(`${file} (${p.encoding}, from the ${p.source}) gives its real title and description, and no false finding`, async () => {
@@ -92,8 +93,8 @@ describe("decoding a live site's pages", () => {
         return route ? new Response(route.bytes, { headers: { "content-type": route.type } }) : new Response("gone", { status: 404 });
       },
     });
-  });
-  afterAll(() => server.stop(true));
+  }, SLOW_HOOK);
+  afterAll(() => server.stop(true), SLOW_HOOK);
 
   test("the Content-Type charset, a page's meta when the header names no known encoding, and a BOM over the header", async () => {
     const runDir = fresh();

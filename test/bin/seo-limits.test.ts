@@ -8,6 +8,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, run } from "../helpers/bin.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const seo = binary("seo");
 const fresh = () => mkdtempSync(join(tmpdir(), "seo-limits-"));
@@ -33,7 +34,7 @@ describe("a page with 20,000 links", () => {
     ).join("\n");
     writeFileSync(join(site, "index.html"), page("A page of very many links", links));
     for (let i = 0; i < 10; i++) writeFileSync(join(site, `p${i}.html`), page(`Linked page number ${i}`, ""));
-  });
+  }, SLOW_HOOK);
 
   test("link #15,000, to a 404, is a broken-link, and the 404 names the page among its referrers", async () => {
     const { dir, findings } = await audited(["--dir", site, "--base-url", "https://links.example/"]);
@@ -61,8 +62,8 @@ describe("a 5 MB page", () => {
     writeFileSync(join(site, "index.html"), big);
     writeFileSync(join(site, "after.html"), page("The page after the cut", ""));
     server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (req) => new Response(new URL(req.url).pathname === "/" ? big : page("The page after the cut", ""), { headers: { "content-type": "text/html" } }) });
-  });
-  afterAll(() => server.stop(true));
+  }, SLOW_HOOK);
+  afterAll(() => server.stop(true), SLOW_HOOK);
 
   for (const via of ["a folder", "HTTP"] as const)
     test(`read from ${via}, it is a body-cut finding naming its size and the limit, and the crawl counts it`, async () => {

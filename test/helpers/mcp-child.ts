@@ -9,7 +9,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Subprocess } from "bun";
-import { baseEnv, binary } from "./bin.ts";
+import { baseEnv, binary, binaryFor } from "./bin.ts";
 
 class ChildTransport implements Transport {
   onmessage?: (m: JSONRPCMessage) => void;
@@ -49,7 +49,7 @@ export interface ServerChild {
 }
 
 export async function serveChild(tool: string, args: string[], env: Record<string, string>): Promise<ServerChild> {
-  const proc = Bun.spawn([binary(tool), "--mcp", ...args], { env: baseEnv(env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([binaryFor(tool, env), "--mcp", ...args], { env: baseEnv(env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
   const stderr = new Response(proc.stderr).text();
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(new ChildTransport(proc));

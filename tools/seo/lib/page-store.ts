@@ -8,6 +8,7 @@
  * count as it streams, and a mismatch is INVALID_ARTIFACT.
  */
 import { closeSync, fsyncSync, openSync, readdirSync, readSync, renameSync, rmSync, writeSync } from "node:fs";
+import { sweepTemps } from "agent-cli-kit";
 import { join } from "node:path";
 import { KitError } from "agent-cli-kit";
 
@@ -26,6 +27,7 @@ export class PageWriter<T> {
   readonly #hash = new Bun.CryptoHasher("sha256");
   #buffer: string[] = [];
   #buffered = 0;
+  #closed = false;
   count = 0;
 
   constructor(
@@ -35,7 +37,9 @@ export class PageWriter<T> {
     private readonly redact: (text: string) => string,
     private readonly kind = "pages",
   ) {
-    this.#tmp = join(dir, `${stage}.${kind}.ndjson.tmp-${crypto.randomUUID()}`);
+    // A killed run's temp file is swept first (the kit's rule: its writer gone, or stale), as every atomic write does.
+    sweepTemps(join(dir, `${stage}.${kind}.ndjson`));
+    this.#tmp = join(dir, `${stage}.${kind}.ndjson.tmp-${process.pid}-${crypto.randomUUID()}`);
     this.#fd = openSync(this.#tmp, "w");
   }
 
@@ -44,7 +48,17 @@ export class PageWriter<T> {
     this.#buffer.push(line);
     this.#buffered += line.length;
     this.count++;
-    if (this.#buffered >= FLUSH_BYTES) this.#flush();
+    if (this.#buffered >= FLUSH_BYTES) this.#cleanlyOnFailure(() => this.#flush());
+  }
+
+  /** A write that fails (a full disk) takes its temp file with it: nothing is left to eat the space a retry needs. */
+  #cleanlyOnFailure<R>(step: () => R): R {
+    try {
+      return step();
+    } catch (e) {
+      this.abandon();
+      throw e;
+    }
   }
 
   #flush(): void {
@@ -59,21 +73,30 @@ export class PageWriter<T> {
 
   /** Flushes, syncs and renames the file into place under its hash; the artifact naming it is written next. */
   finish(): PagesFile {
-    this.#flush();
-    fsyncSync(this.#fd);
-    closeSync(this.#fd);
-    const sha256 = this.#hash.digest("hex");
-    const file = `${this.stage}.${this.kind}.${sha256.slice(0, 16)}.ndjson`;
-    renameSync(this.#tmp, join(this.dir, file));
-    return { file, sha256: `sha256:${sha256}`, count: this.count };
+    return this.#cleanlyOnFailure(() => {
+      this.#flush();
+      fsyncSync(this.#fd);
+      this.#close();
+      const sha256 = this.#hash.digest("hex");
+      const file = `${this.stage}.${this.kind}.${sha256.slice(0, 16)}.ndjson`;
+      renameSync(this.#tmp, join(this.dir, file));
+      return { file, sha256: `sha256:${sha256}`, count: this.count };
+    });
   }
 
   /** Removes the file being written (the stage failed). */
   abandon(): void {
     try {
-      closeSync(this.#fd);
+      this.#close();
     } catch {}
     rmSync(this.#tmp, { force: true });
+  }
+
+  /** Once only: a descriptor closed twice may close another file that reused its number. */
+  #close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    closeSync(this.#fd);
   }
 }
 
