@@ -32,6 +32,8 @@ function breach(env: Record<string, unknown>, tool: string, redact: Redact): str
   if (typeof tokens !== "number" || !Number.isSafeInteger(tokens) || tokens < 0 || tokens > MAX_STEP_TOKENS) return `meta.llm_tokens: must be a whole number from 0 to ${MAX_STEP_TOKENS} (got ${shown(tokens)})`;
   if (schema !== null && (typeof schema !== "string" || !schema.startsWith(`${tool}.`))) return `meta.schema: must be null or a schema id of ${tool} ("${tool}.…") (got ${shown(schema)})`;
   if (next !== undefined && (!Array.isArray(next) || !next.every((n) => typeof n === "string"))) return `meta.next: must be a list of commands (got ${shown(next)})`;
+  const secrets = meta.secrets_out;
+  if (secrets !== undefined && (!isObject(secrets) || !Object.values(secrets).every((v) => typeof v === "string"))) return "meta.secrets_out: must be an object of secret names to strings";
   if (env.ok && (env.error !== null || typeof schema !== "string")) return "ok: a successful envelope has error null and names its meta.schema";
   if (!env.ok) {
     const e = env.error;
@@ -61,7 +63,7 @@ export function envelopeOf(stdout: string, tool: string, redact: Redact = (t) =>
     command: raw.command as string,
     data: raw.ok ? (raw.data ?? null) : null,
     error: raw.ok ? null : (raw.error as Record<string, unknown>),
-    meta: { schema: (meta.schema as string | null) ?? null, cost_usd: meta.cost_usd as number, llm_tokens: meta.llm_tokens as number, outcome: meta.outcome ?? null, ...(meta.next ? { next: meta.next as string[] } : {}) },
+    meta: { schema: (meta.schema as string | null) ?? null, cost_usd: meta.cost_usd as number, llm_tokens: meta.llm_tokens as number, outcome: meta.outcome ?? null, ...(meta.next ? { next: meta.next as string[] } : {}), ...(isObject(meta.secrets_out) ? { secrets_out: meta.secrets_out as Record<string, string> } : {}) },
   };
   return { envelope };
 }
