@@ -184,9 +184,6 @@ export async function serveMcp(doc: DescribeDoc, opts: { profile: string; format
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
-  const transport = new LineTransport(log);
   // Every frame the server writes, its own text included, passes the same redactor as the commands' answers.
-  const send = transport.send.bind(transport);
-  transport.send = (message) => send(JSON.parse(opts.redact(JSON.stringify(message))));
-  await server.connect(transport);
+  await server.connect(new LineTransport(log, opts.redact));
 }

@@ -30,6 +30,8 @@ export class LineTransport implements Transport {
 
   constructor(
     private readonly log: (line: string) => void,
+    /** Every frame written passes it, as its JSON text (the redactor keeps JSON valid). */
+    private readonly redact: (text: string) => string = (text) => text,
     private readonly maxBytes = MAX_LINE_BYTES,
   ) {}
 
@@ -91,7 +93,7 @@ export class LineTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve) => {
-      if (process.stdout.write(`${JSON.stringify(message)}\n`)) resolve();
+      if (process.stdout.write(`${this.redact(JSON.stringify(message))}\n`)) resolve();
       else process.stdout.once("drain", resolve);
     });
   }
