@@ -5,7 +5,7 @@
  * are skipped.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, copyFileSync, cpSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run } from "../helpers/bin.ts";
@@ -64,8 +64,16 @@ describe("artifacts on read-only media and of another user", () => {
       chmodSync(join(mine, f), 0o444);
     }
     chownSync(mine, 65534, 65534);
+    // The binary where nobody can run it: the repository may sit under a folder only its owner enters (a mktemp -d clone).
+    const seoForNobody = join(base, "seo");
+    try {
+      linkSync(binary("seo"), seoForNobody);
+    } catch {
+      copyFileSync(binary("seo"), seoForNobody);
+    }
+    chmodSync(seoForNobody, 0o755);
     const asNobody = (args: string[], runDir: string) => {
-      const p = Bun.spawnSync(["runuser", "-u", "nobody", "--", binary("seo"), ...args, "--run-dir", runDir, "--json"], { env: { PATH: process.env.PATH!, HOME: mine, TMPDIR: mine, LANG: "C.UTF-8" }, stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawnSync(["runuser", "-u", "nobody", "--", seoForNobody, ...args, "--run-dir", runDir, "--json"], { env: { PATH: process.env.PATH!, HOME: mine, TMPDIR: mine, LANG: "C.UTF-8" }, stdout: "pipe", stderr: "pipe" });
       return JSON.parse(p.stdout.toString());
     };
     expect(asNobody(["extract"], mine).error).toBeNull();
