@@ -5,7 +5,8 @@
  * refuses to run behind one, whatever else the environment holds.
  */
 import { KitError } from "../output/errors.ts";
-import { APPROVER_KEY_ENV } from "../mutations/policy.ts";
+// The key's name from identity (loaded at every start), not the policy module: no node:fs or node:path on the start path.
+import { APPROVER_KEY_ENV } from "../identity/env.ts";
 
 export const DOOR_ENV = "AGENT_DOOR";
 export type Door = "mcp" | "harness";

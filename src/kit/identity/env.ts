@@ -83,3 +83,6 @@ export function assertRequiredEnv(tool: Declares, command: Declares & Phase, env
       });
   }
 }
+
+/** A person's Ed25519 private key: only `gate approve`, run by that person, reads it; no agent's door passes it on. */
+export const APPROVER_KEY_ENV = "AGENT_APPROVER_KEY";

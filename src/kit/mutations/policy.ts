@@ -9,8 +9,7 @@ import { KitError } from "../output/errors.ts";
 
 export const POLICY_ENV = "AGENT_POLICY_FILE";
 
-/** A person's Ed25519 private key: only `gate approve`, run by that person, reads it; no agent's door passes it on. */
-export const APPROVER_KEY_ENV = "AGENT_APPROVER_KEY";
+export { APPROVER_KEY_ENV } from "../identity/env.ts";
 
 export interface ActionLimits {
   /** Approve without a human when every bound is within the limits below. */
