@@ -11,7 +11,7 @@ const root = join(import.meta.dir, "..");
 const dist = join(root, "dist");
 
 function step(title: string, argv: string[], opts: { quiet?: boolean } = {}): string {
-  console.error(`\n▶ ${title}\n  $ ${argv.map((a) => a.replace(root + "/", "")).join(" ")}`);
+  console.error(`\n▶ ${title}\n  $ ${argv.map((a) => a.replace(`${root}/`, "")).join(" ")}`);
   const p = Bun.spawnSync(argv, { cwd: root, stdout: "pipe", stderr: "inherit", env: process.env });
   const out = p.stdout.toString();
   if (!opts.quiet) process.stdout.write(out);
@@ -53,6 +53,6 @@ console.log(`\nExample site: ${s.pages} pages, ${s.findings} findings (high ${s.
 for (const f of audit.data.items.slice(0, 10)) console.log(`  ${f.severity.padEnd(6)} ${f.rule.padEnd(20)} ${f.url.replace("https://harbour.example", "")}  ${f.message}`);
 if (audit.meta.truncated) console.log(`  … ${audit.meta.truncation_hint}`);
 const plan = JSON.parse(step("plan fixes (nothing is changed)", [seo, "plan", "--run-dir", runDir, "--json"], { quiet: true }));
-console.log(`\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(root + "/", "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`);
+console.log(`\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(`${root}/`, "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`);
 console.log("  They edit dist/example-site, a copy. Approve with `dist/gate review --plan dist/example-run`, then `dist/seo apply --plan dist/example-run` (README: plan → gate → apply).");
-console.log(`\nArtifacts in ${runDir.replace(root + "/", "")}/; try: dist/seo finding list --run-dir ${runDir.replace(root + "/", "")} --rule broken-link`);
+console.log(`\nArtifacts in ${runDir.replace(`${root}/`, "")}/; try: dist/seo finding list --run-dir ${runDir.replace(`${root}/`, "")} --rule broken-link`);

@@ -29,7 +29,10 @@ function functionsIn(file: string): { name: string; lines: number }[] {
   const text = readFileSync(file, "utf8");
   const out: { name: string; lines: number }[] = [];
   const walk = (node: unknown, name: string): void => {
-    if (Array.isArray(node)) return node.forEach((n) => walk(n, name));
+    if (Array.isArray(node)) {
+      for (const n of node) walk(n, name);
+      return;
+    }
     if (!node || typeof node !== "object") return;
     const n = node as Node;
     const own = n.id?.name ?? (n.type === "MethodDefinition" || n.type === "Property" || n.type === "VariableDeclarator" ? ((n.key ?? n.id) as { name?: string })?.name : undefined);

@@ -11,7 +11,7 @@ import { checkOwnLists, concludeLists } from "./checks/lists.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./inspect.ts";
 import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./report.ts";
-import { Pool, Sandbox } from "./sandbox.ts";
+import { type Pool, Sandbox } from "./sandbox.ts";
 import type { DescribeDoc } from "./schemas.ts";
 
 export interface VerifyOptions {

@@ -19,7 +19,7 @@ interface Envelope {
 }
 
 async function runTool(argv: string[], env: Record<string, string>, signal: AbortSignal): Promise<{ out: string; code: number }> {
-  let proc;
+  let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
     proc = Bun.spawn(argv, { env, stdin: "ignore", stdout: "pipe", stderr: "pipe", signal });
   } catch (e) {

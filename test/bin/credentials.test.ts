@@ -143,7 +143,7 @@ describe("a dead credential at start (contract §10: a missed bootstrap window)"
     const passing = await run(registry, ["export", "--json"], { env: { ...injected("REGISTRY_READ_TOKEN"), REGISTRY_API_URL: "http://127.0.0.1:9/" } });
     const usage = await run(registry, ["export", "--pages", "2", "--json"], { env: injected("REGISTRY_READ_TOKEN") });
     const report = foldJob({ jobId: "j", eventId: "e", runs: [stepOf(dead, 0), stepOf(passing, 1), stepOf(usage, 2)], notRun: 0, cancelled: false, artifacts: [] });
-    expect(report.steps.map((s) => [s.ok, (report.errors.find((e) => e.step === s.step)?.error as { code: string }).code, s.remedy])).toEqual([
+    expect(report.steps.map((s) => [s.ok, (report.errors.find((e) => e.step === s.step)?.error as { code: string } | undefined)?.code, s.remedy])).toEqual([
       [false, "CREDENTIAL_EXPIRED", "re-dispatch"],
       [false, "NETWORK_ERROR", "retry"],
       [false, "UNKNOWN_FLAG", null],

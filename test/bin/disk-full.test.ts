@@ -16,7 +16,9 @@ import { brainEnv, commitAll } from "../helpers/notes-repo.ts";
 import { smallDisk, type SmallDisk } from "../helpers/tmpfs.ts";
 
 const disks: SmallDisk[] = [];
-afterAll(() => disks.splice(0).forEach((d) => d.unmount()), SLOW_HOOK);
+afterAll(() => {
+  for (const d of disks.splice(0)) d.unmount();
+}, SLOW_HOOK);
 
 const MB = 1024 * 1024;
 

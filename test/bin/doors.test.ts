@@ -9,7 +9,6 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -18,7 +17,7 @@ import { approvalIdOf } from "../../src/kit/mutations/admit.ts";
 import { approvalMessage } from "../../src/kit/mutations/plan.ts";
 import { baseEnv, binary, dist, root, run } from "../helpers/bin.ts";
 import { gateKeys } from "../helpers/mutation.ts";
-import { commitAll, knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
+import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const clients: Client[] = [];

@@ -23,6 +23,7 @@ async function call(name: string, input: Record<string, unknown>, env: Record<st
 }
 
 describe("dist/tools.json", () => {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the title names the manifest's literal ${VAR}
   test("one entry per command but a person's act, verb first, an argv that reads JSON on stdin, credentials only as ${VAR}", () => {
     expect(manifest.schema).toBe(1);
     const describes = toolNames().map((t) => JSON.parse(Bun.spawnSync([binary(t), "--describe"]).stdout.toString()));

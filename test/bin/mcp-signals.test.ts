@@ -6,7 +6,6 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 import { alive, childrenOf, serveChild, until } from "../helpers/mcp-child.ts";
 import { planAndReview, removeWorkspaces, workspace } from "../helpers/mutation.ts";

@@ -13,7 +13,9 @@ import { SLOW_HOOK } from "../helpers/hooks.ts";
 import { MACHINE_TMPDIR_ENV } from "../helpers/machine-tmp.ts";
 
 const cleanup: (() => void)[] = [];
-afterAll(() => cleanup.splice(0).reverse().forEach((f) => f()), SLOW_HOOK);
+afterAll(() => {
+  for (const f of cleanup.splice(0).reverse()) f();
+}, SLOW_HOOK);
 
 const isRoot = process.getuid?.() === 0;
 const seo = (args: string[], runDir: string) => run(binary("seo"), [...args, "--run-dir", runDir, "--json"]);

@@ -88,7 +88,7 @@ describe("decoding a live site's pages", () => {
       port: 0,
       fetch(req) {
         const path = new URL(req.url).pathname;
-        if (path === "/") return new Response(html("Encodings over HTTP").replace("<h1>", Object.keys(routes).map((r) => `<a href="${r}">${r} page</a>`).join(" ") + "<h1>"), { headers: { "content-type": "text/html; charset=utf-8" } });
+        if (path === "/") return new Response(html("Encodings over HTTP").replace("<h1>", `${Object.keys(routes).map((r) => `<a href="${r}">${r} page</a>`).join(" ")}<h1>`), { headers: { "content-type": "text/html; charset=utf-8" } });
         const route = routes[path];
         return route ? new Response(route.bytes, { headers: { "content-type": route.type } }) : new Response("gone", { status: 404 });
       },

@@ -13,7 +13,7 @@ import { SchemaRegistry } from "../../src/kit/harness/ingest.ts";
 import { createReceiver } from "../../src/kit/harness/receiver.ts";
 import { signedHeaders } from "../../src/kit/harness/sign.ts";
 import { openEventStore } from "../../src/kit/harness/store.ts";
-import { KitError } from "../../src/kit/output/errors.ts";
+import type { KitError } from "../../src/kit/output/errors.ts";
 import seo from "../../tools/seo/tool.ts";
 import harness from "../../tools/harness/tool.ts";
 import { foldJob } from "../../src/kit/harness/fold.ts";

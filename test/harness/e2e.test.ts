@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signedHeaders } from "../../src/kit/harness/sign.ts";
 import { binary, root, run } from "../helpers/bin.ts";
-import { failingProxy, receiverProcess, s3Server, S3_CREDENTIALS, type Proxy } from "../helpers/harness.ts";
+import { failingProxy, receiverProcess, s3Server, S3_CREDENTIALS, type Proxy as FaultProxy } from "../helpers/harness.ts";
 import { gateKeys, writePolicy } from "../helpers/mutation.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
@@ -23,8 +23,8 @@ const sha = (bytes: Uint8Array | string) => `sha256:${new Bun.CryptoHasher("sha2
 
 let dir: string;
 let s3: Awaited<ReturnType<typeof s3Server>>;
-let s3Proxy: Proxy;
-let receiverProxy: Proxy;
+let s3Proxy: FaultProxy;
+let receiverProxy: FaultProxy;
 let job: { code: number; json: any; stderr: string };
 let received: { code: number; json: any; stderr: string };
 let storePath: string;

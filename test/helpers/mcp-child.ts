@@ -9,7 +9,7 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import type { Subprocess } from "bun";
-import { baseEnv, binary, binaryFor } from "./bin.ts";
+import { baseEnv, binaryFor } from "./bin.ts";
 
 class ChildTransport implements Transport {
   onmessage?: (m: JSONRPCMessage) => void;

@@ -25,7 +25,7 @@ let why: string | null | undefined;
 export function smallDisk(bytes: number, mode = 0o755): SmallDisk | null {
   const dir = mkdtempSync(join(tmpdir(), "small-disk-"));
   const r = why === undefined || why === null ? Bun.spawnSync(["mount", "-t", "tmpfs", "-o", `size=${bytes},mode=${mode.toString(8)}`, "tmpfs", dir], { stderr: "pipe" }) : null;
-  if (!r || r.exitCode !== 0) {
+  if (r?.exitCode !== 0) {
     why ??= `cannot mount a tmpfs (${r?.stderr.toString().trim() || "not root"}): the disk-full tests are skipped`;
     console.log(why);
     rmSync(dir, { recursive: true, force: true });

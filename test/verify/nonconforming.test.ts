@@ -44,13 +44,13 @@ beforeAll(async () => {
   outside = buildOutsideCorpus(CRATE.map((d) => d.id));
   for (const [mode, args] of Object.entries(CRATE_MODES)) {
     const { tools } = await verify(args, CRATE.map((d) => outside.binary(d.id)));
-    CRATE.forEach((d, i) => reports.set(`${mode} ${d.id}`, tools[i]!));
+    for (const [i, d] of CRATE.entries()) reports.set(`${mode} ${d.id}`, tools[i]!);
   }
   for (const [level, extra] of Object.entries(LEVELS) as [LevelName, string[]][])
     await Promise.all(
       Object.values(GROUPS).map(async ({ args, defects }) => {
         const { tools } = await verify([...extra, ...args], defects.map((d) => corpus.binary(d.id)));
-        defects.forEach((d, i) => reports.set(key(level, d.id), tools[i]!));
+        for (const [i, d] of defects.entries()) reports.set(key(level, d.id), tools[i]!);
       }),
     );
 }, 300_000);

@@ -12,12 +12,12 @@
 export const WILDCARD = "...";
 const INLINE = "[..]";
 
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** One line of expected text against one line of actual text. */
 export function lineMatches(expected: string, actual: string): boolean {
   if (!expected.includes(INLINE)) return expected === actual;
-  return new RegExp(`^${expected.split(INLINE).map(escape).join(".*?")}$`, "s").test(actual);
+  return new RegExp(`^${expected.split(INLINE).map(escapeRegExp).join(".*?")}$`, "s").test(actual);
 }
 
 /** Text with `...` lines; returns the first differing expected line, or null. */

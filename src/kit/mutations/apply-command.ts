@@ -57,7 +57,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
     if (!m.actions[it.action]) throw new KitError("PLAN_INVALID", `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`, { allowed: Object.keys(m.actions) });
   const root = rootGuard(plan, m, ctx.tool.name, policy, ctx.env[POLICY_ENV]!);
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
-  let run;
+  let run: Awaited<ReturnType<typeof applyItems>>;
   try {
     run = await applyItems({
       plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, root,

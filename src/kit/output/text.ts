@@ -62,7 +62,7 @@ export function columnWidths(columns: readonly string[], natural: readonly numbe
   if (natural.reduce((a, b) => a + b, 0) <= room) return [...natural];
   const widths = natural.map((n) => Math.min(n, 6));
   let left = room - widths.reduce((a, b) => a + b, 0);
-  const order = columns.map((c, i) => i).sort((a, b) => Number(KEY_COLUMN.test(columns[b]!)) - Number(KEY_COLUMN.test(columns[a]!)) || natural[a]! - natural[b]!);
+  const order = columns.map((_c, i) => i).sort((a, b) => Number(KEY_COLUMN.test(columns[b]!)) - Number(KEY_COLUMN.test(columns[a]!)) || natural[a]! - natural[b]!);
   for (const i of order) {
     const add = Math.max(0, Math.min(natural[i]! - widths[i]!, left));
     widths[i]! += add;

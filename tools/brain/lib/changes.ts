@@ -5,7 +5,7 @@
  * commit.ts: a kill at any instant leaves no change or the whole commit.
  */
 import { KitError } from "agent-cli-kit";
-import { type ActionSpec, type ExecContext, type Mutations, type PlanItem } from "agent-cli-kit/writes";
+import type { ActionSpec, ExecContext, Mutations, PlanItem } from "agent-cli-kit/writes";
 import { commitChange, finishOwnCommit, sweepStaged, TRAILER } from "./commit.ts";
 import { withWriteLock } from "./lock.ts";
 import { noteEffect } from "./note-effects.ts";
@@ -80,7 +80,7 @@ async function write(repo: Repo, item: PlanItem, x: ExecContext, kind: "create" 
   return change(repo, item, x, id, renderNote({ ...p, created, updated: now }), `brain: ${kind} note ${id}`);
 }
 
-const landed = async (item: PlanItem, x: ExecContext): Promise<boolean> =>
+const landed = async (_item: PlanItem, x: ExecContext): Promise<boolean> =>
   repoOf(x).git(["log", "--all", "-F", `--grep=${TRAILER}: ${x.idempotencyKey}`, "--format=%H", "-n", "1"]).stdout.trim() !== "";
 
 /** A takeover: the ledger says this item's write was cut short, so a file its own commit left half-written is its to repair. */

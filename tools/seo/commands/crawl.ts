@@ -63,7 +63,7 @@ export default defineCommand({
 
     const { DirFetcher, HttpFetcher } = await import("../lib/fetchers.ts");
     let source: { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
-    let fetcher;
+    let fetcher: InstanceType<typeof DirFetcher> | InstanceType<typeof HttpFetcher>;
     let start: string;
     if (dir) {
       const root = resolve(ctx.cwd, dir);
@@ -97,7 +97,7 @@ export default defineCommand({
     const writer = new PageWriter<CrawledPage>(dirPath, "crawl", redact);
     const tally = { pages: 0, by_status: {} as Record<string, number>, redirected: 0, cut: 0 };
     let first: CrawledPage | null = null;
-    let crawled;
+    let crawled: Awaited<ReturnType<typeof crawl>>;
     try {
       crawled = await crawl({
         start,

@@ -129,16 +129,19 @@ function robotsRules(site: ExtractData, emit: Emit): void {
   const robots = site.robots;
   if (!robots?.content) return;
   let inGroup = false;
-  robots.content.split(/\r\n|\r|\n/).forEach((raw, i) => {
+  for (const [i, raw] of robots.content.split(/\r\n|\r|\n/).entries()) {
     const line = raw.split("#")[0]!.trim();
-    if (!line) return;
+    if (!line) continue;
     const colon = line.indexOf(":");
     const name = colon === -1 ? "" : line.slice(0, colon).trim().toLowerCase();
     const problem = colon === -1 ? "Syntax not understood" : robotsLineProblem(name, line.slice(colon + 1).trim());
-    if (problem) return emit("robots-txt", robots.url, `line ${i + 1}: ${problem}: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
+    if (problem) {
+      emit("robots-txt", robots.url, `line ${i + 1}: ${problem}: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
+      continue;
+    }
     if (name === "user-agent") inGroup = true;
     else if (!inGroup && (name === "allow" || name === "disallow")) emit("robots-txt", robots.url, `line ${i + 1}: No user-agent specified: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
-  });
+  }
 }
 
 /** What the site-wide rules need of every page, gathered in a first pass: statuses by URL, and titles and descriptions by value. */

@@ -8,7 +8,7 @@
 import { chmodSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { confinedPath } from "agent-cli-kit";
 import { KitError, sha256 } from "agent-cli-kit";
-import { type ActionSpec, type Effect, type ExecContext, type Mutations, type PlanItem, type ReadContext } from "agent-cli-kit/writes";
+import type { ActionSpec, Effect, ExecContext, Mutations, PlanItem, ReadContext } from "agent-cli-kit/writes";
 import { applyEdits, type Edit } from "./edits.ts";
 import { FIX_ACTIONS, type FixAction } from "./fix-actions.ts";
 import { FIXES, fixBeyond, textBefore } from "./fix-effects.ts";
