@@ -21,9 +21,8 @@ import {
 import { encode as toToon } from "@toon-format/toon";
 import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
 import { inputOf, toolName } from "./manifest.ts";
-import { fleetTool, selfArgv } from "../runtime/multicall.ts";
-import { ResourceError, type CommandAnswer, type McpExtension, type RunCommand } from "./extension.ts";
-import { doorEnv } from "./doors.ts";
+import { ResourceError, type McpExtension, type RunCommand } from "./extension.ts";
+import { commandRunner } from "./mcp-runner.ts";
 import { Calls } from "./calls.ts";
 import { errorText, failedCall, forMcp } from "./mcp-errors.ts";
 import { LineTransport } from "./stdio.ts";
@@ -55,51 +54,20 @@ export const toolOf = ({ name, command: c }: Served) => ({
   description: c.description ? `${c.summary} ${c.description}` : c.summary,
   inputSchema: inputOf(c),
   outputSchema: c.output_schema,
-  annotations: { title: c.summary, readOnlyHint: c.rw === "read", destructiveHint: c.rw === "write", idempotentHint: c.rw === "read", openWorldHint: false },
+  annotations: {
+    title: c.summary,
+    readOnlyHint: c.rw === "read",
+    destructiveHint: c.rw === "write",
+    idempotentHint: c.rw === "read",
+    openWorldHint: false,
+  },
 });
-
-/** The answer of a call the server did not start, or whose child it stopped: CANCELLED, as the argv door says it. */
-const cancelled = (): CommandAnswer => ({
-  exit: 130,
-  ok: false,
-  data: null,
-  error: { code: "CANCELLED", message: "the server is stopping (SIGTERM or SIGINT)", retryable: true, hint: "call it again on a running server" },
-  meta: {},
-});
-
-/**
- * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
- * does, its input as the --params document: how every MCP call acts. The
- * child's diagnostics go to the server's stderr (stdout is protocol frames).
- */
-const commandRunner =
-  (calls: Calls): RunCommand =>
-  (argv, o = {}) => {
-    const base = o.tool ? fleetTool(o.tool) : selfArgv();
-    const spawn = () =>
-      Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
-        env: doorEnv(process.env, "mcp"),
-        stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
-        stdout: "pipe",
-        stderr: "inherit",
-      });
-    return calls.child(spawn, async (child) => {
-      const [out, exit] = await Promise.all([new Response(child.stdout as ReadableStream).text(), child.exited]);
-      try {
-        const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
-        return { exit, ok: env.ok, data: env.data, error: env.error, meta: env.meta };
-      } catch {
-        if (calls.stopping) return cancelled();
-        // A tool failure, not a protocol fault: answered as the call's error.
-        return { exit, ok: false, data: null, error: { code: "INTERNAL", message: `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`, retryable: false }, meta: {} };
-      }
-    }, cancelled);
-  };
 
 /** One call: the command run as argv would run it, its envelope folded into an MCP result. */
 async function call(run: RunCommand, served: Served, args: Record<string, unknown>, format: McpFormat) {
   const envelope = await run(served.command.name.split(" "), { input: args });
-  if (!envelope.ok) return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(forMcp(envelope.error)) }] };
+  if (!envelope.ok)
+    return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(forMcp(envelope.error)) }] };
   const data = envelope.data ?? {};
   let text = JSON.stringify(data);
   if (format === "toon")
@@ -115,8 +83,18 @@ async function call(run: RunCommand, served: Served, args: Record<string, unknow
 /** A command this profile does not list, called by name: POLICY_DENIED, saying why. */
 function refusal(name: string, c: CommandDoc, tool: string) {
   const error = c.person
-    ? { code: "POLICY_DENIED", message: `${name} is a person's act, which no MCP profile offers`, retryable: false, hint: `a person runs \`${tool} ${c.name}\` at the command line, with their own key` }
-    : { code: "POLICY_DENIED", message: `${name} writes, and this server runs the read-only profile`, retryable: false, hint: "start the server with --profile full to plan changes" };
+    ? {
+        code: "POLICY_DENIED",
+        message: `${name} is a person's act, which no MCP profile offers`,
+        retryable: false,
+        hint: `a person runs \`${tool} ${c.name}\` at the command line, with their own key`,
+      }
+    : {
+        code: "POLICY_DENIED",
+        message: `${name} writes, and this server runs the read-only profile`,
+        retryable: false,
+        hint: "start the server with --profile full to plan changes",
+      };
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(error) }] };
 }
 
@@ -130,9 +108,14 @@ function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, fo
     if (!target) {
       const unlisted = doc.commands.find((c) => toolName(doc.tool, c) === request.params.name);
       if (unlisted) return refusal(request.params.name, unlisted, doc.tool);
-      throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`,
+      );
     }
-    return calls.call(target.command.rw !== "read", () => call(run, target, (request.params.arguments ?? {}) as Record<string, unknown>, format));
+    return calls.call(target.command.rw !== "read", () =>
+      call(run, target, (request.params.arguments ?? {}) as Record<string, unknown>, format),
+    );
   });
 }
 
@@ -140,16 +123,30 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
   const runCommand = commandRunner(calls);
   const names = new Set(extension.tools.map((t) => t.name));
   const writes = new Set(extension.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...extension.tools].sort((a, b) => (a.name < b.name ? -1 : 1)) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: [...extension.tools].sort((a, b) => (a.name < b.name ? -1 : 1)),
+  }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
-    if (!names.has(request.params.name)) throw new McpError(ErrorCode.InvalidParams, `no tool is named ${request.params.name}; tools: ${[...names].sort().join(", ")}`);
+    if (!names.has(request.params.name))
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `no tool is named ${request.params.name}; tools: ${[...names].sort().join(", ")}`,
+      );
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const answer = await calls.call(writes.has(request.params.name), () => extension.call(request.params.name, args, runCommand).catch(failedCall));
+    const answer = await calls.call(writes.has(request.params.name), () =>
+      extension.call(request.params.name, args, runCommand).catch(failedCall),
+    );
     const text = answer.isError ? errorText(answer.text) : answer.text;
-    return { ...(answer.isError ? { isError: true } : {}), content: [{ type: "text" as const, text }], ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+    return {
+      ...(answer.isError ? { isError: true } : {}),
+      content: [{ type: "text" as const, text }],
+      ...(answer.structured ? { structuredContent: answer.structured } : {}),
+    };
   });
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({ resources: [...extension.resources] }));
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({ resourceTemplates: [...extension.resourceTemplates] }));
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [...extension.resourceTemplates],
+  }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
       const { text, mimeType } = await extension.read(request.params.uri, runCommand);
@@ -157,7 +154,10 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
     } catch (e) {
       if (e instanceof McpError) throw e;
       // The host-agent seed: an unknown resource is -32002, any other failure -32603.
-      throw new McpError(e instanceof ResourceError && e.kind === "unknown" ? -32002 : ErrorCode.InternalError, (e as Error).message);
+      throw new McpError(
+        e instanceof ResourceError && e.kind === "unknown" ? -32002 : ErrorCode.InternalError,
+        (e as Error).message,
+      );
     }
   });
 }
@@ -168,8 +168,15 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
  * a heading around a query), not only what the commands answered. The
  * redactor keeps JSON valid, so a frame is redacted as its JSON text.
  */
-export async function serveMcp(doc: DescribeDoc, opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string }, extension?: McpExtension): Promise<void> {
-  const server = new Server({ name: doc.tool, version: opts.version }, { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } });
+export async function serveMcp(
+  doc: DescribeDoc,
+  opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string },
+  extension?: McpExtension,
+): Promise<void> {
+  const server = new Server(
+    { name: doc.tool, version: opts.version },
+    { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } },
+  );
   const calls = new Calls(process.env);
   if (extension) serveExtension(server, extension, calls);
   else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls);

@@ -12,6 +12,7 @@
  */
 import { KitError } from "../output/errors.ts";
 import { envOf, expiresAtEnv, REFRESH_URL_ENV, refreshTokenEnv, type EnvVar } from "./env.ts";
+import { jwtExpiry, parseTime } from "./expiry.ts";
 import type { Redactor } from "./redact.ts";
 
 /** Refreshed this long before expiry: a request that starts then still ends with a live token. */
@@ -35,30 +36,8 @@ export interface CredentialParts {
   readonly signal: AbortSignal;
 }
 
-const REDISPATCH = "the job needs re-dispatch with fresh credentials (retrying it as it is cannot succeed); nothing after this point ran";
-
-/** A time as unix seconds, milliseconds or RFC 3339, in ms; null when it is none of them. */
-export function parseTime(text: string | number | undefined | null): number | null {
-  if (text === undefined || text === null || text === "") return null;
-  if (typeof text === "number" || /^\d+(\.\d+)?$/.test(text)) {
-    const n = Number(text);
-    return n > 1e12 ? n : n * 1000; // a 13-digit number is already milliseconds
-  }
-  const t = Date.parse(text);
-  return Number.isNaN(t) ? null : t;
-}
-
-/** The `exp` claim of a JWT, in ms; null when the token is not a JWT with one. */
-export function jwtExpiry(token: string): number | null {
-  const part = token.split(".")[1];
-  if (!part) return null;
-  try {
-    const claims = JSON.parse(atob(part.replace(/-/g, "+").replace(/_/g, "/"))) as { exp?: unknown };
-    return typeof claims.exp === "number" ? claims.exp * 1000 : null;
-  } catch {
-    return null;
-  }
-}
+const REDISPATCH =
+  "the job needs re-dispatch with fresh credentials (retrying it as it is cannot succeed); nothing after this point ran";
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -75,14 +54,20 @@ class Live implements Credential {
   ) {
     this.current = p.env[v.name] ?? "";
     this.refreshToken = v.lifetime?.refresh ? p.env[refreshTokenEnv(v.name)] || undefined : undefined;
-    this.expiresAt = this.expiryOf(this.current, v.lifetime?.expiry === "expires-at" ? p.env[expiresAtEnv(v.name)] : undefined);
+    this.expiresAt = this.expiryOf(
+      this.current,
+      v.lifetime?.expiry === "expires-at" ? p.env[expiresAtEnv(v.name)] : undefined,
+    );
   }
 
   private expiryOf(token: string, given: string | number | undefined | null): number | null {
     if (this.v.lifetime?.expiry === "jwt") return jwtExpiry(token) ?? parseTime(given);
     const at = parseTime(given);
     if (given !== undefined && given !== null && given !== "" && at === null)
-      throw new KitError("MISSING_ENV", `${expiresAtEnv(this.v.name)} is not a time (unix seconds or RFC 3339)`, { detail: { variable: expiresAtEnv(this.v.name) }, hint: `the platform sets ${expiresAtEnv(this.v.name)} beside ${this.v.name}; re-dispatch the job` });
+      throw new KitError("MISSING_ENV", `${expiresAtEnv(this.v.name)} is not a time (unix seconds or RFC 3339)`, {
+        detail: { variable: expiresAtEnv(this.v.name) },
+        hint: `the platform sets ${expiresAtEnv(this.v.name)} beside ${this.v.name}; re-dispatch the job`,
+      });
     return at;
   }
 
@@ -96,10 +81,21 @@ class Live implements Credential {
     if (this.refreshable && this.expiresAt - REFRESH_MARGIN_MS > this.p.now()) return; // refreshed when it nears expiry
     if (this.refreshable) return this.refresh();
     const dead = this.expiresAt <= this.p.now();
-    throw new KitError("CREDENTIAL_EXPIRED", `${this.v.name} ${dead ? "expired" : "expires"} at ${iso(this.expiresAt)}${dead ? "" : `, before this command's maximum duration ends (${iso(until)})`}, and no refresh path is given`, {
-      hint: REDISPATCH,
-      detail: { credential: this.v.name, expires_at: iso(this.expiresAt), needed_until: iso(until), refresh: this.v.lifetime?.refresh ? `set ${refreshTokenEnv(this.v.name)} and ${REFRESH_URL_ENV}` : "none declared" },
-    });
+    throw new KitError(
+      "CREDENTIAL_EXPIRED",
+      `${this.v.name} ${dead ? "expired" : "expires"} at ${iso(this.expiresAt)}${dead ? "" : `, before this command's maximum duration ends (${iso(until)})`}, and no refresh path is given`,
+      {
+        hint: REDISPATCH,
+        detail: {
+          credential: this.v.name,
+          expires_at: iso(this.expiresAt),
+          needed_until: iso(until),
+          refresh: this.v.lifetime?.refresh
+            ? `set ${refreshTokenEnv(this.v.name)} and ${REFRESH_URL_ENV}`
+            : "none declared",
+        },
+      },
+    );
   }
 
   async token(): Promise<string> {
@@ -123,19 +119,37 @@ class Live implements Credential {
     this.refreshes++;
     let res: Response;
     try {
-      res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ credential: this.v.name, refresh_token: spent }), signal: this.p.signal });
+      res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ credential: this.v.name, refresh_token: spent }),
+        signal: this.p.signal,
+      });
     } catch (e) {
-      throw new KitError("UPSTREAM_ERROR", `the credential refresh endpoint could not be reached: ${this.p.redact((e as Error).message).slice(0, 200)}`, { hint: REDISPATCH, detail: { credential: this.v.name } });
+      throw new KitError(
+        "UPSTREAM_ERROR",
+        `the credential refresh endpoint could not be reached: ${this.p.redact((e as Error).message).slice(0, 200)}`,
+        { hint: REDISPATCH, detail: { credential: this.v.name } },
+      );
     }
     const raw = await res.text();
     const text = this.p.redact(raw); // what an error may quote: redacted before it is cut
     if (!res.ok)
-      throw new KitError(res.status >= 500 ? "UPSTREAM_ERROR" : "CREDENTIAL_EXPIRED", `refreshing ${this.v.name} was refused: ${res.status} ${text.slice(0, 200)}`, { hint: REDISPATCH, detail: { credential: this.v.name, status: res.status } });
+      throw new KitError(
+        res.status >= 500 ? "UPSTREAM_ERROR" : "CREDENTIAL_EXPIRED",
+        `refreshing ${this.v.name} was refused: ${res.status} ${text.slice(0, 200)}`,
+        { hint: REDISPATCH, detail: { credential: this.v.name, status: res.status } },
+      );
     let got: { token?: unknown; expires_at?: unknown; refresh_token?: unknown } = {};
     try {
       got = JSON.parse(raw) ?? {};
     } catch {}
-    if (typeof got.token !== "string" || got.token === "") throw new KitError("UPSTREAM_ERROR", `the refresh endpoint answered no token for ${this.v.name}: ${text.slice(0, 200)}`, { hint: REDISPATCH, detail: { credential: this.v.name } });
+    if (typeof got.token !== "string" || got.token === "")
+      throw new KitError(
+        "UPSTREAM_ERROR",
+        `the refresh endpoint answered no token for ${this.v.name}: ${text.slice(0, 200)}`,
+        { hint: REDISPATCH, detail: { credential: this.v.name } },
+      );
     const next = typeof got.refresh_token === "string" && got.refresh_token !== "" ? got.refresh_token : undefined;
     this.p.redact.add(got.token);
     if (next) this.p.redact.add(next);
@@ -166,13 +180,20 @@ class Live implements Credential {
     } catch (e) {
       if (this.p.signal.aborted || (e as Error).name === "AbortError" || (e as Error).name === "TimeoutError") throw e;
       const where = new URL(String(url));
-      throw new KitError("NETWORK_ERROR", `${where.origin} could not be reached: ${this.p.redact((e as Error).message).slice(0, 200)}`, { hint: "retry once the service is reachable", detail: { credential: this.v.name } });
+      throw new KitError(
+        "NETWORK_ERROR",
+        `${where.origin} could not be reached: ${this.p.redact((e as Error).message).slice(0, 200)}`,
+        { hint: "retry once the service is reachable", detail: { credential: this.v.name } },
+      );
     }
   }
 
   private refused(url: string | URL, why: string): KitError {
     const where = new URL(String(url));
-    return new KitError("AUTH_FAILED", `${where.origin}${where.pathname} refused ${this.v.name} (401) ${why}`, { hint: REDISPATCH, detail: { credential: this.v.name, status: 401, refreshes: this.refreshes } });
+    return new KitError("AUTH_FAILED", `${where.origin}${where.pathname} refused ${this.v.name} (401) ${why}`, {
+      hint: REDISPATCH,
+      detail: { credential: this.v.name, status: 401, refreshes: this.refreshes },
+    });
   }
 }
 
@@ -192,7 +213,10 @@ export class Credentials {
   ) {}
 
   static of(tool: { env?: readonly EnvVar[] }, command: { env?: readonly EnvVar[] }, p: CredentialParts): Credentials {
-    return new Credentials(envOf(tool, command).filter((v) => v.scope !== "config"), p);
+    return new Credentials(
+      envOf(tool, command).filter((v) => v.scope !== "config"),
+      p,
+    );
   }
 
   /** Before the command runs: every credential with a lifetime must live until `maxDurationMs` from now, or be refreshable. */
@@ -205,8 +229,15 @@ export class Credentials {
     let c = this.live.get(name);
     if (c) return c;
     const v = this.declared.find((d) => d.name === name);
-    if (!v) throw new KitError("INTERNAL", `${name} is not a credential this command declares`, { hint: "declare it in the command's or the tool's env, scope read or write" });
-    if (!this.p.env[name]) throw new KitError("MISSING_ENV", `${name} is not set`, { detail: { variable: name, scope: v.scope }, hint: `set ${name} in the environment: ${v.description}` });
+    if (!v)
+      throw new KitError("INTERNAL", `${name} is not a credential this command declares`, {
+        hint: "declare it in the command's or the tool's env, scope read or write",
+      });
+    if (!this.p.env[name])
+      throw new KitError("MISSING_ENV", `${name} is not set`, {
+        detail: { variable: name, scope: v.scope },
+        hint: `set ${name} in the environment: ${v.description}`,
+      });
     this.live.set(name, (c = new Live(v, this.p)));
     return c;
   }

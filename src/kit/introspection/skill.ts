@@ -24,38 +24,74 @@ export function toolSkill(doc: DescribeDoc): string {
     "",
   ];
   const carried = Object.entries(doc.documents ?? {});
-  if (carried.length) out.push(`The binary carries its own documents: ${carried.map(([file, how]) => `\`${how}\` prints ${file}`).join(", ")}.`, "");
-  if (doc.bindings?.mcp) out.push(`Over MCP (stdio): \`${doc.bindings.mcp}\` serves these commands as tools named \`${doc.tool}_<verb>[_<resource>]\`; the read-only profile leaves out the writes.`, "");
+  if (carried.length)
+    out.push(
+      `The binary carries its own documents: ${carried.map(([file, how]) => `\`${how}\` prints ${file}`).join(", ")}.`,
+      "",
+    );
+  if (doc.bindings?.mcp)
+    out.push(
+      `Over MCP (stdio): \`${doc.bindings.mcp}\` serves these commands as tools named \`${doc.tool}_<verb>[_<resource>]\`; the read-only profile leaves out the writes.`,
+      "",
+    );
   if (doc.env.length) {
     out.push("## Environment", "", "| Variable | Scope | Required | What |", "|---|---|---|---|");
-    for (const e of doc.env) out.push(`| \`${e.name}\` | ${e.scope} | ${e.required ? "yes" : "no"} | ${cell(e.description)} |`);
+    for (const e of doc.env)
+      out.push(`| \`${e.name}\` | ${e.scope} | ${e.required ? "yes" : "no"} | ${cell(e.description)} |`);
     out.push("");
   }
   out.push("## Commands", "");
-  for (const c of doc.commands) {
-    out.push(`### \`${doc.tool} ${c.name}\``, "", c.summary, "");
-    if (c.description) out.push(c.description, "");
-    const facts = [`${c.rw === "read" ? "read-only" : "write (plans, then applies through the gate)"}`, `tier ${c.tier}`, `result \`${c.result_schema}\``];
-    if (c.person) facts.push("a person's act: command line only (never MCP, a declared tool or a job step)");
-    if (c.stage) facts.push(`writes \`${c.stage.writes}.json\`${c.stage.reads.length ? ` from ${c.stage.reads.map((r) => `\`${r}.json\``).join(", ")}` : ""}`);
-    if (c.pagination) facts.push(`pages of ${c.pagination.default_limit} (max ${c.pagination.max_limit})`);
-    if (c.max_duration !== undefined) facts.push(`runs at most ${c.max_duration} s: a credential that dies sooner and cannot be refreshed fails it at start (\`CREDENTIAL_EXPIRED\`)`);
-    out.push(`- ${facts.join("; ")}`, "");
-    if (c.flags.length) {
-      out.push("| Flag | Type | Notes | What |", "|---|---|---|---|");
-      for (const f of c.flags) {
-        const type = f.enum ? f.enum.map((v) => `\`${v}\``).join(" \\| ") : f.type === "array" ? `${f.items}[]` : f.type;
-        out.push(`| \`--${f.name}\` | ${type} | ${cell(flagNotes(f).replace(/^ \(|\)$/g, "") || "optional")} | ${cell(f.description ?? "")} |`);
-      }
-      out.push("");
-    }
-    if (c.env.length) out.push(`Environment: ${c.env.map((e) => `\`${e.name}\` (${e.scope}${e.lifetime ? `; expires, ${e.lifetime.refresh ? "refreshed by the kit" : "not refreshable"}` : ""})`).join(", ")}.`, "");
-    if (c.secrets_out?.length) out.push(`Register-once secrets: ${c.secrets_out.map((o) => `\`${o.name}\` (${cell(o.description)})`).join(", ")}, in \`meta.secrets_out\` of the one envelope that issues them; never shown again, stored nowhere by the tool. Hand them to the platform's secret sink (the harness does), never to a file or a log.`, "");
-    const own = c.errors.filter((code) => !["INTERNAL", "USAGE", "UNKNOWN_COMMAND", "UNKNOWN_FLAG", "CANCELLED"].includes(code));
-    out.push(`Errors: ${own.map((code) => `\`${code}\` (${doc.error_codes[code]?.exit})`).join(", ")}.`, "");
-    for (const e of c.examples) out.push("```sh", e.command_line, "```", e.summary, "");
-  }
+  for (const c of doc.commands) out.push(...commandSkill(doc, c));
   return `${out.join("\n").trimEnd()}\n`;
+}
+
+/** One command's section: what it is, its flags, environment, errors and examples. */
+function commandSkill(doc: DescribeDoc, c: DescribeDoc["commands"][number]): string[] {
+  const out: string[] = [];
+  out.push(`### \`${doc.tool} ${c.name}\``, "", c.summary, "");
+  if (c.description) out.push(c.description, "");
+  const facts = [
+    `${c.rw === "read" ? "read-only" : "write (plans, then applies through the gate)"}`,
+    `tier ${c.tier}`,
+    `result \`${c.result_schema}\``,
+  ];
+  if (c.person) facts.push("a person's act: command line only (never MCP, a declared tool or a job step)");
+  if (c.stage)
+    facts.push(
+      `writes \`${c.stage.writes}.json\`${c.stage.reads.length ? ` from ${c.stage.reads.map((r) => `\`${r}.json\``).join(", ")}` : ""}`,
+    );
+  if (c.pagination) facts.push(`pages of ${c.pagination.default_limit} (max ${c.pagination.max_limit})`);
+  if (c.max_duration !== undefined)
+    facts.push(
+      `runs at most ${c.max_duration} s: a credential that dies sooner and cannot be refreshed fails it at start (\`CREDENTIAL_EXPIRED\`)`,
+    );
+  out.push(`- ${facts.join("; ")}`, "");
+  if (c.flags.length) {
+    out.push("| Flag | Type | Notes | What |", "|---|---|---|---|");
+    for (const f of c.flags) {
+      const type = f.enum ? f.enum.map((v) => `\`${v}\``).join(" \\| ") : f.type === "array" ? `${f.items}[]` : f.type;
+      out.push(
+        `| \`--${f.name}\` | ${type} | ${cell(flagNotes(f).replace(/^ \(|\)$/g, "") || "optional")} | ${cell(f.description ?? "")} |`,
+      );
+    }
+    out.push("");
+  }
+  if (c.env.length)
+    out.push(
+      `Environment: ${c.env.map((e) => `\`${e.name}\` (${e.scope}${e.lifetime ? `; expires, ${e.lifetime.refresh ? "refreshed by the kit" : "not refreshable"}` : ""})`).join(", ")}.`,
+      "",
+    );
+  if (c.secrets_out?.length)
+    out.push(
+      `Register-once secrets: ${c.secrets_out.map((o) => `\`${o.name}\` (${cell(o.description)})`).join(", ")}, in \`meta.secrets_out\` of the one envelope that issues them; never shown again, stored nowhere by the tool. Hand them to the platform's secret sink (the harness does), never to a file or a log.`,
+      "",
+    );
+  const own = c.errors.filter(
+    (code) => !["INTERNAL", "USAGE", "UNKNOWN_COMMAND", "UNKNOWN_FLAG", "CANCELLED"].includes(code),
+  );
+  out.push(`Errors: ${own.map((code) => `\`${code}\` (${doc.error_codes[code]?.exit})`).join(", ")}.`, "");
+  for (const e of c.examples) out.push("```sh", e.command_line, "```", e.summary, "");
+  return out;
 }
 
 /** The one fleet-level skill: what every tool here guarantees. */

@@ -19,7 +19,11 @@ export function leaseOf(env: Readonly<Record<string, string | undefined>>): numb
   if (raw === undefined || raw === "") return DEFAULT_LEASE_MS;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < MIN_LEASE_MS)
-    throw new KitError("INVALID_INPUT", `${LEASE_ENV} must be a whole number of milliseconds, at least ${MIN_LEASE_MS} (got: '${raw}')`, { got: raw, hint: `unset ${LEASE_ENV} for the default of ${DEFAULT_LEASE_MS} ms` });
+    throw new KitError(
+      "INVALID_INPUT",
+      `${LEASE_ENV} must be a whole number of milliseconds, at least ${MIN_LEASE_MS} (got: '${raw}')`,
+      { got: raw, hint: `unset ${LEASE_ENV} for the default of ${DEFAULT_LEASE_MS} ms` },
+    );
   return n;
 }
 
@@ -43,7 +47,9 @@ export class Lease {
     this.confirmedAt = claimedAt;
     this.onParentAbort = () => this.controller.abort(parent.reason);
     parent.addEventListener("abort", this.onParentAbort, { once: true });
-    this.timer = heartbeat ? setInterval(() => void this.renew().catch(() => {}), Math.max(100, Math.floor(ms / 3))) : null;
+    this.timer = heartbeat
+      ? setInterval(() => void this.renew().catch(() => {}), Math.max(100, Math.floor(ms / 3)))
+      : null;
   }
 
   /** Aborted when the run is cancelled or the lease is lost. */
@@ -70,7 +76,12 @@ export class Lease {
 
   async fence(): Promise<void> {
     if (!this.lost && this.now() - this.confirmedAt < this.ms / 2) return;
-    if (!(await this.renew())) throw new KitError("IN_PROGRESS", "this apply no longer holds the item: its lease was taken over by another apply", { hint: "re-run the same apply; it reconciles the item" });
+    if (!(await this.renew()))
+      throw new KitError(
+        "IN_PROGRESS",
+        "this apply no longer holds the item: its lease was taken over by another apply",
+        { hint: "re-run the same apply; it reconciles the item" },
+      );
   }
 
   stop(): void {

@@ -21,7 +21,8 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
   const blocked = new Map<string, string>(); // target → the item whose failure blocks later items on it
   const dryChecked = new Set<string>();
   const reports: ItemReport[] = [];
-  const unblocked = (it: PlanItem | undefined): PlanItem | null => (it && !it.target_resource_ids.some((t) => blocked.has(t)) ? it : null);
+  const unblocked = (it: PlanItem | undefined): PlanItem | null =>
+    it && !it.target_resource_ids.some((t) => blocked.has(t)) ? it : null;
   try {
     for (const [index, it] of run.plan.items.entries()) {
       run.signal.throwIfAborted();
@@ -29,7 +30,11 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
       let report: ItemReport;
       const moved = rootMoved(run);
       if (moved) report = reportOf(it, "failed", false, null, moved);
-      else if (blocker) report = reportOf(it, "skipped", false, null, { code: "PRECONDITION_FAILED", message: `not attempted: the earlier item ${blocker} on the same target did not apply` });
+      else if (blocker)
+        report = reportOf(it, "skipped", false, null, {
+          code: "PRECONDITION_FAILED",
+          message: `not attempted: the earlier item ${blocker} on the same target did not apply`,
+        });
       else if (!run.ledger) report = await applier.dryRun(it, dryChecked).catch((e) => failedBefore(it, e));
       else {
         const progress = { executed: false };
@@ -49,7 +54,8 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
         reports.push(...run.plan.items.slice(index + 1).map((r) => reportOf(r, "skipped", false, null, why)));
         return { reports, stoppedBy: null };
       }
-      if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply") for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
+      if (!IN_PLACE.has(report.outcome) && report.outcome !== "would-apply")
+        for (const t of it.target_resource_ids) if (!blocked.has(t)) blocked.set(t, it.id);
     }
     return { reports, stoppedBy: null };
   } finally {
@@ -73,8 +79,13 @@ function rootMoved(run: ApplyRun): ItemReport["error"] {
 function ledgerStopped(it: PlanItem, executed: boolean, e: KitError, rest: readonly PlanItem[]): ItemReport[] {
   return [
     executed
-      ? reportOf(it, "unconfirmed", true, null, { code: e.code, message: `executed, but not confirmed: ${e.message}; the next apply reconciles it` })
+      ? reportOf(it, "unconfirmed", true, null, {
+          code: e.code,
+          message: `executed, but not confirmed: ${e.message}; the next apply reconciles it`,
+        })
       : reportOf(it, "failed", false, null, { code: e.code, message: e.message }),
-    ...rest.map((r) => reportOf(r, "skipped", false, null, { code: e.code, message: "not attempted: the ledger failed" })),
+    ...rest.map((r) =>
+      reportOf(r, "skipped", false, null, { code: e.code, message: "not attempted: the ledger failed" }),
+    ),
   ];
 }

@@ -7,7 +7,16 @@ import { userInfo } from "node:os";
 import type { ExecContext } from "../actions.ts";
 import type { PlanItem } from "../plan.ts";
 
-export const ITEM_OUTCOMES = ["applied", "already-applied", "reconciled", "would-apply", "failed", "skipped", "in-progress", "unconfirmed"] as const;
+export const ITEM_OUTCOMES = [
+  "applied",
+  "already-applied",
+  "reconciled",
+  "would-apply",
+  "failed",
+  "skipped",
+  "in-progress",
+  "unconfirmed",
+] as const;
 export type ItemOutcome = (typeof ITEM_OUTCOMES)[number];
 /** Outcomes that leave the item's change in place. */
 export const IN_PLACE: ReadonlySet<ItemOutcome> = new Set(["applied", "already-applied", "reconciled"]);
@@ -21,7 +30,13 @@ export interface ItemReport {
   error: { code: string; message: string } | null;
 }
 
-export const reportOf = (it: PlanItem, outcome: ItemOutcome, executed: boolean, result: unknown = null, error: ItemReport["error"] = null): ItemReport => ({
+export const reportOf = (
+  it: PlanItem,
+  outcome: ItemOutcome,
+  executed: boolean,
+  result: unknown = null,
+  error: ItemReport["error"] = null,
+): ItemReport => ({
   id: it.id,
   action: it.action,
   executed,

@@ -18,25 +18,40 @@ export interface RootGuard {
 }
 
 const changed = (message: string): KitError =>
-  new KitError("ROOT_CHANGED", message, { hint: "nothing more is written: put the approved folder back, or plan again and have the new plan approved" });
+  new KitError("ROOT_CHANGED", message, {
+    hint: "nothing more is written: put the approved folder back, or plan again and have the new plan approved",
+  });
 
 /** The guard of the plan's root, checked once now; null when the tool declares no root. */
-export function rootGuard(plan: Plan, m: Mutations, tool: string, policy: Policy, policyPath: string): RootGuard | null {
+export function rootGuard(
+  plan: Plan,
+  m: Mutations,
+  tool: string,
+  policy: Policy,
+  policyPath: string,
+): RootGuard | null {
   const field = m.root;
   if (!field) return null;
   const given = plan.context[field];
-  if (typeof given !== "string" || given === "") throw new KitError("PLAN_INVALID", `the plan does not say where it acts (context.${field})`, { hint: "plan again with the tool" });
+  if (typeof given !== "string" || given === "")
+    throw new KitError("PLAN_INVALID", `the plan does not say where it acts (context.${field})`, {
+      hint: "plan again with the tool",
+    });
   const approved = plan.approval?.roots?.[field];
-  if (typeof approved !== "string") throw changed(`the approval names no folder for context.${field}; have the gate review the plan again`);
+  if (typeof approved !== "string")
+    throw changed(`the approval names no folder for context.${field}; have the gate review the plan again`);
   const roots = policyRoots(policy, policyPath, tool);
-  if (!roots.some((r) => within(r, approved))) throw changed(`the approved folder ${approved} is outside the roots policy ${policy.version} names for ${tool}`);
+  if (!roots.some((r) => within(r, approved)))
+    throw changed(`the approved folder ${approved} is outside the roots policy ${policy.version} names for ${tool}`);
   const guard = {
     check(): void {
       let real: string;
       try {
         real = realpathSync(given);
       } catch (e) {
-        throw changed(`${given}, the folder the plan was approved for, cannot be resolved now (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+        throw changed(
+          `${given}, the folder the plan was approved for, cannot be resolved now (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+        );
       }
       if (real !== approved) throw changed(`${given} now resolves to ${real}, not to ${approved} as approved`);
     },

@@ -2,7 +2,18 @@
 import { Database } from "bun:sqlite";
 import { closeSync, openSync } from "node:fs";
 import { hostname } from "node:os";
-import { decide, FRESH_CLAIM, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Settlement } from "./ledger.ts";
+import {
+  decide,
+  FRESH_CLAIM,
+  itemRow,
+  logRow,
+  MIGRATIONS,
+  type Claim,
+  type ClaimRequest,
+  type Fence,
+  type Ledger,
+  type Settlement,
+} from "./ledger.ts";
 
 const BUSY_TIMEOUT_MS = 10_000;
 
@@ -36,8 +47,12 @@ const statements = (db: Database) => ({
     `INSERT INTO action_items (idempotency_key, fingerprint, tool, action, plan_checksum, item_id, state, owner, lease_until, created_at, updated_at)
      VALUES (?, ?, ?, ?, ?, ?, 'intent', ?, ?, ?, ?) ON CONFLICT (idempotency_key) DO NOTHING`,
   ),
-  takeover: db.query("UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ? RETURNING attempts"),
-  renew: db.query("UPDATE action_items SET lease_until = ?, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+  takeover: db.query(
+    "UPDATE action_items SET owner = ?, lease_until = ?, attempts = attempts + 1, updated_at = ? WHERE idempotency_key = ? RETURNING attempts",
+  ),
+  renew: db.query(
+    "UPDATE action_items SET lease_until = ?, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
+  ),
   settle: db.query(
     "UPDATE action_items SET state = 'settled', outcome = ?, result = ?, owner = NULL, lease_until = NULL, updated_at = ? WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
   ),
@@ -45,16 +60,29 @@ const statements = (db: Database) => ({
     `INSERT INTO action_log (at, actor, tool, action, plan_checksum, item_id, idempotency_key, outcome, executed, started_at, finished_at, detail)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   ),
-  forget: db.query("DELETE FROM action_items WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
-  reconcile: db.query("UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'"),
+  forget: db.query(
+    "DELETE FROM action_items WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
+  ),
+  reconcile: db.query(
+    "UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ? AND owner = ? AND attempts = ? AND state = 'intent'",
+  ),
 });
 
-export function openSqlite(path: string): Ledger {
-  const db = openDatabase(path);
-  const host = hostname();
-  const q = statements(db);
-
-  const insert = (req: ClaimRequest): boolean => q.insert.run(req.key, req.fingerprint, req.tool, req.action, req.plan, req.item, req.owner, req.now + req.leaseMs, req.now, req.now).changes === 1;
+/** The protocol's writes: each decision made under the write lock it reads under. */
+function writers(db: Database, q: ReturnType<typeof statements>, host: string) {
+  const insert = (req: ClaimRequest): boolean =>
+    q.insert.run(
+      req.key,
+      req.fingerprint,
+      req.tool,
+      req.action,
+      req.plan,
+      req.item,
+      req.owner,
+      req.now + req.leaseMs,
+      req.now,
+      req.now,
+    ).changes === 1;
 
   // The common case, a key nobody has claimed, is one statement: the insert is atomic on its own.
   // Otherwise IMMEDIATE takes the write lock at BEGIN, so the row read is the row decided on.
@@ -72,9 +100,23 @@ export function openSqlite(path: string): Ledger {
   });
 
   const settleRow = (f: Fence, s: Settlement): boolean => {
-    if (q.settle.run(s.outcome, JSON.stringify(s.result ?? null), s.now, f.key, f.owner, f.generation).changes !== 1) return false;
+    if (q.settle.run(s.outcome, JSON.stringify(s.result ?? null), s.now, f.key, f.owner, f.generation).changes !== 1)
+      return false;
     const row = s.log;
-    q.log.run(row.at, row.actor, row.tool, row.action, row.plan, row.item, row.key, row.outcome, row.executed ? 1 : 0, row.startedAt, row.finishedAt, JSON.stringify(row.detail ?? null));
+    q.log.run(
+      row.at,
+      row.actor,
+      row.tool,
+      row.action,
+      row.plan,
+      row.item,
+      row.key,
+      row.outcome,
+      row.executed ? 1 : 0,
+      row.startedAt,
+      row.finishedAt,
+      JSON.stringify(row.detail ?? null),
+    );
     return true;
   };
   const settle = db.transaction(settleRow);
@@ -82,6 +124,14 @@ export function openSqlite(path: string): Ledger {
     if (!settleRow(f, s)) return { settled: false, next: null };
     return { settled: true, next: insert(next) ? FRESH_CLAIM : null };
   });
+
+  return { insert, claimTaken, settle, settleAndClaim };
+}
+
+export function openSqlite(path: string): Ledger {
+  const db = openDatabase(path);
+  const q = statements(db);
+  const { insert, claimTaken, settle, settleAndClaim } = writers(db, q, hostname());
 
   return {
     engine: "sqlite",
@@ -94,7 +144,9 @@ export function openSqlite(path: string): Ledger {
     },
     async actions(filter) {
       const rows = db
-        .query("SELECT * FROM action_log WHERE (?1 IS NULL OR plan_checksum = ?1) AND (?2 IS NULL OR tool = ?2) ORDER BY id")
+        .query(
+          "SELECT * FROM action_log WHERE (?1 IS NULL OR plan_checksum = ?1) AND (?2 IS NULL OR tool = ?2) ORDER BY id",
+        )
         .all(filter.plan ?? null, filter.tool ?? null) as Record<string, unknown>[];
       return rows.map(logRow);
     },
@@ -108,7 +160,8 @@ export function openSqlite(path: string): Ledger {
   };
 }
 
-const isBusy = (e: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
+const isBusy = (e: unknown): boolean =>
+  /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
 
 /** Runs `open` again while SQLite reports the file busy, for as long as the busy timeout would have waited. */
 function withBusyRetry<T>(open: () => T): T {
@@ -126,7 +179,9 @@ function withBusyRetry<T>(open: () => T): T {
 function migrate(db: Database): void {
   db.transaction(() => {
     db.run("CREATE TABLE IF NOT EXISTS ledger_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)");
-    const done = new Set((db.query("SELECT version FROM ledger_migrations").all() as { version: number }[]).map((r) => r.version));
+    const done = new Set(
+      (db.query("SELECT version FROM ledger_migrations").all() as { version: number }[]).map((r) => r.version),
+    );
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       for (const statement of m.sql("sqlite")) db.run(statement);

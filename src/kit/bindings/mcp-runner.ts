@@ -1,0 +1,62 @@
+/** How every MCP call runs: the command as a child of this binary, as the argv door runs it. */
+import { fleetTool, selfArgv } from "../runtime/multicall.ts";
+import type { Calls } from "./calls.ts";
+import { doorEnv } from "./doors.ts";
+import type { CommandAnswer, RunCommand } from "./extension.ts";
+
+/** The answer of a call the server did not start, or whose child it stopped: CANCELLED, as the argv door says it. */
+const cancelled = (): CommandAnswer => ({
+  exit: 130,
+  ok: false,
+  data: null,
+  error: {
+    code: "CANCELLED",
+    message: "the server is stopping (SIGTERM or SIGINT)",
+    retryable: true,
+    hint: "call it again on a running server",
+  },
+  meta: {},
+});
+
+/**
+ * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
+ * does, its input as the --params document: how every MCP call acts. The
+ * child's diagnostics go to the server's stderr (stdout is protocol frames).
+ */
+export const commandRunner =
+  (calls: Calls): RunCommand =>
+  (argv, o = {}) => {
+    const base = o.tool ? fleetTool(o.tool) : selfArgv();
+    const spawn = () =>
+      Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
+        env: doorEnv(process.env, "mcp"),
+        stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
+        stdout: "pipe",
+        stderr: "inherit",
+      });
+    return calls.child(
+      spawn,
+      async (child) => {
+        const [out, exit] = await Promise.all([new Response(child.stdout as ReadableStream).text(), child.exited]);
+        try {
+          const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
+          return { exit, ok: env.ok, data: env.data, error: env.error, meta: env.meta };
+        } catch {
+          if (calls.stopping) return cancelled();
+          // A tool failure, not a protocol fault: answered as the call's error.
+          return {
+            exit,
+            ok: false,
+            data: null,
+            error: {
+              code: "INTERNAL",
+              message: `${[...argv].join(" ")} did not answer an envelope (exit ${exit})`,
+              retryable: false,
+            },
+            meta: {},
+          };
+        }
+      },
+      cancelled,
+    );
+  };
