@@ -23,8 +23,13 @@ if (!existsSync(join(import.meta.dir, "..", "dist", "seo"))) {
   console.error("dist/ is not built: run `bun run build` first");
   process.exit(2);
 }
-console.log(`# agent-cli-kit benchmarks (${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, bun ${Bun.version})`);
+console.log(
+  `# agent-cli-kit benchmarks (${new Date().toISOString()}, ${navigator.hardwareConcurrency} cores, bun ${Bun.version})`,
+);
 for (const section of SECTIONS.filter((s) => only.length === 0 || only.includes(s))) {
-  const child = Bun.spawn([process.execPath, join(import.meta.dir, "bench", `${section}.ts`), "--rounds", String(rounds)], { stdio: ["inherit", "inherit", "inherit"] });
+  const child = Bun.spawn(
+    [process.execPath, join(import.meta.dir, "bench", `${section}.ts`), "--rounds", String(rounds)],
+    { stdio: ["inherit", "inherit", "inherit"] },
+  );
   if ((await child.exited) !== 0) process.exit(1);
 }

@@ -58,7 +58,12 @@ const VERIFY_ENTRY = join(root, "verify", "main.ts");
 /** The binaries: every tool (through its generated entry, zod compiled out), the verifier, and the multicall of them all. */
 const targets = (): { name: string; entry: () => Promise<string>; zodStandIn: boolean; failpoints?: boolean }[] => [
   ...[...toolDirs().keys()].map((name) => ({ name, entry: async () => entryOf(name), zodStandIn: true })),
-  ...[...toolDirs().keys()].map((name) => ({ name: `test/${name}`, entry: async () => entryOf(name), zodStandIn: true, failpoints: true })),
+  ...[...toolDirs().keys()].map((name) => ({
+    name: `test/${name}`,
+    entry: async () => entryOf(name),
+    zodStandIn: true,
+    failpoints: true,
+  })),
   { name: "verify", entry: async () => VERIFY_ENTRY, zodStandIn: false },
   { name: "fleet", entry: writeMulticallEntry, zodStandIn: true },
 ];
@@ -75,7 +80,9 @@ export const multicallNames = (): string[] => [...toolDirs().keys(), "verify"];
 async function writeMulticallEntry(): Promise<string> {
   const dir = join(dist, ".build", "fleet");
   mkdirSync(dir, { recursive: true });
-  const loaders = [...[...toolDirs().keys()].map((n) => [n, entryOf(n)]), ["verify", VERIFY_ENTRY]].map(([n, path]) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(path)}),`);
+  const loaders = [...[...toolDirs().keys()].map((n) => [n, entryOf(n)]), ["verify", VERIFY_ENTRY]].map(
+    ([n, path]) => `  ${JSON.stringify(n)}: () => import(${JSON.stringify(path)}),`,
+  );
   const entry = join(dir, "entry.ts");
   writeFileSync(
     entry,
@@ -134,7 +141,8 @@ export async function writeSkills(): Promise<DescribeDoc[]> {
 
 if (import.meta.main) {
   const args = process.argv.slice(2);
-  for (let i = args.indexOf("--with"); i >= 0; i = args.indexOf("--with")) outside.push(folderOf(args.splice(i, 2)[1] ?? ""));
+  for (let i = args.indexOf("--with"); i >= 0; i = args.indexOf("--with"))
+    outside.push(folderOf(args.splice(i, 2)[1] ?? ""));
   const out = args.indexOf("--out");
   if (out >= 0) dist = resolve(args.splice(out, 2)[1] ?? "dist");
   mkdirSync(dist, { recursive: true });
@@ -144,7 +152,10 @@ if (import.meta.main) {
     for (const [name, dir] of toolDirs()) await writeEntry(dir, join(dist, ".build", name));
     for (const t of targets().filter((t) => wanted.length === 0 || wanted.includes(t.name))) {
       const started = performance.now();
-      await compile(await t.entry(), join(dist, t.name), { zodStandIn: t.zodStandIn, failpoints: t.failpoints ?? false });
+      await compile(await t.entry(), join(dist, t.name), {
+        zodStandIn: t.zodStandIn,
+        failpoints: t.failpoints ?? false,
+      });
       console.error(`built dist/${t.name} in ${Math.round(performance.now() - started)} ms`);
     }
     if (wanted.length === 0 || wanted.includes("fleet")) {

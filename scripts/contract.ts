@@ -27,16 +27,28 @@ export const CONTRACT_FILE = join(root, "test", "golden", "contract.json");
 const sha = (value: unknown): string => new Bun.CryptoHasher("sha256").update(canonicalize(value)!).digest("hex");
 
 /** The MCP SDK the servers are built with: a server's answers may change with it. */
-const sdkVersion = (): string => JSON.parse(readFileSync(join(root, "node_modules", "@modelcontextprotocol", "sdk", "package.json"), "utf8")).version;
+const sdkVersion = (): string =>
+  JSON.parse(readFileSync(join(root, "node_modules", "@modelcontextprotocol", "sdk", "package.json"), "utf8")).version;
 
 /** Per MCP profile, what `tools/list` answers: the sorted names, how many, and a hash over their definitions (annotations included). */
-async function mcpProfiles(name: string, tool: Tool, doc: DescribeDoc): Promise<Record<string, { tools: string[]; count: number; sha256: string }>> {
-  const listed: Record<string, { name: string }[]> = Object.fromEntries(MCP_PROFILES.map((p) => [p, servedTools(doc, p).map(toolOf)]));
+async function mcpProfiles(
+  name: string,
+  tool: Tool,
+  doc: DescribeDoc,
+): Promise<Record<string, { tools: string[]; count: number; sha256: string }>> {
+  const listed: Record<string, { name: string }[]> = Object.fromEntries(
+    MCP_PROFILES.map((p) => [p, servedTools(doc, p).map(toolOf)]),
+  );
   if (tool.mcpProfiles?.length) {
     const { profiles } = (await import(join(root, "tools", name, "mcp.ts"))) as McpExtensionModule;
     for (const p of tool.mcpProfiles) listed[p] = [...profiles[p]!.tools].sort((a, b) => (a.name < b.name ? -1 : 1));
   }
-  return Object.fromEntries(Object.entries(listed).map(([p, list]) => [p, { tools: list.map((t) => t.name), count: list.length, sha256: sha(list) }]));
+  return Object.fromEntries(
+    Object.entries(listed).map(([p, list]) => [
+      p,
+      { tools: list.map((t) => t.name), count: list.length, sha256: sha(list) },
+    ]),
+  );
 }
 
 export async function contractArtifact(): Promise<Record<string, unknown>> {
@@ -46,9 +58,27 @@ export async function contractArtifact(): Promise<Record<string, unknown>> {
     const tool = (await import(join(root, "tools", name, "tool.ts"))).default as Tool;
     const doc = compileTool(tool).describe;
     const defs = doc.commands
-      .map((c) => ({ name: toolName(doc.tool, c), command: c.name, summary: c.summary, description: c.description, tier: c.tier, rw: c.rw, input_schema: c.input_schema, output_schema: c.output_schema, errors: c.errors, env: c.env }))
+      .map((c) => ({
+        name: toolName(doc.tool, c),
+        command: c.name,
+        summary: c.summary,
+        description: c.description,
+        tier: c.tier,
+        rw: c.rw,
+        input_schema: c.input_schema,
+        output_schema: c.output_schema,
+        errors: c.errors,
+        env: c.env,
+      }))
       .sort((a, b) => (a.name < b.name ? -1 : 1));
-    tools[doc.tool] = { contract_version: doc.contract_version, version: doc.version, commands: defs.map((d) => d.name), count: defs.length, sha256: sha(defs), mcp: await mcpProfiles(name, tool, doc) };
+    tools[doc.tool] = {
+      contract_version: doc.contract_version,
+      version: doc.version,
+      commands: defs.map((d) => d.name),
+      count: defs.length,
+      sha256: sha(defs),
+      mcp: await mcpProfiles(name, tool, doc),
+    };
   }
   return { contract_version: 0, mcp_sdk: sdkVersion(), tools };
 }
@@ -58,7 +88,9 @@ if (import.meta.main) {
   if (process.argv.includes("--check")) {
     const committed = existsSync(CONTRACT_FILE) ? readFileSync(CONTRACT_FILE, "utf8") : "";
     if (committed !== text) {
-      console.error(`${CONTRACT_FILE} is stale: the tools' public definitions changed. Run \`bun run contract\` and commit it with the change.`);
+      console.error(
+        `${CONTRACT_FILE} is stale: the tools' public definitions changed. Run \`bun run contract\` and commit it with the change.`,
+      );
       process.exit(1);
     }
   } else writeFileSync(CONTRACT_FILE, text);

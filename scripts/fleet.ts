@@ -31,9 +31,31 @@ if (existsSync(join(dist, "verify"))) {
   // Every kit extension demanded (--strict), and a fresh fuzzing seed each run, printed so a failure replays.
   const seed = Math.floor(Math.random() * 1_000_000);
   console.log(`  fuzzing with --seed ${seed}`);
-  const verified = JSON.parse(step("verify every tool against the contract", [join(dist, "verify"), "--json", "--strict", "--fuzz", "15", "--seed", String(seed), "--golden", join(root, "test", "golden"), ...tools], { quiet: true }));
-  for (const t of verified.data.tools) console.log(`  ✓ ${t.tool}: ${t.checks.filter((c: { status: string }) => c.status === "pass").length} checks pass (${t.runs} runs)`);
-  console.log(`  ${verified.data.summary.conforming} of ${verified.data.summary.tools} tools conform, in ${(verified.data.summary.duration_ms / 1000).toFixed(1)} s`);
+  const verified = JSON.parse(
+    step(
+      "verify every tool against the contract",
+      [
+        join(dist, "verify"),
+        "--json",
+        "--strict",
+        "--fuzz",
+        "15",
+        "--seed",
+        String(seed),
+        "--golden",
+        join(root, "test", "golden"),
+        ...tools,
+      ],
+      { quiet: true },
+    ),
+  );
+  for (const t of verified.data.tools)
+    console.log(
+      `  ✓ ${t.tool}: ${t.checks.filter((c: { status: string }) => c.status === "pass").length} checks pass (${t.runs} runs)`,
+    );
+  console.log(
+    `  ${verified.data.summary.conforming} of ${verified.data.summary.tools} tools conform, in ${(verified.data.summary.duration_ms / 1000).toFixed(1)} s`,
+  );
 }
 
 const runDir = join(dist, "example-run");
@@ -43,16 +65,35 @@ const seo = join(dist, "seo");
 const site = join(dist, "example-site");
 rmSync(site, { recursive: true, force: true });
 cpSync(join(root, "examples", "site"), site, { recursive: true });
-step("crawl the example site", [seo, "crawl", "--dir", site, "--base-url", "https://harbour.example", "--run-dir", runDir, "--json"], { quiet: true });
+step(
+  "crawl the example site",
+  [seo, "crawl", "--dir", site, "--base-url", "https://harbour.example", "--run-dir", runDir, "--json"],
+  { quiet: true },
+);
 step("extract each page's signals", [seo, "extract", "--run-dir", runDir, "--json"], { quiet: true });
-const audit = JSON.parse(step("audit", [seo, "audit", "--run-dir", runDir, "--severity", "medium", "--json"], { quiet: true }));
+const audit = JSON.parse(
+  step("audit", [seo, "audit", "--run-dir", runDir, "--severity", "medium", "--json"], { quiet: true }),
+);
 const score = JSON.parse(step("score", [seo, "score", "--run-dir", runDir, "--json"], { quiet: true }));
 
 const s = audit.data.summary;
-console.log(`\nExample site: ${s.pages} pages, ${s.findings} findings (high ${s.by_severity.high}, medium ${s.by_severity.medium}, low ${s.by_severity.low}); score ${score.data.score}/100 (${score.data.grade}).`);
-for (const f of audit.data.items.slice(0, 10)) console.log(`  ${f.severity.padEnd(6)} ${f.rule.padEnd(20)} ${f.url.replace("https://harbour.example", "")}  ${f.message}`);
+console.log(
+  `\nExample site: ${s.pages} pages, ${s.findings} findings (high ${s.by_severity.high}, medium ${s.by_severity.medium}, low ${s.by_severity.low}); score ${score.data.score}/100 (${score.data.grade}).`,
+);
+for (const f of audit.data.items.slice(0, 10))
+  console.log(
+    `  ${f.severity.padEnd(6)} ${f.rule.padEnd(20)} ${f.url.replace("https://harbour.example", "")}  ${f.message}`,
+  );
 if (audit.meta.truncated) console.log(`  … ${audit.meta.truncation_hint}`);
-const plan = JSON.parse(step("plan fixes (nothing is changed)", [seo, "plan", "--run-dir", runDir, "--json"], { quiet: true }));
-console.log(`\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(`${root}/`, "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`);
-console.log("  They edit dist/example-site, a copy. Approve with `dist/gate review --plan dist/example-run`, then `dist/seo apply --plan dist/example-run` (README: plan → gate → apply).");
-console.log(`\nArtifacts in ${runDir.replace(`${root}/`, "")}/; try: dist/seo finding list --run-dir ${runDir.replace(`${root}/`, "")} --rule broken-link`);
+const plan = JSON.parse(
+  step("plan fixes (nothing is changed)", [seo, "plan", "--run-dir", runDir, "--json"], { quiet: true }),
+);
+console.log(
+  `\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(`${root}/`, "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`,
+);
+console.log(
+  "  They edit dist/example-site, a copy. Approve with `dist/gate review --plan dist/example-run`, then `dist/seo apply --plan dist/example-run` (README: plan → gate → apply).",
+);
+console.log(
+  `\nArtifacts in ${runDir.replace(`${root}/`, "")}/; try: dist/seo finding list --run-dir ${runDir.replace(`${root}/`, "")} --rule broken-link`,
+);

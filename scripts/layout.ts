@@ -14,14 +14,20 @@ const root = join(import.meta.dir, "..");
 export const MAX_FILE_LINES = 250;
 export const MAX_FUNCTION_LINES = 60;
 
-
 const lineAt = (text: string, offset: number): number => {
   let n = 1;
   for (let i = 0; i < offset; i++) if (text.charCodeAt(i) === 10) n++;
   return n;
 };
 
-type Node = { type?: string; start: number; end: number; id?: { name?: string }; key?: { name?: string }; [k: string]: unknown };
+type Node = {
+  type?: string;
+  start: number;
+  end: number;
+  id?: { name?: string };
+  key?: { name?: string };
+  [k: string]: unknown;
+};
 const FUNCTIONS = new Set(["FunctionDeclaration", "FunctionExpression", "ArrowFunctionExpression"]);
 
 /** Every function in a file with its line count, named by its declaration, property or method where it has one. */
@@ -35,8 +41,13 @@ function functionsIn(file: string): { name: string; lines: number }[] {
     }
     if (!node || typeof node !== "object") return;
     const n = node as Node;
-    const own = n.id?.name ?? (n.type === "MethodDefinition" || n.type === "Property" || n.type === "VariableDeclarator" ? ((n.key ?? n.id) as { name?: string })?.name : undefined);
-    if (n.type && FUNCTIONS.has(n.type)) out.push({ name: own ?? name, lines: lineAt(text, n.end) - lineAt(text, n.start) + 1 });
+    const own =
+      n.id?.name ??
+      (n.type === "MethodDefinition" || n.type === "Property" || n.type === "VariableDeclarator"
+        ? ((n.key ?? n.id) as { name?: string })?.name
+        : undefined);
+    if (n.type && FUNCTIONS.has(n.type))
+      out.push({ name: own ?? name, lines: lineAt(text, n.end) - lineAt(text, n.start) + 1 });
     for (const [k, v] of Object.entries(n)) if (k !== "type" && v && typeof v === "object") walk(v, own ?? name);
   };
   walk(parseSync(file, text).program, "(anonymous)");
@@ -103,13 +114,23 @@ export interface LayoutReport {
 export function layoutReport(): LayoutReport {
   const src = sourcesUnder(join(root, "src"));
   const rel = (f: string) => relative(root, f);
-  const sizes = src.map((f) => ({ file: rel(f), lines: readFileSync(f, "utf8").split("\n").length - 1 })).sort((a, b) => b.lines - a.lines);
+  const sizes = src
+    .map((f) => ({ file: rel(f), lines: readFileSync(f, "utf8").split("\n").length - 1 }))
+    .sort((a, b) => b.lines - a.lines);
   const kit = join(root, "src", "kit");
-  const fns = src.filter((f) => f.startsWith(kit)).flatMap((f) => functionsIn(f).map((fn) => ({ file: rel(f), ...fn }))).sort((a, b) => b.lines - a.lines);
+  const fns = src
+    .filter((f) => f.startsWith(kit))
+    .flatMap((f) => functionsIn(f).map((fn) => ({ file: rel(f), ...fn })))
+    .sort((a, b) => b.lines - a.lines);
   const folders = readdirSync(kit).filter((d) => statSync(join(kit, d)).isDirectory());
   const named = (d: string) => {
     try {
-      return /§\d/.test(readFileSync(join(kit, d, "index.ts"), "utf8").split("\n").slice(0, 2).join(" "));
+      return /§\d/.test(
+        readFileSync(join(kit, d, "index.ts"), "utf8")
+          .split("\n")
+          .slice(0, 2)
+          .join(" "),
+      );
     } catch {
       return false;
     }
@@ -127,11 +148,16 @@ export function layoutReport(): LayoutReport {
 if (import.meta.main) {
   const r = layoutReport();
   console.log(`largest file in src/: ${r.largestFile.file}, ${r.largestFile.lines} lines (limit ${MAX_FILE_LINES})`);
-  console.log(`longest function in src/kit: ${r.longestFunction.name} in ${r.longestFunction.file}, ${r.longestFunction.lines} lines (limit ${MAX_FUNCTION_LINES})`);
+  console.log(
+    `longest function in src/kit: ${r.longestFunction.name} in ${r.longestFunction.file}, ${r.longestFunction.lines} lines (limit ${MAX_FUNCTION_LINES})`,
+  );
   for (const f of r.longFiles) console.log(`  over: ${f.file} ${f.lines} lines`);
   for (const f of r.longFunctions) console.log(`  over: ${f.name} in ${f.file}, ${f.lines} lines`);
   console.log(`import cycles in src/ (static, type-only and dynamic imports): ${r.cycles.length}`);
   for (const c of r.cycles) console.log(`  ${c.join(" ↔ ")}`);
-  console.log(`kit folders without an index.ts naming its contract section: ${r.unnamedFolders.length ? r.unnamedFolders.join(", ") : "none"}`);
-  process.exitCode = r.longFiles.length + r.longFunctions.length + r.cycles.length + r.unnamedFolders.length > 0 ? 1 : 0;
+  console.log(
+    `kit folders without an index.ts naming its contract section: ${r.unnamedFolders.length ? r.unnamedFolders.join(", ") : "none"}`,
+  );
+  process.exitCode =
+    r.longFiles.length + r.longFunctions.length + r.cycles.length + r.unnamedFolders.length > 0 ? 1 : 0;
 }

@@ -22,7 +22,8 @@ const root = join(import.meta.dir, "..");
 const seo = join(root, "dist", "seo");
 const lighthouse = join(root, "node_modules", ".bin", "lighthouse");
 const CHROMIUM = "/usr/bin/chromium";
-const CHROME_FLAGS = "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
+const CHROME_FLAGS =
+  "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 const pagesArg = Number(process.argv[process.argv.indexOf("--pages") + 1]) || 40;
 const edgesOnly = process.argv.includes("--edges");
 const record = process.argv.includes("--record");
@@ -46,7 +47,11 @@ function serve(dir: string): { url: string; stop(): void } {
       let file = normalize(join(dir, path));
       if (!file.startsWith(dir)) return new Response("no", { status: 403 });
       if (existsSync(file) && statSync(file).isDirectory()) file = join(file, "index.html");
-      if (!existsSync(file)) return new Response("<!doctype html><title>Not found</title><p>gone</p>", { status: 404, headers: { "content-type": "text/html" } });
+      if (!existsSync(file))
+        return new Response("<!doctype html><title>Not found</title><p>gone</p>", {
+          status: 404,
+          headers: { "content-type": "text/html" },
+        });
       return new Response(Bun.file(file));
     },
   });
@@ -57,32 +62,67 @@ function serve(dir: string): { url: string; stop(): void } {
 const json = async (argv: string[], opts: { allowFail?: boolean } = {}) => {
   const p = Bun.spawn(argv, { stdout: "pipe", stderr: "pipe", env: { ...process.env, CHROME_PATH: CHROMIUM } });
   const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
-  if (code !== 0 && !(opts.allowFail && out.trimStart().startsWith("{"))) throw new Error(`${argv.slice(0, 3).join(" ")} exited ${code}: ${err.slice(-300)}${out.slice(0, 300)}`);
+  if (code !== 0 && !(opts.allowFail && out.trimStart().startsWith("{")))
+    throw new Error(`${argv.slice(0, 3).join(" ")} exited ${code}: ${err.slice(-300)}${out.slice(0, 300)}`);
   return JSON.parse(out);
 };
 
 type Verdict = "pass" | "fail";
 type Decided = { id: string; verdict: Verdict | null; notApplicable: boolean; why: string };
-interface Pair { site: string; page: string; audit: string; lighthouse: Verdict; seo: Verdict | null; why: string }
+interface Pair {
+  site: string;
+  page: string;
+  audit: string;
+  lighthouse: Verdict;
+  seo: Verdict | null;
+  why: string;
+}
 
-async function seoVerdicts(url: string, pages: number): Promise<{ pages: string[]; fails: Set<string>; rules: Set<string> }> {
+async function seoVerdicts(
+  url: string,
+  pages: number,
+): Promise<{ pages: string[]; fails: Set<string>; rules: Set<string> }> {
   const run = mkdtempSync(join(tmpdir(), "parity-"));
-  for (const stage of [["crawl", "--url", url, "--max-pages", String(pages)], ["extract"], ["audit"]]) await json([seo, ...stage, "--run-dir", run, "--json"]);
+  for (const stage of [["crawl", "--url", url, "--max-pages", String(pages)], ["extract"], ["audit"]])
+    await json([seo, ...stage, "--run-dir", run, "--json"]);
   const extract = JSON.parse(readFileSync(join(run, "extract.json"), "utf8")).data as { pages_file: { file: string } };
-  const crawled = readFileSync(join(run, extract.pages_file.file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as { url: string });
-  const audit = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data as { findings: { rule: string; url: string }[] };
+  const crawled = readFileSync(join(run, extract.pages_file.file), "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { url: string });
+  const audit = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data as {
+    findings: { rule: string; url: string }[];
+  };
   const describe = await json([seo, "audit", "--describe"]);
-  const rules = new Set<string>(describe.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule?.enum ?? []);
+  const rules = new Set<string>(
+    describe.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule?.enum ?? [],
+  );
   return { pages: crawled.map((p) => p.url), fails: new Set(audit.findings.map((f) => `${f.url}\n${f.rule}`)), rules };
 }
 
 async function lighthouseAudits(page: string): Promise<Decided[]> {
-  const lhr = await json([lighthouse, page, "--only-categories=seo", "--output=json", "--output-path=stdout", "--quiet", `--chrome-flags=${CHROME_FLAGS}`], { allowFail: true });
+  const lhr = await json(
+    [
+      lighthouse,
+      page,
+      "--only-categories=seo",
+      "--output=json",
+      "--output-path=stdout",
+      "--quiet",
+      `--chrome-flags=${CHROME_FLAGS}`,
+    ],
+    { allowFail: true },
+  );
   // A page Lighthouse cannot load (a 404) has a runtime error and no decided audit.
   return lhr.categories.seo.auditRefs.map((ref: { id: string }) => {
     const a = lhr.audits[ref.id];
     const decided = a.scoreDisplayMode === "binary" && (a.score === 0 || a.score === 1);
-    return { id: ref.id, verdict: decided ? (a.score === 1 ? "pass" : "fail") : null, notApplicable: a.scoreDisplayMode === "notApplicable", why: String(a.explanation ?? a.displayValue ?? a.title ?? "").slice(0, 120) };
+    return {
+      id: ref.id,
+      verdict: decided ? (a.score === 1 ? "pass" : "fail") : null,
+      notApplicable: a.scoreDisplayMode === "notApplicable",
+      why: String(a.explanation ?? a.displayValue ?? a.title ?? "").slice(0, 120),
+    };
   });
 }
 
@@ -102,12 +142,21 @@ for (const corpus of CORPORA) {
       const audits = await lighthouseAudits(page);
       if (corpus.dir === EDGES) {
         const file = page.replace(server.url, "") || "index.html";
-        recorded[file] = Object.fromEntries(audits.filter((a) => a.verdict !== null || a.notApplicable).map((a) => [a.id, a.verdict ?? "n/a"]));
+        recorded[file] = Object.fromEntries(
+          audits.filter((a) => a.verdict !== null || a.notApplicable).map((a) => [a.id, a.verdict ?? "n/a"]),
+        );
       }
       for (const a of audits) {
         if (a.verdict === null) continue;
         const seoVerdict = s.rules.has(a.id) ? (s.fails.has(`${page}\n${a.id}`) ? "fail" : "pass") : null;
-        pairs.push({ site: corpus.name, page: page.replace(server.url, "/"), audit: a.id, lighthouse: a.verdict, seo: seoVerdict, why: a.why });
+        pairs.push({
+          site: corpus.name,
+          page: page.replace(server.url, "/"),
+          audit: a.id,
+          lighthouse: a.verdict,
+          seo: seoVerdict,
+          why: a.why,
+        });
       }
       process.stderr.write(".");
     }
@@ -122,7 +171,9 @@ const audits = [...new Set(pairs.map((p) => p.audit))].sort();
 const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : "—");
 console.log("\n| corpus | pages | page × audit pairs Lighthouse decides |\n|---|---|---|");
 for (const r of corpusRows) console.log(r);
-console.log("\n| audit | pairs decided | agree | Lighthouse fails, seo passes | Lighthouse passes, seo fails | agreement |\n|---|---|---|---|---|---|");
+console.log(
+  "\n| audit | pairs decided | agree | Lighthouse fails, seo passes | Lighthouse passes, seo fails | agreement |\n|---|---|---|---|---|---|",
+);
 for (const id of audits) {
   const ps = pairs.filter((p) => p.audit === id);
   if (ps.every((p) => p.seo === null)) {
@@ -130,7 +181,9 @@ for (const id of audits) {
     continue;
   }
   const agree = ps.filter((p) => p.seo === p.lighthouse).length;
-  console.log(`| \`${id}\` | ${ps.length} | ${agree} | ${ps.filter((p) => p.lighthouse === "fail" && p.seo === "pass").length} | ${ps.filter((p) => p.lighthouse === "pass" && p.seo === "fail").length} | ${pct(agree, ps.length)} |`);
+  console.log(
+    `| \`${id}\` | ${ps.length} | ${agree} | ${ps.filter((p) => p.lighthouse === "fail" && p.seo === "pass").length} | ${ps.filter((p) => p.lighthouse === "pass" && p.seo === "fail").length} | ${pct(agree, ps.length)} |`,
+  );
 }
 const judged = pairs.filter((p) => p.seo !== null);
 const agreed = judged.filter((p) => p.seo === p.lighthouse).length;
@@ -138,12 +191,24 @@ console.log(`\nall audits seo implements: ${agreed} of ${judged.length} pairs ag
 const differ = judged.filter((p) => p.seo !== p.lighthouse);
 if (differ.length) {
   console.log("\nwhere they differ:");
-  for (const p of differ.slice(0, 40)) console.log(`  ${p.audit} ${p.page}: Lighthouse ${p.lighthouse}, seo ${p.seo} (${p.why})`);
+  for (const p of differ.slice(0, 40))
+    console.log(`  ${p.audit} ${p.page}: Lighthouse ${p.lighthouse}, seo ${p.seo} (${p.why})`);
 }
 
 if (record) {
-  const sorted = Object.fromEntries(Object.keys(recorded).sort().map((k) => [k, Object.fromEntries(Object.entries(recorded[k]!).sort())]));
-  const lighthouseVersion = JSON.parse(readFileSync(join(root, "node_modules", "lighthouse", "package.json"), "utf8")).version;
-  writeFileSync(join(EDGES, "lighthouse.json"), `${JSON.stringify({ lighthouse: lighthouseVersion, verdicts: sorted }, null, 2)}\n`);
-  console.log(`\nrecorded Lighthouse ${lighthouseVersion}'s verdicts on ${Object.keys(sorted).length} edge pages in ${join(EDGES, "lighthouse.json")}`);
+  const sorted = Object.fromEntries(
+    Object.keys(recorded)
+      .sort()
+      .map((k) => [k, Object.fromEntries(Object.entries(recorded[k]!).sort())]),
+  );
+  const lighthouseVersion = JSON.parse(
+    readFileSync(join(root, "node_modules", "lighthouse", "package.json"), "utf8"),
+  ).version;
+  writeFileSync(
+    join(EDGES, "lighthouse.json"),
+    `${JSON.stringify({ lighthouse: lighthouseVersion, verdicts: sorted }, null, 2)}\n`,
+  );
+  console.log(
+    `\nrecorded Lighthouse ${lighthouseVersion}'s verdicts on ${Object.keys(sorted).length} edge pages in ${join(EDGES, "lighthouse.json")}`,
+  );
 }

@@ -16,7 +16,14 @@
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, binary, testBinary } from "../test/helpers/bin.ts";
-import { finishApply, removeWorkspaces, snapshot, spawnApply, workspace, type Workspace } from "../test/helpers/mutation.ts";
+import {
+  finishApply,
+  removeWorkspaces,
+  snapshot,
+  spawnApply,
+  workspace,
+  type Workspace,
+} from "../test/helpers/mutation.ts";
 import { knowledgeBase, type KnowledgeBase } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
 
@@ -33,7 +40,7 @@ const BRAIN_RUNS = opt("brain-runs", 20);
 const LONG_MS = opt("long-ms", 70_000);
 let seed = opt("seed", Date.now() % 1_000_000);
 console.log(`soak: seed ${seed}`);
-const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 
 type Engine = "sqlite" | "postgres";
 const ENGINES: Engine[] = ["sqlite", "postgres"];
@@ -58,7 +65,9 @@ async function dropDatabases(): Promise<void> {
 
 function differences(a: Record<string, string>, b: Record<string, string>): string[] {
   const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
-  return [...keys].filter((k) => a[k] !== b[k]).map((k) => (k in a ? (k in b ? `${k} differs` : `${k} missing`) : `${k} extra`));
+  return [...keys]
+    .filter((k) => a[k] !== b[k])
+    .map((k) => (k in a ? (k in b ? `${k} differs` : `${k} missing`) : `${k} extra`));
 }
 
 type Exit = Awaited<ReturnType<typeof finishApply>>;
@@ -77,7 +86,10 @@ async function actionLog(bin: string, plan: string, env: Record<string, string>)
   const rows: any[] = [];
   let cursor: string | null = null;
   do {
-    const p = Bun.spawn([bin, "action", "list", "--plan", plan, "--json", "--limit", "1000", ...(cursor ? ["--cursor", cursor] : [])], { env: baseEnv(env), stdout: "pipe" });
+    const p = Bun.spawn(
+      [bin, "action", "list", "--plan", plan, "--json", "--limit", "1000", ...(cursor ? ["--cursor", cursor] : [])],
+      { env: baseEnv(env), stdout: "pipe" },
+    );
     const out = JSON.parse(await new Response(p.stdout).text());
     rows.push(...out.data.items);
     cursor = out.meta.pagination?.next_cursor ?? null;
@@ -110,7 +122,8 @@ interface SeoSetup {
 /** A planned, approved workspace, a pristine copy of its site, and what one clean apply leaves. */
 async function seoSetup(pages: number): Promise<SeoSetup> {
   const ws = await workspace({ pages, maxPages: pages });
-  for (const r of [await ws.seo(["plan", "--run-dir", ws.run]), await ws.gate(["review", "--plan", ws.run])]) if (r.code !== 0) throw new Error(r.stdout);
+  for (const r of [await ws.seo(["plan", "--run-dir", ws.run]), await ws.gate(["review", "--plan", ws.run])])
+    if (r.code !== 0) throw new Error(r.stdout);
   const pristine = join(ws.dir, "pristine");
   cpSync(ws.site, pristine, { recursive: true });
   const env = { ...ws.env, AGENT_LEDGER_URL: join(ws.dir, "clean.sqlite") };
@@ -146,7 +159,9 @@ async function seoCrash(engine: Engine, s: SeoSetup): Promise<void> {
     ];
     if (problems.length) failures.push(`run ${i}: ${problems.slice(0, 4).join("; ")}`);
   }
-  console.log(`crash ${engine}: ${RUNS} runs of a ${s.items}-item plan, ${killedMidway} killed mid-apply; failures: ${failures.length} (double effects, tree differences, extra files, log rows)`);
+  console.log(
+    `crash ${engine}: ${RUNS} runs of a ${s.items}-item plan, ${killedMidway} killed mid-apply; failures: ${failures.length} (double effects, tree differences, extra files, log rows)`,
+  );
   for (const f of failures.slice(0, 10)) console.log(`  ${f}`);
   if (failures.length) process.exitCode = 1;
 }
@@ -165,10 +180,15 @@ async function seoRace(engine: Engine, s: SeoSetup): Promise<void> {
       if (!ok) problems.push(`racer ${k} exit ${r.code}: ${JSON.stringify(r.json?.error ?? r.json).slice(0, 160)}`);
     }
     if (executed !== s.items) problems.push(`executed ${executed} of ${s.items}`);
-    problems.push(...differences(snapshot(s.ws.site), s.expected), ...logProblems(await actionLog(binary("seo"), s.ws.run, env), s.items));
+    problems.push(
+      ...differences(snapshot(s.ws.site), s.expected),
+      ...logProblems(await actionLog(binary("seo"), s.ws.run, env), s.items),
+    );
     if (problems.length) failures.push(`run ${i}: ${problems.slice(0, 3).join("; ")}`);
   }
-  console.log(`race ${engine}: ${RACE_RUNS} runs of 4 applies on a fresh ledger (${s.items} items); failures: ${failures.length}`);
+  console.log(
+    `race ${engine}: ${RACE_RUNS} runs of 4 applies on a fresh ledger (${s.items} items); failures: ${failures.length}`,
+  );
   for (const f of failures.slice(0, 10)) console.log(`  ${f}`);
   if (failures.length) process.exitCode = 1;
 }
@@ -180,11 +200,18 @@ async function brainPlanned(notes: number, plan: (kb: KnowledgeBase) => string[]
     maxItems: 1000,
     fill: (repo) => {
       mkdirSync(join(repo, "notes"), { recursive: true });
-      for (let i = 0; i < notes; i++) writeFileSync(join(repo, "notes", `n${i}.md`), `---\nid: n${i}\ntitle: Note ${i}\ntags: [soak]\n---\n\nBody of note ${i}.\n`);
+      for (let i = 0; i < notes; i++)
+        writeFileSync(
+          join(repo, "notes", `n${i}.md`),
+          `---\nid: n${i}\ntitle: Note ${i}\ntags: [soak]\n---\n\nBody of note ${i}.\n`,
+        );
     },
   });
   const env = kb.env;
-  for (const [bin, a] of [["brain", [...plan(kb), "--run-dir", kb.run]], ["gate", ["review", "--plan", kb.run]]] as const) {
+  for (const [bin, a] of [
+    ["brain", [...plan(kb), "--run-dir", kb.run]],
+    ["gate", ["review", "--plan", kb.run]],
+  ] as const) {
     const p = Bun.spawnSync([binary(bin), ...a, "--json"], { env: baseEnv(env), stdout: "pipe" });
     if (p.exitCode !== 0) throw new Error(`${bin} ${a[0]}: ${p.stdout}`);
   }
@@ -195,9 +222,15 @@ const brainProblems = (kb: KnowledgeBase, keys: string[]): string[] => {
   const problems: string[] = [];
   const status = kb.git("status", "--porcelain", "--untracked-files=all").trim();
   if (status) problems.push(`work tree not clean: ${status.split("\n").slice(0, 2).join(", ")}`);
-  const trailers = kb.git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)").split("\n").map((l) => l.trim()).filter(Boolean);
+  const trailers = kb
+    .git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   const counts = Map.groupBy(trailers, (t) => t);
-  for (const k of keys) if ((counts.get(k)?.length ?? 0) !== 1) problems.push(`${counts.get(k)?.length ?? 0} commits for ${k.slice(7, 19)}`);
+  for (const k of keys)
+    if ((counts.get(k)?.length ?? 0) !== 1)
+      problems.push(`${counts.get(k)?.length ?? 0} commits for ${k.slice(7, 19)}`);
   return problems;
 };
 
@@ -207,14 +240,29 @@ async function brainCrash(engine: Engine): Promise<void> {
   let killedMidway = 0;
   let applyMs = 0;
   for (let i = 0; i < BRAIN_RUNS; i++) {
-    const kb = await brainPlanned(NOTES, () => ["note", "delete", ...Array.from({ length: NOTES }, (_, k) => ["--id", `n${k}`]).flat()]);
-    const keys = JSON.parse(readFileSync(join(kb.run, "plan.json"), "utf8")).items.map((it: any) => it.idempotency_key) as string[];
+    const kb = await brainPlanned(NOTES, () => [
+      "note",
+      "delete",
+      ...Array.from({ length: NOTES }, (_, k) => ["--id", `n${k}`]).flat(),
+    ]);
+    const keys = JSON.parse(readFileSync(join(kb.run, "plan.json"), "utf8")).items.map(
+      (it: any) => it.idempotency_key,
+    ) as string[];
     const env = { ...kb.env, AGENT_LEDGER_URL: await freshLedger(engine, kb.dir, `brain-${engine}-${i}`) };
     if (i === 0) {
       // Measure one clean apply on a twin, through this engine, to aim the kills.
-      const twin = await brainPlanned(NOTES, () => ["note", "delete", ...Array.from({ length: NOTES }, (_, k) => ["--id", `n${k}`]).flat()]);
+      const twin = await brainPlanned(NOTES, () => [
+        "note",
+        "delete",
+        ...Array.from({ length: NOTES }, (_, k) => ["--id", `n${k}`]).flat(),
+      ]);
       const t = performance.now();
-      await finishApply(spawnApply(binary("brain"), twin.run, { ...twin.env, AGENT_LEDGER_URL: await freshLedger(engine, twin.dir, `brain-twin-${engine}`) }));
+      await finishApply(
+        spawnApply(binary("brain"), twin.run, {
+          ...twin.env,
+          AGENT_LEDGER_URL: await freshLedger(engine, twin.dir, `brain-twin-${engine}`),
+        }),
+      );
       applyMs = performance.now() - t;
       rmSync(twin.dir, { recursive: true, force: true });
     }
@@ -233,7 +281,9 @@ async function brainCrash(engine: Engine): Promise<void> {
     if (problems.length) failures.push(`run ${i}: ${problems.slice(0, 4).join("; ")}`);
     rmSync(kb.dir, { recursive: true, force: true });
   }
-  console.log(`brain-crash ${engine}: ${BRAIN_RUNS} runs of a 30-item plan, ${killedMidway} killed mid-apply; failures: ${failures.length} (stuck trees, double commits, log rows)`);
+  console.log(
+    `brain-crash ${engine}: ${BRAIN_RUNS} runs of a 30-item plan, ${killedMidway} killed mid-apply; failures: ${failures.length} (stuck trees, double commits, log rows)`,
+  );
   for (const f of failures.slice(0, 10)) console.log(`  ${f}`);
   if (failures.length) process.exitCode = 1;
 }
@@ -249,7 +299,8 @@ async function longExecution(tool: "seo" | "brain", engine: Engine, heartbeat: b
   let cleanup: () => void;
   if (tool === "seo") {
     const ws = await workspace({ pages: 3, maxPages: 3 });
-    for (const r of [await ws.seo(["plan", "--run-dir", ws.run]), await ws.gate(["review", "--plan", ws.run])]) if (r.code !== 0) throw new Error(r.stdout);
+    for (const r of [await ws.seo(["plan", "--run-dir", ws.run]), await ws.gate(["review", "--plan", ws.run])])
+      if (r.code !== 0) throw new Error(r.stdout);
     plan = ws.run;
     env = { ...ws.env, AGENT_LEDGER_URL: await freshLedger(engine, ws.dir, `long-seo-${engine}-${heartbeat}`) };
     items = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).items.length;
@@ -265,14 +316,19 @@ async function longExecution(tool: "seo" | "brain", engine: Engine, heartbeat: b
     cleanup = () => rmSync(kb.dir, { recursive: true, force: true });
   }
   const lease = { AGENT_LEDGER_LEASE_MS: "2000" };
-  const a = spawnApply(testBinary(tool), plan, { ...env, ...lease, AGENT_KIT_FAILPOINT: `delay-first-execute:${LONG_MS}${heartbeat ? "" : ",no-heartbeat"}` });
+  const a = spawnApply(testBinary(tool), plan, {
+    ...env,
+    ...lease,
+    AGENT_KIT_FAILPOINT: `delay-first-execute:${LONG_MS}${heartbeat ? "" : ",no-heartbeat"}`,
+  });
   await Bun.sleep(5000);
   const b = await finishApply(spawnApply(binary(tool), plan, { ...env, ...lease }));
   const ra = await finishApply(a);
   const rows = await actionLog(binary(tool), plan, env);
   const problems = [...logProblems(rows, items), ...check()];
   cleanup();
-  const outcome = (r: Exit) => `exit ${r.code} ${r.json?.error?.code ?? "ok"} executed ${(r.json?.data ?? r.json?.error?.detail)?.executed ?? "?"}`;
+  const outcome = (r: Exit) =>
+    `exit ${r.code} ${r.json?.error?.code ?? "ok"} executed ${(r.json?.data ?? r.json?.error?.detail)?.executed ?? "?"}`;
   return `long ${tool} ${engine} ${heartbeat ? "heartbeat" : "no heartbeat (fence only)"}: A ${outcome(ra)}; B ${outcome(b)}; double executions: ${problems.filter((p) => /double|commits/.test(p)).length}${problems.length ? ` — ${problems.join("; ")}` : ""}`;
 }
 
@@ -287,7 +343,11 @@ try {
   }
   if (wanted("brain-crash")) for (const engine of ENGINES) await brainCrash(engine);
   if (wanted("long")) {
-    const lines = await Promise.all(ENGINES.flatMap((e) => (["seo", "brain"] as const).flatMap((t) => [true, false].map((hb) => longExecution(t, e, hb)))));
+    const lines = await Promise.all(
+      ENGINES.flatMap((e) =>
+        (["seo", "brain"] as const).flatMap((t) => [true, false].map((hb) => longExecution(t, e, hb))),
+      ),
+    );
     for (const l of lines) console.log(l);
     if (lines.some((l) => !/double executions: 0$/.test(l))) process.exitCode = 1;
   }

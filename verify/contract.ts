@@ -19,7 +19,18 @@ export const TIER1_VERBS: Readonly<Record<string, "read" | "write">> = {
 export const FORBIDDEN_VERBS = ["info", "ls", "show", "fetch", "rm", "new", "make", "run"] as const;
 
 /** contract §3: every command accepts all of these. */
-export const UNIVERSAL_FLAGS = ["json", "describe", "dry-run", "fields", "limit", "force", "yes", "no-input", "wait", "run-dir"] as const;
+export const UNIVERSAL_FLAGS = [
+  "json",
+  "describe",
+  "dry-run",
+  "fields",
+  "limit",
+  "force",
+  "yes",
+  "no-input",
+  "wait",
+  "run-dir",
+] as const;
 
 /** The kit's universal flags beyond the contract's (its extensions cursor, params, toon, and --help on every command). */
 export const KIT_UNIVERSAL_FLAGS = ["cursor", "params", "toon", "help"] as const;
@@ -51,7 +62,8 @@ export const KNOWN_CODE_EXITS: Readonly<Record<string, number>> = {
 export const SCREAMING_SNAKE = /^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*$/;
 
 /** The MCP seed's prohibited credential fields, as flag names. */
-export const CREDENTIAL_FLAG = /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
+export const CREDENTIAL_FLAG =
+  /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
 
 /** Result schema ids: `tool.command@N` (contract §9). */
 export const schemaIdFor = (tool: string, command: string): RegExp =>
@@ -60,4 +72,5 @@ export const schemaIdFor = (tool: string, command: string): RegExp =>
 export const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/;
 
 /** A JavaScript, Python, Go or Rust stack trace, as lines or escaped inside a JSON string. */
-export const STACK_TRACE = /^\s+at .+(?::\d+:\d+|\(native\))\)?$|^Traceback \(most recent call last\)|^goroutine \d+ \[|panicked at |\\n\s+at [^"\\]+:\d+:\d+\)?/m;
+export const STACK_TRACE =
+  /^\s+at .+(?::\d+:\d+|\(native\))\)?$|^Traceback \(most recent call last\)|^goroutine \d+ \[|panicked at |\\n\s+at [^"\\]+:\d+:\d+\)?/m;

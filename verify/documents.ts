@@ -24,7 +24,8 @@ export interface Documents {
   get(file: DocumentFile): Promise<Found | { missing: string }>;
 }
 
-const readIf = (path: string): Found | null => (existsSync(path) ? { text: readFileSync(path, "utf8"), where: path } : null);
+const readIf = (path: string): Found | null =>
+  existsSync(path) ? { text: readFileSync(path, "utf8"), where: path } : null;
 
 /**
  * Whether the current folder is the tool's repository: its spec.yaml has
@@ -33,7 +34,11 @@ const readIf = (path: string): Found | null => (existsSync(path) ? { text: readF
  */
 function repoRootOf(tool: string): boolean {
   try {
-    const spec = parseYaml(readFileSync("spec.yaml", "utf8")) as { contract_version?: unknown; name?: unknown; tool?: unknown } | null;
+    const spec = parseYaml(readFileSync("spec.yaml", "utf8")) as {
+      contract_version?: unknown;
+      name?: unknown;
+      tool?: unknown;
+    } | null;
     if (!spec || spec.contract_version === undefined) return false;
     return [spec.name, spec.tool].every((n) => n === undefined || n === tool);
   } catch {
@@ -44,7 +49,10 @@ function repoRootOf(tool: string): boolean {
 export function documentsOf(s: Subject, doc: DescribeDoc, share: string | null): Documents {
   const cache = new Map<DocumentFile, Promise<Found | { missing: string }>>();
   const find = async (file: DocumentFile): Promise<Found | { missing: string }> => {
-    if (share) return readIf(join(share, doc.tool, file)) ?? { missing: `no ${file} at ${join(share, doc.tool, file)} (--share)` };
+    if (share)
+      return (
+        readIf(join(share, doc.tool, file)) ?? { missing: `no ${file} at ${join(share, doc.tool, file)} (--share)` }
+      );
     const printer = (doc as { documents?: Record<string, unknown> }).documents?.[file];
     if (typeof printer === "string") {
       const flag = printer.split(/\s+/).pop()!;
@@ -57,7 +65,11 @@ export function documentsOf(s: Subject, doc: DescribeDoc, share: string | null):
       if (here) return here;
     }
     const beside = join(dirname(s.sandbox.binary), "share", doc.tool, file);
-    return readIf(beside) ?? { missing: `no ${file}: the tool does not print it (no "documents" in --describe), the current folder is not its repository, and there is none at ${beside}; pass --share DIR` };
+    return (
+      readIf(beside) ?? {
+        missing: `no ${file}: the tool does not print it (no "documents" in --describe), the current folder is not its repository, and there is none at ${beside}; pass --share DIR`,
+      }
+    );
   };
   return {
     get(file) {

@@ -24,7 +24,8 @@ export interface Subject {
 }
 
 /** The exit class of an error code: fixed by the contract, published in --describe, or as first seen (else this run's exit). */
-export const classOf = (s: Subject, code: string, exit: number | null): number | null => KNOWN_CODE_EXITS[code] ?? s.doc?.error_codes?.[code]?.exit ?? s.exits.get(code) ?? exit;
+export const classOf = (s: Subject, code: string, exit: number | null): number | null =>
+  KNOWN_CODE_EXITS[code] ?? s.doc?.error_codes?.[code]?.exit ?? s.exits.get(code) ?? exit;
 
 /** Whether the tool is held to a kit extension: it claims it, or verify runs --strict. */
 export const holds = (s: Subject, ext: Extension): boolean => s.strict || (s.doc?.extensions.includes(ext) ?? false);
@@ -47,18 +48,54 @@ export function inspectStreams(s: Subject, r: RunResult): boolean {
   const f = s.findings;
   const read = r.stdinRead > 0 ? `; it read ${r.stdinRead} byte(s) from stdin, which is not a terminal` : "";
   if (r.timedOut) {
-    f.fail("noninteractive.no-hang", `killed after ${Math.round(r.ms)} ms without finishing (a hang or a prompt)${read}`, r);
+    f.fail(
+      "noninteractive.no-hang",
+      `killed after ${Math.round(r.ms)} ms without finishing (a hang or a prompt)${read}`,
+      r,
+    );
     return false;
   }
   // contract §3: under --no-input any prompt is an error, and off a terminal nothing prompts: no read of stdin at all.
-  if (r.stdinRead > 0 && r.run.argv.includes("--no-input")) f.fail("noninteractive.no-hang", `it read ${r.stdinRead} byte(s) from stdin under --no-input (a prompt off a terminal)`, r);
-  if (r.leftover) f.fail("noninteractive.no-hang", "it exited leaving a process of its own running (or its stdout/stderr held open): a caller reading its output to the end would wait without limit", r);
+  if (r.stdinRead > 0 && r.run.argv.includes("--no-input"))
+    f.fail(
+      "noninteractive.no-hang",
+      `it read ${r.stdinRead} byte(s) from stdin under --no-input (a prompt off a terminal)`,
+      r,
+    );
+  if (r.leftover)
+    f.fail(
+      "noninteractive.no-hang",
+      "it exited leaving a process of its own running (or its stdout/stderr held open): a caller reading its output to the end would wait without limit",
+      r,
+    );
   f.exercised("noninteractive.no-hang");
-  f.expect("output.no-ansi", !ANSI.test(r.stdout) && !ANSI.test(r.stderr), `ANSI escape on ${ANSI.test(r.stdout) ? "stdout" : "stderr"}: ${JSON.stringify((ANSI.test(r.stdout) ? r.stdout : r.stderr).match(ANSI)?.[0])}`, r);
-  f.expect("output.no-stack", !STACK_TRACE.test(r.stdout), `stack trace on stdout: ${JSON.stringify(r.stdout.match(STACK_TRACE)?.[0])}`, r);
-  const leaked = Object.entries(s.sandbox.canaries).find(([, value]) => r.stdout.includes(value) || r.stderr.includes(value));
-  f.expect("identity.canary", !leaked, `the value of ${leaked?.[0]} appears on ${leaked && r.stdout.includes(leaked[1]) ? "stdout" : "stderr"}`, r);
-  f.expect("errors.exit-class", r.exit !== null && (EXIT_CODES as readonly number[]).includes(r.exit), `exit ${r.exit ?? r.signal} is not one of ${EXIT_CODES.join(", ")}`, r);
+  f.expect(
+    "output.no-ansi",
+    !ANSI.test(r.stdout) && !ANSI.test(r.stderr),
+    `ANSI escape on ${ANSI.test(r.stdout) ? "stdout" : "stderr"}: ${JSON.stringify((ANSI.test(r.stdout) ? r.stdout : r.stderr).match(ANSI)?.[0])}`,
+    r,
+  );
+  f.expect(
+    "output.no-stack",
+    !STACK_TRACE.test(r.stdout),
+    `stack trace on stdout: ${JSON.stringify(r.stdout.match(STACK_TRACE)?.[0])}`,
+    r,
+  );
+  const leaked = Object.entries(s.sandbox.canaries).find(
+    ([, value]) => r.stdout.includes(value) || r.stderr.includes(value),
+  );
+  f.expect(
+    "identity.canary",
+    !leaked,
+    `the value of ${leaked?.[0]} appears on ${leaked && r.stdout.includes(leaked[1]) ? "stdout" : "stderr"}`,
+    r,
+  );
+  f.expect(
+    "errors.exit-class",
+    r.exit !== null && (EXIT_CODES as readonly number[]).includes(r.exit),
+    `exit ${r.exit ?? r.signal} is not one of ${EXIT_CODES.join(", ")}`,
+    r,
+  );
   return true;
 }
 
@@ -76,7 +113,16 @@ export function parseStdout(s: Subject, r: RunResult): unknown {
       parsed = false;
     }
   const isObject = parsed && value !== null && typeof value === "object" && !Array.isArray(value);
-  s.findings.expect("output.one-json", isObject, out.trim() === "" ? "stdout is empty" : !one ? "stdout is not exactly one line ending in a newline" : "stdout is not a JSON object", r);
+  s.findings.expect(
+    "output.one-json",
+    isObject,
+    out.trim() === ""
+      ? "stdout is empty"
+      : !one
+        ? "stdout is not exactly one line ending in a newline"
+        : "stdout is not a JSON object",
+    r,
+  );
   return isObject ? value : null;
 }
 
@@ -97,12 +143,28 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
   const doc = s.doc;
   if (doc) {
     f.expect("envelope.shape", env.tool === doc.tool, `tool is '${env.tool}', --describe says '${doc.tool}'`, r);
-    f.expect("envelope.shape", env.contract_version === doc.contract_version, `contract_version ${env.contract_version}, --describe says ${doc.contract_version}`, r);
+    f.expect(
+      "envelope.shape",
+      env.contract_version === doc.contract_version,
+      `contract_version ${env.contract_version}, --describe says ${doc.contract_version}`,
+      r,
+    );
   }
-  if (command) f.expect("envelope.shape", env.command === command.name, `command is '${env.command}', the invocation was '${command.name}'`, r);
+  if (command)
+    f.expect(
+      "envelope.shape",
+      env.command === command.name,
+      `command is '${env.command}', the invocation was '${command.name}'`,
+      r,
+    );
 
   const dataIsObject = env.data !== null && typeof env.data === "object" && !Array.isArray(env.data);
-  f.expect("envelope.ok-iff", env.ok === (dataIsObject && env.error === null) && (env.ok || env.error !== null), `ok is ${env.ok} with data ${JSON.stringify(env.data)?.slice(0, 60)} and error ${env.error ? env.error.code : "null"}`, r);
+  f.expect(
+    "envelope.ok-iff",
+    env.ok === (dataIsObject && env.error === null) && (env.ok || env.error !== null),
+    `ok is ${env.ok} with data ${JSON.stringify(env.data)?.slice(0, 60)} and error ${env.error ? env.error.code : "null"}`,
+    r,
+  );
 
   if (env.ok) {
     f.expect("errors.exit-class", r.exit === 0, `ok is true but the exit is ${r.exit}`, r);
@@ -111,15 +173,30 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
     if (command && dataIsObject && !projected) {
       if (command.output_schema) {
         const validate = validatorFor(command.output_schema);
-        f.expect("envelope.result-schema", validate(env.data) === true, `data does not match the output schema: ${ajv.errorsText(validate.errors)}`, r);
+        f.expect(
+          "envelope.result-schema",
+          validate(env.data) === true,
+          `data does not match the output schema: ${ajv.errorsText(validate.errors)}`,
+          r,
+        );
       }
-      f.expect("envelope.result-schema", env.meta.schema === command.result_schema, `meta.schema is ${env.meta.schema}, --describe says ${command.result_schema}`, r);
+      f.expect(
+        "envelope.result-schema",
+        env.meta.schema === command.result_schema,
+        `meta.schema is ${env.meta.schema}, --describe says ${command.result_schema}`,
+        r,
+      );
     }
     return env;
   }
 
   const code = env.error!.code;
-  f.expect("errors.code-format", SCREAMING_SNAKE.test(code), `error code '${code}' is not SCREAMING_SNAKE (expected e.g. NOT_FOUND)`, r);
+  f.expect(
+    "errors.code-format",
+    SCREAMING_SNAKE.test(code),
+    `error code '${code}' is not SCREAMING_SNAKE (expected e.g. NOT_FOUND)`,
+    r,
+  );
   // The class of a code: fixed by the contract and SPEC for some, by --describe's error_codes where the tool
   // publishes them, and otherwise by the first exit seen with it: one code never exits two ways.
   const declaredExit = doc?.error_codes?.[code]?.exit;
@@ -127,17 +204,41 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
   if (seen === undefined) s.exits.set(code, r.exit);
   const expected = KNOWN_CODE_EXITS[code] ?? declaredExit ?? seen;
   if (expected === undefined) f.exercised("errors.exit-class");
-  else f.expect("errors.exit-class", r.exit === expected, `${code} exited ${r.exit}; its class is ${expected}${KNOWN_CODE_EXITS[code] !== undefined ? " (fixed by the contract)" : declaredExit !== undefined ? " (by --describe's error_codes)" : " (its exit when first seen)"}`, r);
+  else
+    f.expect(
+      "errors.exit-class",
+      r.exit === expected,
+      `${code} exited ${r.exit}; its class is ${expected}${KNOWN_CODE_EXITS[code] !== undefined ? " (fixed by the contract)" : declaredExit !== undefined ? " (by --describe's error_codes)" : " (its exit when first seen)"}`,
+      r,
+    );
   // A malformed code is errors.code-format's finding; whether it is declared is not asked of it too.
   const wellFormed = SCREAMING_SNAKE.test(code);
-  if (wellFormed && doc?.error_codes && declaredExit === undefined && holds(s, "describe-schema")) f.fail("errors.declared", `error code ${code} is not in --describe's error_codes`, r);
+  if (wellFormed && doc?.error_codes && declaredExit === undefined && holds(s, "describe-schema"))
+    f.fail("errors.declared", `error code ${code} is not in --describe's error_codes`, r);
   if (declaredExit !== undefined && KNOWN_CODE_EXITS[code] !== undefined)
-    f.expect("errors.exit-class", declaredExit === KNOWN_CODE_EXITS[code], `--describe gives ${code} exit ${declaredExit}; the contract gives ${KNOWN_CODE_EXITS[code]}`, r);
-  if (wellFormed && command?.errors && holds(s, "describe-schema")) f.expect("errors.declared", command.errors.includes(code), `${code} is not among the codes --describe declares for '${command.name}' (${command.errors.join(", ")})`, r);
+    f.expect(
+      "errors.exit-class",
+      declaredExit === KNOWN_CODE_EXITS[code],
+      `--describe gives ${code} exit ${declaredExit}; the contract gives ${KNOWN_CODE_EXITS[code]}`,
+      r,
+    );
+  if (wellFormed && command?.errors && holds(s, "describe-schema"))
+    f.expect(
+      "errors.declared",
+      command.errors.includes(code),
+      `${code} is not among the codes --describe declares for '${command.name}' (${command.errors.join(", ")})`,
+      r,
+    );
   if (code === "MISSING_ENV" && doc && holds(s, "describe-schema")) {
     const declared = new Set([...doc.env, ...(command?.env ?? [])].map((e) => e.name));
-    const named = (env.error!.detail?.variable as string | undefined) ?? env.error!.message.match(/\b[A-Z][A-Z0-9_]{2,}\b/)?.[0];
-    f.expect("identity.env-declared", named !== undefined && declared.has(named), `asks for ${named ?? "an unnamed variable"}, which --describe does not declare`, r);
+    const named =
+      (env.error!.detail?.variable as string | undefined) ?? env.error!.message.match(/\b[A-Z][A-Z0-9_]{2,}\b/)?.[0];
+    f.expect(
+      "identity.env-declared",
+      named !== undefined && declared.has(named),
+      `asks for ${named ?? "an unnamed variable"}, which --describe does not declare`,
+      r,
+    );
   }
   return env;
 }

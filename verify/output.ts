@@ -48,7 +48,17 @@ export function envelope(data: unknown, error: ErrorBody | null, durationMs: num
     tool: "verify",
     command: "audit",
     data: error === null ? data : null,
-    error: error === null ? null : { code: error.code, message: error.message, retryable: error.code === "CANCELLED", ...(error.hint ? { hint: error.hint } : {}), ...(error.allowed !== undefined ? { allowed: error.allowed, got: error.got } : {}), ...(error.detail ? { detail: error.detail } : {}) },
+    error:
+      error === null
+        ? null
+        : {
+            code: error.code,
+            message: error.message,
+            retryable: error.code === "CANCELLED",
+            ...(error.hint ? { hint: error.hint } : {}),
+            ...(error.allowed !== undefined ? { allowed: error.allowed, got: error.got } : {}),
+            ...(error.detail ? { detail: error.detail } : {}),
+          },
     meta: {
       schema: error === null ? "verify.audit@1" : null,
       duration_ms: durationMs,
@@ -58,7 +68,13 @@ export function envelope(data: unknown, error: ErrorBody | null, durationMs: num
       truncated: false,
       truncation_hint: null,
       run_dir: null,
-      outcome: { unit: "count", projected: null, realized: error === null ? ((data as { summary?: Summary })?.summary?.conforming ?? null) : null, cost_usd: 0, confidence: null },
+      outcome: {
+        unit: "count",
+        projected: null,
+        realized: error === null ? ((data as { summary?: Summary })?.summary?.conforming ?? null) : null,
+        cost_usd: 0,
+        confidence: null,
+      },
       next: [],
     },
   })}\n`;
@@ -67,7 +83,15 @@ export function envelope(data: unknown, error: ErrorBody | null, durationMs: num
 export const failingNames = (reports: readonly ToolReport[]): string =>
   reports
     .filter((r) => !r.ok)
-    .map((r) => `${r.tool ?? r.binary} (${r.checks.filter((c) => c.status === "fail").map((c) => c.id).join(", ") || "no --describe"})`)
+    .map(
+      (r) =>
+        `${r.tool ?? r.binary} (${
+          r.checks
+            .filter((c) => c.status === "fail")
+            .map((c) => c.id)
+            .join(", ") || "no --describe"
+        })`,
+    )
     .join("; ");
 
 export function textReport(reports: readonly ToolReport[], summary: Summary, colour: boolean): string {
@@ -83,26 +107,47 @@ export function textReport(reports: readonly ToolReport[], summary: Summary, col
       out.push(`   ${paint("31", "✗")} ${c.id}: ${c.title}`);
       for (const e of c.evidence) {
         out.push(`       ${e.what}`);
-        if (e.argv) out.push(`       $ ${r.binary} ${e.argv.map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a)).join(" ")}  → exit ${e.exit}`);
+        if (e.argv)
+          out.push(
+            `       $ ${r.binary} ${e.argv.map((a) => (/[\s"'$]/.test(a) ? JSON.stringify(a) : a)).join(" ")}  → exit ${e.exit}`,
+          );
         if (e.stdout) out.push(`       stdout: ${e.stdout.trimEnd().split("\n")[0]!.slice(0, 160)}`);
       }
     }
-    for (const c of expected) out.push(`   ${paint("33", `~ ${c.id}: fails, as the baseline expects (${c.evidence[0]?.what ?? ""})`)}`);
+    for (const c of expected)
+      out.push(`   ${paint("33", `~ ${c.id}: fails, as the baseline expects (${c.evidence[0]?.what ?? ""})`)}`);
     for (const c of skipped) out.push(`   ${paint("2", `- ${c.id}: skipped (${c.note})`)}`);
   }
-  out.push("", `${summary.conforming} of ${summary.tools} tool(s) conform; ${summary.runs} runs in ${(summary.duration_ms / 1000).toFixed(1)} s.`);
+  out.push(
+    "",
+    `${summary.conforming} of ${summary.tools} tool(s) conform; ${summary.runs} runs in ${(summary.duration_ms / 1000).toFixed(1)} s.`,
+  );
   return `${out.join("\n")}\n`;
 }
 
 const xml = (s: string): string =>
-  s.replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!).replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
+  s
+    .replace(/[<>&"']/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", '"': "&quot;", "'": "&apos;" })[c]!)
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, "");
 
 function testcase(tool: string, c: CheckResult): string {
   const open = `    <testcase classname="verify.${xml(tool)}" name="${xml(`${c.id}: ${c.title}`)}">`;
   if (c.status === "pass") return `${open}</testcase>`;
   if (c.status === "skip") return `${open}<skipped message="${xml(c.note ?? "")}"/></testcase>`;
-  if (c.status === "expected-fail") return `${open}<skipped message="${xml(`expected failure (baseline): ${c.evidence[0]?.what ?? ""}`)}"/></testcase>`;
-  const body = c.evidence.map((e) => [e.what, e.argv ? `$ ${e.argv.join(" ")} (exit ${e.exit})` : "", e.stdout ? `stdout: ${e.stdout}` : "", e.stderr ? `stderr: ${e.stderr}` : ""].filter(Boolean).join("\n")).join("\n\n");
+  if (c.status === "expected-fail")
+    return `${open}<skipped message="${xml(`expected failure (baseline): ${c.evidence[0]?.what ?? ""}`)}"/></testcase>`;
+  const body = c.evidence
+    .map((e) =>
+      [
+        e.what,
+        e.argv ? `$ ${e.argv.join(" ")} (exit ${e.exit})` : "",
+        e.stdout ? `stdout: ${e.stdout}` : "",
+        e.stderr ? `stderr: ${e.stderr}` : "",
+      ]
+        .filter(Boolean)
+        .join("\n"),
+    )
+    .join("\n\n");
   return `${open}<failure message="${xml(c.evidence[0]?.what ?? c.title)}">${xml(body)}</failure></testcase>`;
 }
 

@@ -3,7 +3,17 @@
  * read, output read with a bound, and process groups killed whole and
  * waited for.
  */
-import { closeSync, constants, existsSync, openSync, readdirSync, readFileSync, readSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 
 /** What the watched stdin holds: a line no tool should take as an answer. */

@@ -161,7 +161,10 @@ export class Sandbox {
       await groupGone(group);
       // A cleared timer, not a sleep: a pending one would keep verify alive after its last run.
       let grace: Timer | undefined;
-      const streams = await Promise.race([Promise.all([out.text, err.text]), new Promise<null>((r) => (grace = setTimeout(() => r(null), STREAM_GRACE_MS)))]);
+      const streams = await Promise.race([
+        Promise.all([out.text, err.text]),
+        new Promise<null>((r) => (grace = setTimeout(() => r(null), STREAM_GRACE_MS))),
+      ]);
       clearTimeout(grace);
       if (!streams) {
         out.cancel();

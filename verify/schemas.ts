@@ -10,7 +10,11 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const ErrorObject = v.looseObject({
   code: v.string(),
-  message: v.pipe(v.string(), v.minLength(1), v.check((m) => !/[\r\n]/.test(m), "message must be one line")),
+  message: v.pipe(
+    v.string(),
+    v.minLength(1),
+    v.check((m) => !/[\r\n]/.test(m), "message must be one line"),
+  ),
   retryable: v.boolean(),
   hint: v.optional(v.string()),
   allowed: v.optional(v.unknown()),
@@ -65,7 +69,14 @@ export type Envelope = v.InferOutput<typeof Envelope>;
  * open, the reasonable readings are accepted: a flag name with or without its
  * dashes, and any of the type words in FLAG_TYPES.
  */
-const ContractFlag = v.looseObject({ name: v.pipe(v.string(), v.regex(/^(--)?[a-z][a-z0-9-]*$/, "a flag name is kebab-case, with or without its leading --")), type: v.string(), required: v.boolean() });
+const ContractFlag = v.looseObject({
+  name: v.pipe(
+    v.string(),
+    v.regex(/^(--)?[a-z][a-z0-9-]*$/, "a flag name is kebab-case, with or without its leading --"),
+  ),
+  type: v.string(),
+  required: v.boolean(),
+});
 const ContractCommand = v.looseObject({
   name: v.pipe(v.string(), v.minLength(1)),
   verb: v.pipe(v.string(), v.minLength(1)),
@@ -101,19 +112,37 @@ export const KitDescribe = v.looseObject({
       output_schema: v.record(v.string(), v.unknown()),
       errors: v.array(v.string()),
       env: v.array(EnvDoc),
-      pagination: v.nullable(v.looseObject({ default_limit: v.pipe(v.number(), v.integer(), v.minValue(1)), max_limit: v.pipe(v.number(), v.integer(), v.minValue(1)) })),
+      pagination: v.nullable(
+        v.looseObject({
+          default_limit: v.pipe(v.number(), v.integer(), v.minValue(1)),
+          max_limit: v.pipe(v.number(), v.integer(), v.minValue(1)),
+        }),
+      ),
     }),
   ),
 });
 
 /** The flag type words verify understands, and the one each means. */
 export const FLAG_TYPES: Readonly<Record<string, FlagType>> = {
-  string: "string", str: "string", text: "string", path: "string", url: "string",
-  integer: "integer", int: "integer",
-  number: "number", float: "number", double: "number",
-  boolean: "boolean", bool: "boolean", switch: "boolean", flag: "boolean",
-  enum: "enum", choice: "enum",
-  array: "array", list: "array", repeatable: "array",
+  string: "string",
+  str: "string",
+  text: "string",
+  path: "string",
+  url: "string",
+  integer: "integer",
+  int: "integer",
+  number: "number",
+  float: "number",
+  double: "number",
+  boolean: "boolean",
+  bool: "boolean",
+  switch: "boolean",
+  flag: "boolean",
+  enum: "enum",
+  choice: "enum",
+  array: "array",
+  list: "array",
+  repeatable: "array",
 };
 export type FlagType = "string" | "integer" | "number" | "boolean" | "enum" | "array";
 
@@ -158,7 +187,11 @@ export interface ExampleDoc {
   readonly command_line: string | null;
 }
 
-const Example = v.looseObject({ argv: v.array(v.string()), summary: v.optional(v.string()), command_line: v.optional(v.string()) });
+const Example = v.looseObject({
+  argv: v.array(v.string()),
+  summary: v.optional(v.string()),
+  command_line: v.optional(v.string()),
+});
 
 /** A command's `examples`, as verify reads them: a list of { argv, summary?, command_line? }, else null. */
 function examplesOf(raw: unknown): ExampleDoc[] | null {
@@ -183,7 +216,10 @@ export interface DescribeDoc {
 }
 
 /** The document in verify's own terms: contract fields always, kit fields where they are all there and valid. */
-export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): { doc: DescribeDoc; kitIssues: string[] } {
+export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): {
+  doc: DescribeDoc;
+  kitIssues: string[];
+} {
   const kit = v.safeParse(KitDescribe, raw);
   const k = kit.success ? kit.output : null;
   const r = raw as Record<string, unknown>;
@@ -243,4 +279,10 @@ export function explain(issues: readonly v.BaseIssue<unknown>[]): string[] {
 }
 
 /** valibot's dot path as the one path syntax verify prints and reads: `$.commands[0].flags[1].name`. */
-export const jsonPath = (dot: string | null): string => (dot ? `$${dot.split(".").map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`)).join("")}` : "$");
+export const jsonPath = (dot: string | null): string =>
+  dot
+    ? `$${dot
+        .split(".")
+        .map((p) => (/^\d+$/.test(p) ? `[${p}]` : `.${p}`))
+        .join("")}`
+    : "$";

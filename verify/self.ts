@@ -16,18 +16,60 @@ export interface VerifyFlag {
 
 /** The command's own flags (the binaries may also be given as arguments). */
 export const FLAGS: readonly VerifyFlag[] = [
-  { name: "binary", type: "array", description: "A tool binary to verify; repeatable. Binaries may also be given as arguments." },
-  { name: "strict", type: "boolean", description: "Demand every kit extension (the describe fields, per-command describe, --cursor, --params, --toon, hints, the kit's error codes, help and SKILL.md layout, examples that run as printed), claimed or not." },
-  { name: "golden", type: "string", description: "Replay the golden cases under DIR/<tool>/ (default: ./test/golden when present)." },
+  {
+    name: "binary",
+    type: "array",
+    description: "A tool binary to verify; repeatable. Binaries may also be given as arguments.",
+  },
+  {
+    name: "strict",
+    type: "boolean",
+    description:
+      "Demand every kit extension (the describe fields, per-command describe, --cursor, --params, --toon, hints, the kit's error codes, help and SKILL.md layout, examples that run as printed), claimed or not.",
+  },
+  {
+    name: "golden",
+    type: "string",
+    description: "Replay the golden cases under DIR/<tool>/ (default: ./test/golden when present).",
+  },
   { name: "no-golden", type: "boolean", description: "Do not replay golden cases." },
-  { name: "update", type: "boolean", description: "Re-record every golden case's expectation (and create missing ones)." },
+  {
+    name: "update",
+    type: "boolean",
+    description: "Re-record every golden case's expectation (and create missing ones).",
+  },
   { name: "fuzz", type: "integer", minimum: 0, description: "N randomized invocations per command (default 0: off)." },
   { name: "seed", type: "integer", minimum: 0, description: "Seed for --fuzz, so a failure replays (default 1)." },
-  { name: "timeout", type: "integer", minimum: 100, description: "Kill a run that takes longer, in ms, and call it a hang (default 10000; after two hangs a tool's probes get 500)." },
-  { name: "concurrency", type: "integer", minimum: 1, description: "Runs in flight at once (default: twice the cores)." },
-  { name: "share", type: "string", description: "Read <tool>/SKILL.md and <tool>/spec.yaml from DIR (default: what the tool prints, the tool repo's root, or share/<tool>/ beside the binary)." },
-  { name: "gate", type: "string", description: "The gate, for golden cases that drive it (default: beside the binary, else on PATH)." },
-  { name: "baseline", type: "string", description: 'Expected failures, {"<tool>": ["check.id", …]}: listed failures pass, a listed check that passes fails (stale).' },
+  {
+    name: "timeout",
+    type: "integer",
+    minimum: 100,
+    description:
+      "Kill a run that takes longer, in ms, and call it a hang (default 10000; after two hangs a tool's probes get 500).",
+  },
+  {
+    name: "concurrency",
+    type: "integer",
+    minimum: 1,
+    description: "Runs in flight at once (default: twice the cores).",
+  },
+  {
+    name: "share",
+    type: "string",
+    description:
+      "Read <tool>/SKILL.md and <tool>/spec.yaml from DIR (default: what the tool prints, the tool repo's root, or share/<tool>/ beside the binary).",
+  },
+  {
+    name: "gate",
+    type: "string",
+    description: "The gate, for golden cases that drive it (default: beside the binary, else on PATH).",
+  },
+  {
+    name: "baseline",
+    type: "string",
+    description:
+      'Expected failures, {"<tool>": ["check.id", …]}: listed failures pass, a listed check that passes fails (stale).',
+  },
   { name: "junit", type: "string", description: "Also write the report as JUnit XML to FILE." },
 ];
 
@@ -36,8 +78,16 @@ export const UNIVERSAL: readonly { name: string; value: boolean; description: st
   { name: "json", value: false, description: "Print the result envelope (the default when stdout is not a terminal)." },
   { name: "describe", value: false, description: "Print the machine-readable description and exit 0." },
   { name: "help", value: false, description: "Print this help and exit 0." },
-  { name: "dry-run", value: false, description: "Check, but write nothing: no re-recorded golden case, no JUnit file." },
-  { name: "fields", value: true, description: "Project the result's data to these comma-separated top-level keys (summary, tools)." },
+  {
+    name: "dry-run",
+    value: false,
+    description: "Check, but write nothing: no re-recorded golden case, no JUnit file.",
+  },
+  {
+    name: "fields",
+    value: true,
+    description: "Project the result's data to these comma-separated top-level keys (summary, tools).",
+  },
   { name: "limit", value: true, description: "Accepted; verify returns no list to bound." },
   { name: "force", value: false, description: "Accepted; verify asks for no confirmation." },
   { name: "yes", value: false, description: "Accepted; verify asks for no confirmation." },
@@ -62,7 +112,13 @@ export function describeDoc(): Record<string, unknown> {
         tier: 2,
         rw: "read",
         summary: "Verify tool binaries against the contract: every check, with the evidence behind each failure.",
-        flags: FLAGS.map((f) => ({ name: f.name, type: f.type, required: false, description: f.description, ...(f.minimum !== undefined ? { minimum: f.minimum } : {}) })),
+        flags: FLAGS.map((f) => ({
+          name: f.name,
+          type: f.type,
+          required: false,
+          description: f.description,
+          ...(f.minimum !== undefined ? { minimum: f.minimum } : {}),
+        })),
         result_schema: RESULT_SCHEMA,
       },
     ],
@@ -71,7 +127,8 @@ export function describeDoc(): Record<string, unknown> {
 }
 
 export function helpText(): string {
-  const rows = (list: readonly { name: string; description: string }[]) => list.map((f) => `  --${f.name.padEnd(16)} ${f.description}`).join("\n");
+  const rows = (list: readonly { name: string; description: string }[]) =>
+    list.map((f) => `  --${f.name.padEnd(16)} ${f.description}`).join("\n");
   return `verify ${VERSION}: ${PURPOSE}
 
 USAGE

@@ -37,7 +37,8 @@ export function shellWords(line: string): Split {
       let j = i + 1;
       for (; j < line.length && line[j] !== '"'; j++) {
         const c = line[j]!;
-        if (c === "$" || c === "`") return { error: `a ${c} inside double quotes at column ${j + 1}: the shell would expand it` };
+        if (c === "$" || c === "`")
+          return { error: `a ${c} inside double quotes at column ${j + 1}: the shell would expand it` };
         if (c === "\\" && DQ_ESCAPES.has(line[j + 1] ?? "")) text += line[++j];
         else text += c;
       }
@@ -52,7 +53,8 @@ export function shellWords(line: string): Split {
       continue;
     }
     // `#` and `~` are special only at a word's start; `=` and the rest of a word are plain.
-    if (SPECIAL.has(ch) && !((ch === "#" || ch === "~") && word !== null)) return { error: `an unquoted ${ch} at column ${i + 1}: the shell would not pass it as it stands` };
+    if (SPECIAL.has(ch) && !((ch === "#" || ch === "~") && word !== null))
+      return { error: `an unquoted ${ch} at column ${i + 1}: the shell would not pass it as it stands` };
     word = (word ?? "") + ch;
   }
   if (word !== null) words.push(word);

@@ -32,7 +32,10 @@ async function declaredCredentials(binary: string, pool: Pool, timeoutMs: number
   const probe = new Sandbox(binary, pool, [], timeoutMs);
   try {
     const r = await probe.run({ label: "learn declared credentials", argv: ["--describe"] });
-    const doc = JSON.parse(r.stdout) as { env?: { name: string; scope: string }[]; commands?: { env?: { name: string; scope: string }[] }[] };
+    const doc = JSON.parse(r.stdout) as {
+      env?: { name: string; scope: string }[];
+      commands?: { env?: { name: string; scope: string }[] }[];
+    };
     const all = [...(doc.env ?? []), ...(doc.commands ?? []).flatMap((c) => c.env ?? [])];
     return [...new Set(all.filter((e) => e.scope === "read" || e.scope === "write").map((e) => e.name))];
   } catch {
@@ -61,14 +64,19 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
     const doc = described.doc;
     if (doc) {
       const documents = documentsOf(s, doc, opts.share);
-      await Promise.all([guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc!, documents)), guarded(s, "introspection.skill", () => checkSkill(s, doc!, documents))]);
+      await Promise.all([
+        guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc!, documents)),
+        guarded(s, "introspection.skill", () => checkSkill(s, doc!, documents)),
+      ]);
       const first = doc.commands[0]!;
       await Promise.all([
         guarded(s, "introspection.help", () => checkToolHelp(s, doc!)),
         guarded(s, "errors.unknown-command", () => checkToolLevel(s, doc!)),
         ...(holds(s, "toon") ? [guarded(s, "flags.toon", () => checkToon(s, first))] : []),
         ...doc.commands.flatMap((c) => [
-          ...(holds(s, "per-command-describe") ? [guarded(s, "describe.per-command", () => checkCommandDescribe(s, c))] : []),
+          ...(holds(s, "per-command-describe")
+            ? [guarded(s, "describe.per-command", () => checkCommandDescribe(s, c))]
+            : []),
           guarded(s, "introspection.help", () => checkCommandHelp(s, c)),
           guarded(s, "flags.universal", () => checkCommand(s, c)),
         ]),
@@ -76,29 +84,46 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
         guarded(s, "fs.dry-run", () => checkEffects(s, doc!)),
         guarded(s, "lists.bounded", async () => {
           // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
-          const drove = opts.golden ? await checkGolden(s, doc!, { ...opts.golden, siblings: opts.siblings }) : new Set<string>();
+          const drove = opts.golden
+            ? await checkGolden(s, doc!, { ...opts.golden, siblings: opts.siblings })
+            : new Set<string>();
           await checkOwnLists(s, doc!, drove, checkFields);
           concludeLists(s, doc!);
         }),
       ]);
-      if (opts.fuzz > 0) for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
+      if (opts.fuzz > 0)
+        for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
       else s.findings.skip("fuzz", "not asked for: pass --fuzz N");
-      if (!opts.golden) for (const id of ["golden", "golden.siblings"] as const) s.findings.skip(id, "needs golden cases: pass --golden DIR");
+      if (!opts.golden)
+        for (const id of ["golden", "golden.siblings"] as const)
+          s.findings.skip(id, "needs golden cases: pass --golden DIR");
       s.findings.skip("output.fields-shape", "no list or golden case gave a result to project");
       if (!doc.commands.some((c) => c.rw === "write")) s.findings.skip("fs.dry-run", "the tool has no write command");
       // A kit extension the tool does not claim is not held against it (unless --strict).
       for (const id of Object.keys(CHECKS) as CheckId[]) {
         const ext = extensionOf(id);
-        if (ext && !holds(s, ext)) s.findings.waive(id, `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`);
+        if (ext && !holds(s, ext))
+          s.findings.waive(
+            id,
+            `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`,
+          );
       }
     }
     // Identity: after every probe, HOME is empty and no canary is in any file the tool wrote.
     const homeEntries = readdirSync(sandbox.home);
-    s.findings.expect("identity.home", homeEntries.length === 0, `HOME is not empty after the probes: ${homeEntries.join(", ")}`);
+    s.findings.expect(
+      "identity.home",
+      homeEntries.length === 0,
+      `HOME is not empty after the probes: ${homeEntries.join(", ")}`,
+    );
     const canaries = Object.entries(sandbox.canaries);
     for (const file of sandbox.writtenFiles()) {
       const hit = canaries.find(([, value]) => file.text.includes(value));
-      if (hit) s.findings.fail("identity.canary", `the value of ${hit[0]} was written to ${file.path.replace(sandbox.root, "[SANDBOX]")}`);
+      if (hit)
+        s.findings.fail(
+          "identity.canary",
+          `the value of ${hit[0]} was written to ${file.path.replace(sandbox.root, "[SANDBOX]")}`,
+        );
     }
     s.findings.exercised("identity.canary");
     const checks = s.findings.results();

@@ -9,20 +9,35 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { median, roundsArg, runOnce, type Case } from "./measure.ts";
 
-const WORDS = "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(" ");
+const WORDS =
+  "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(
+    " ",
+  );
 const brain = join(import.meta.dir, "..", "..", "dist", "brain");
 
 function generate(notes: number, commit: boolean): { repo: string; git: (...a: string[]) => void } {
   const repo = mkdtempSync(join(tmpdir(), "brain-bench-"));
   mkdirSync(join(repo, "notes"));
   let seed = 42;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff);
+  const rand = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
   const word = () => WORDS[Math.floor(rand() * WORDS.length)]!;
   for (let i = 0; i < notes; i++) {
     const id = `note-${String(i).padStart(6, "0")}`;
-    writeFileSync(join(repo, "notes", `${id}.md`), `---\nid: ${id}\ntitle: ${word()} and ${word()} ${i}\ntags: [${word()}, ${word()}]\n---\n\n${Array.from({ length: 120 }, word).join(" ")}\n`);
+    writeFileSync(
+      join(repo, "notes", `${id}.md`),
+      `---\nid: ${id}\ntitle: ${word()} and ${word()} ${i}\ntags: [${word()}, ${word()}]\n---\n\n${Array.from({ length: 120 }, word).join(" ")}\n`,
+    );
   }
-  const git = (...a: string[]) => void Bun.spawnSync(["git", "-C", repo, ...a], { env: { ...process.env, GIT_AUTHOR_NAME: "b", GIT_AUTHOR_EMAIL: "b@b", GIT_COMMITTER_NAME: "b", GIT_COMMITTER_EMAIL: "b@b" } });
+  const git = (...a: string[]) =>
+    void Bun.spawnSync(["git", "-C", repo, ...a], {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "b",
+        GIT_AUTHOR_EMAIL: "b@b",
+        GIT_COMMITTER_NAME: "b",
+        GIT_COMMITTER_EMAIL: "b@b",
+      },
+    });
   git("init", "-q");
   if (commit) {
     git("add", "-A");
@@ -39,9 +54,15 @@ const timed = async (c: Case): Promise<number> => {
 
 async function section(notes: number, rounds: number, commit: boolean): Promise<void> {
   const { repo, git } = generate(notes, commit);
-  const search: Case = { name: "search", argv: [brain, "search", "--repo", repo, "--query", "linseed handle", "--json"] };
+  const search: Case = {
+    name: "search",
+    argv: [brain, "search", "--repo", repo, "--query", "linseed handle", "--json"],
+  };
   const list: Case = { name: "list", argv: [brain, "note", "list", "--repo", repo, "--json"] };
-  const filtered: Case = { name: "filtered", argv: [brain, "note", "list", "--repo", repo, "--tag", "rust", "--text", "quench", "--json"] };
+  const filtered: Case = {
+    name: "filtered",
+    argv: [brain, "note", "list", "--repo", repo, "--tag", "rust", "--text", "quench", "--json"],
+  };
   const first = await timed(search);
   const warm = async (c: Case) => {
     const xs: number[] = [];
@@ -52,7 +73,10 @@ async function section(notes: number, rounds: number, commit: boolean): Promise<
   const afterCommit: number[] = [];
   for (let i = 0; i < Math.min(rounds, 5); i++) {
     const id = `note-${String(i * 13).padStart(6, "0")}`;
-    writeFileSync(join(repo, "notes", `${id}.md`), `---\nid: ${id}\ntitle: changed ${i}\ntags: [oak]\n---\n\nchanged linseed handle ${i}\n`);
+    writeFileSync(
+      join(repo, "notes", `${id}.md`),
+      `---\nid: ${id}\ntitle: changed ${i}\ntags: [oak]\n---\n\nchanged linseed handle ${i}\n`,
+    );
     if (commit) git("commit", "-qam", `change ${i}`);
     afterCommit.push(await timed(search));
   }
@@ -61,7 +85,9 @@ async function section(notes: number, rounds: number, commit: boolean): Promise<
   console.log(`\n## brain over ${notes.toLocaleString("en")} notes (whole process; warm = median of ${rounds})`);
   console.log(`  search, first call (builds the index)      ${first.toFixed(0).padStart(7)} ms`);
   console.log(`  search, warm                               ${ws.toFixed(0).padStart(7)} ms`);
-  console.log(`  search, after ${commit ? "a commit that changes" : "an edit to"} one note ${" ".repeat(commit ? 1 : 6)}${median(afterCommit).toFixed(0).padStart(7)} ms`);
+  console.log(
+    `  search, after ${commit ? "a commit that changes" : "an edit to"} one note ${" ".repeat(commit ? 1 : 6)}${median(afterCommit).toFixed(0).padStart(7)} ms`,
+  );
   console.log(`  note list (first page), warm               ${wl.toFixed(0).padStart(7)} ms`);
   console.log(`  note list --tag rust --text quench, warm   ${wf.toFixed(0).padStart(7)} ms`);
   console.log(`  index on disk (.git/brain)                 ${(bytes / 1024 / 1024).toFixed(1).padStart(7)} MB`);

@@ -19,7 +19,9 @@ export async function benchImage(rounds: number): Promise<void> {
   const bare = join(dist, "bench", "bare");
   await compile(join(import.meta.dir, "bare.ts"), bare);
   // Every binary the image links: each tool and the verifier.
-  const separate = readdirSync(image).filter((n) => n !== "fleet").sort();
+  const separate = readdirSync(image)
+    .filter((n) => n !== "fleet")
+    .sort();
   const count = `${separate.length} separate binaries`;
   const sizes = separate.map((t) => [t, sizeMb(join(dist, t))] as const);
   const fleet = sizeMb(join(dist, "fleet"));
@@ -28,14 +30,21 @@ export async function benchImage(rounds: number): Promise<void> {
   console.log(
     table(
       ["binary", "MB"],
-      [...sizes.map(([t, s]) => [`dist/${t}`, s.toFixed(1)]), [count, sizes.reduce((n, [, s]) => n + s, 0).toFixed(1)], [`dist/fleet (the image: one binary, ${separate.length} links)`, fleet.toFixed(1)]],
+      [
+        ...sizes.map(([t, s]) => [`dist/${t}`, s.toFixed(1)]),
+        [count, sizes.reduce((n, [, s]) => n + s, 0).toFixed(1)],
+        [`dist/fleet (the image: one binary, ${separate.length} links)`, fleet.toFixed(1)],
+      ],
     ),
   );
-  console.log(`\nmulticall: ${(fleet / largest).toFixed(3)}× the largest single binary (goal ≤ 1.1×); the image is ${(sizes.reduce((n, [, s]) => n + s, 0) / fleet).toFixed(2)}× smaller than ${count}`);
+  console.log(
+    `\nmulticall: ${(fleet / largest).toFixed(3)}× the largest single binary (goal ≤ 1.1×); the image is ${(sizes.reduce((n, [, s]) => n + s, 0) / fleet).toFixed(2)}× smaller than ${count}`,
+  );
 
   const runDir = mkdtempSync(join(tmpdir(), "bench-image-"));
   for (const stage of [["crawl", "--dir", join(root, "examples", "site")], ["extract"], ["audit"]])
-    if (Bun.spawnSync([join(dist, "seo"), ...stage, "--run-dir", runDir], { stdout: "ignore" }).exitCode !== 0) throw new Error(`seo ${stage[0]} failed`);
+    if (Bun.spawnSync([join(dist, "seo"), ...stage, "--run-dir", runDir], { stdout: "ignore" }).exitCode !== 0)
+      throw new Error(`seo ${stage[0]} failed`);
   const repo = join(runDir, "kb");
   mkdirSync(join(repo, "notes"), { recursive: true });
   writeFileSync(join(repo, "notes", "one.md"), "---\ntitle: One\n---\n\nThe only note.\n");
@@ -63,12 +72,26 @@ export async function benchImage(rounds: number): Promise<void> {
   const rows = probes.map(([, name]) => {
     const sep = med(`${name} [separate]`);
     const link = med(`${name} [image link]`);
-    return [name, sep, link, `${(sep / floor).toFixed(2)}×`, `${(link / floor).toFixed(2)}×`, `${((link / sep - 1) * 100).toFixed(1)}%`] as const;
+    return [
+      name,
+      sep,
+      link,
+      `${(sep / floor).toFixed(2)}×`,
+      `${(link / floor).toFixed(2)}×`,
+      `${((link / sep - 1) * 100).toFixed(1)}%`,
+    ] as const;
   });
-  console.log(table(["case", "separate ms", "link ms", "separate × bare", "link × bare", "link vs separate"], [["bare", floor, floor, "1.00×", "1.00×", ""], ...rows]));
+  console.log(
+    table(
+      ["case", "separate ms", "link ms", "separate × bare", "link × bare", "link vs separate"],
+      [["bare", floor, floor, "1.00×", "1.00×", ""], ...rows],
+    ),
+  );
   const worstBare = Math.max(...rows.map((r) => Number(r[2]) / floor));
   const worstSep = Math.max(...rows.map((r) => Number(r[2]) / Number(r[1])));
-  console.log(`\nlinks: slowest ${worstBare.toFixed(2)}× bare (budget 2.0×: ${worstBare <= 2 ? "within" : "OVER"}); at most ${((worstSep - 1) * 100).toFixed(1)}% slower than the separate binary (goal ≤ 10%: ${worstSep <= 1.1 ? "met" : "NOT MET"})`);
+  console.log(
+    `\nlinks: slowest ${worstBare.toFixed(2)}× bare (budget 2.0×: ${worstBare <= 2 ? "within" : "OVER"}); at most ${((worstSep - 1) * 100).toFixed(1)}% slower than the separate binary (goal ≤ 10%: ${worstSep <= 1.1 ? "met" : "NOT MET"})`,
+  );
   rmSync(runDir, { recursive: true, force: true });
 }
 

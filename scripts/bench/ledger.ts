@@ -17,7 +17,10 @@ const PAGES = 500; // two items each (lang, viewport): 1,000 items
 
 async function planned(ledgerUrl?: string): Promise<Workspace> {
   const ws = await workspace({ pages: PAGES, maxPages: PAGES, ledgerUrl });
-  for (const [tool, args] of [["seo", ["plan", "--run-dir", ws.run]], ["gate", ["review", "--plan", ws.run]]] as const) {
+  for (const [tool, args] of [
+    ["seo", ["plan", "--run-dir", ws.run]],
+    ["gate", ["review", "--plan", ws.run]],
+  ] as const) {
     const r = await (tool === "seo" ? ws.seo([...args]) : ws.gate([...args]));
     if (r.code !== 0) throw new Error(`${tool} ${args[0]} failed: ${r.stdout}`);
   }
@@ -49,7 +52,12 @@ function noLedger(ws: Workspace): { ms: number; items: number } {
 function storages(): [string, string][] {
   const disk = process.env.TMPDIR || "/tmp";
   const mounts = existsSync("/proc/mounts") ? readFileSync("/proc/mounts", "utf8") : "";
-  return [[`on ${disk}`, disk], ...(mounts.includes(" /dev/shm tmpfs ") && disk !== "/dev/shm" ? [["on /dev/shm (tmpfs)", "/dev/shm"] as [string, string]] : [])];
+  return [
+    [`on ${disk}`, disk],
+    ...(mounts.includes(" /dev/shm tmpfs ") && disk !== "/dev/shm"
+      ? [["on /dev/shm (tmpfs)", "/dev/shm"] as [string, string]]
+      : []),
+  ];
 }
 
 export async function benchLedger(rounds = Math.min(5, roundsArg(3))): Promise<void> {
@@ -69,7 +77,14 @@ async function benchIn(where: string, rounds: number, pgUrl: string | null): Pro
   const cases: [string, () => Promise<{ ms: number; items: number }>][] = [
     ["no ledger (in-process edits)", async () => noLedger(await planned())],
     ["sqlite ledger (dist/seo apply)", async () => timedApply(await planned())],
-    ...(pgUrl ? [["postgres ledger (dist/seo apply)", async () => timedApply(await planned(pgUrl))] as [string, () => Promise<{ ms: number; items: number }>]] : []),
+    ...(pgUrl
+      ? [
+          ["postgres ledger (dist/seo apply)", async () => timedApply(await planned(pgUrl))] as [
+            string,
+            () => Promise<{ ms: number; items: number }>,
+          ],
+        ]
+      : []),
   ];
   const times = cases.map(() => [] as number[]);
   let items = 0;
@@ -80,12 +95,16 @@ async function benchIn(where: string, rounds: number, pgUrl: string | null): Pro
       items = t.items;
       removeWorkspaces();
     }
-  console.log(`\n## apply: a ${items}-item plan, ${where} (median of ${rounds}; the apply figures include process start-up and plan checks)`);
+  console.log(
+    `\n## apply: a ${items}-item plan, ${where} (median of ${rounds}; the apply figures include process start-up and plan checks)`,
+  );
   const bare = median(times[0]!);
   for (const [i, [name]] of cases.entries()) {
     const ms = median(times[i]!);
     const overhead = i === 0 ? "" : `  ledger overhead ${((ms - bare) / items).toFixed(2)} ms/item`;
-    console.log(`  ${name.padEnd(36)} ${ms.toFixed(0).padStart(6)} ms  ${(items / (ms / 1000)).toFixed(0).padStart(6)} items/s${overhead}   (runs: ${times[i]!.map((t) => t.toFixed(0)).join(", ")} ms)`);
+    console.log(
+      `  ${name.padEnd(36)} ${ms.toFixed(0).padStart(6)} ms  ${(items / (ms / 1000)).toFixed(0).padStart(6)} items/s${overhead}   (runs: ${times[i]!.map((t) => t.toFixed(0)).join(", ")} ms)`,
+    );
   }
 }
 

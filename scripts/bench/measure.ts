@@ -26,7 +26,12 @@ export const percentile = (xs: readonly number[], p: number): number => {
 
 export async function runOnce(c: Case): Promise<Sample> {
   const t = performance.now();
-  const p = Bun.spawn([...c.argv], { stdout: "ignore", stderr: "ignore", stdin: "ignore", env: { ...process.env, ...c.env } });
+  const p = Bun.spawn([...c.argv], {
+    stdout: "ignore",
+    stderr: "ignore",
+    stdin: "ignore",
+    env: { ...process.env, ...c.env },
+  });
   const exitCode = await p.exited;
   const wallMs = performance.now() - t;
   return { wallMs, cpuMs: Number(p.resourceUsage()!.cpuTime.total) / 1000, exitCode };
@@ -39,7 +44,11 @@ export async function runOnce(c: Case): Promise<Sample> {
 export function peakRssMb(c: Case): number | null {
   const time = "/usr/bin/time";
   if (!Bun.which(time)) return null;
-  const p = Bun.spawnSync([time, "-f", "%M", ...c.argv], { stdout: "ignore", stderr: "pipe", env: { ...process.env, ...c.env } });
+  const p = Bun.spawnSync([time, "-f", "%M", ...c.argv], {
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { ...process.env, ...c.env },
+  });
   const kb = Number(p.stderr.toString().trim().split("\n").at(-1));
   return Number.isFinite(kb) ? kb / 1024 : null;
 }
@@ -58,9 +67,14 @@ export async function interleave(cases: readonly Case[], rounds: number, warmup 
 export const sizeMb = (path: string): number => statSync(path).size / 1024 / 1024;
 
 export function table(headers: readonly string[], rows: readonly (readonly (string | number)[])[]): string {
-  const cells = [headers, ...rows.map((r) => r.map((c) => (typeof c === "number" ? c.toFixed(c >= 100 ? 0 : c >= 10 ? 1 : 2) : c)))];
+  const cells = [
+    headers,
+    ...rows.map((r) => r.map((c) => (typeof c === "number" ? c.toFixed(c >= 100 ? 0 : c >= 10 ? 1 : 2) : c))),
+  ];
   const widths = headers.map((_, i) => Math.max(...cells.map((r) => String(r[i]).length)));
-  return cells.map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join("  ")).join("\n");
+  return cells
+    .map((r) => r.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]!) : String(c).padStart(widths[i]!))).join("  "))
+    .join("\n");
 }
 
 /** `--rounds N` of a section run on its own (the bench driver passes its own). */

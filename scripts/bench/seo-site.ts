@@ -21,13 +21,22 @@ export function generate(dir: string, pages: number): number {
     return `${w[0]!.toUpperCase()}${w.slice(1)}.`;
   };
   // A pool of paragraphs, so generating 100,000 pages is bounded by the disk, not by string building.
-  const pool = Array.from({ length: 400 }, () => `<p>${Array.from({ length: 4 + Math.floor(rand() * 5) }, sentence).join(" ")}</p>`);
+  const pool = Array.from(
+    { length: 400 },
+    () => `<p>${Array.from({ length: 4 + Math.floor(rand() * 5) }, sentence).join(" ")}</p>`,
+  );
   const path = (i: number) => (i === 0 ? "index.html" : `s${i % 50}/p${i}.html`);
   const nav = `<nav><ul>${Array.from({ length: 30 }, (_, s) => `<li><a href="/s${s}/p${s + 50}.html">Section ${s}</a></li>`).join("")}</ul></nav>`;
   for (let s = 0; s < 50; s++) mkdirSync(join(dir, `s${s}`), { recursive: true });
   let bytes = 0;
   for (let i = 0; i < pages; i++) {
-    const targets = [2 * i + 1, 2 * i + 2, i + 1, i - 1, ...Array.from({ length: 8 }, () => Math.floor(rand() * pages))].filter((j) => j >= 0 && j < pages);
+    const targets = [
+      2 * i + 1,
+      2 * i + 2,
+      i + 1,
+      i - 1,
+      ...Array.from({ length: 8 }, () => Math.floor(rand() * pages)),
+    ].filter((j) => j >= 0 && j < pages);
     const links = targets.map((j) => `<li><a href="/${path(j)}">${word()} ${word()} ${j}</a></li>`).join("");
     const size = 20_000 + Math.floor(rand() ** 3 * 80_000);
     const parts: string[] = [];
@@ -43,4 +52,3 @@ export function generate(dir: string, pages: number): number {
   }
   return bytes;
 }
-

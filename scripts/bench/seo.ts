@@ -45,7 +45,14 @@ interface Measured {
   rss: Record<Stage, number | null>;
 }
 
-async function measure(name: string, dir: string, base: string, maxPages: number, htmlBytes: number, times: number): Promise<Measured> {
+async function measure(
+  name: string,
+  dir: string,
+  base: string,
+  maxPages: number,
+  htmlBytes: number,
+  times: number,
+): Promise<Measured> {
   const argv: Record<Stage, string[]> = {
     crawl: ["crawl", "--dir", dir, "--base-url", base, "--max-pages", String(maxPages), "--max-depth", "50"],
     extract: ["extract"],
@@ -66,7 +73,13 @@ async function measure(name: string, dir: string, base: string, maxPages: number
     pages = JSON.parse(await Bun.file(join(run, "crawl.json")).text()).data.pages_file.count;
     rmSync(run, { recursive: true, force: true });
   }
-  return { name, pages, htmlMb: htmlBytes / 1024 / 1024, ms: Object.fromEntries(STAGES.map((s) => [s, median(ms[s])])) as Record<Stage, number>, rss };
+  return {
+    name,
+    pages,
+    htmlMb: htmlBytes / 1024 / 1024,
+    ms: Object.fromEntries(STAGES.map((s) => [s, median(ms[s])])) as Record<Stage, number>,
+    rss,
+  };
 }
 
 /** Sites side by side: per stage, ms, pages/s, MB/s of HTML and peak RSS of each. */
@@ -77,7 +90,12 @@ function sideBySide(sites: readonly Measured[]): void {
     ...sites.flatMap((s) => {
       const ms = stage === "crawl+extract" ? s.ms.crawl + s.ms.extract : s.ms[stage as Stage];
       const rss = stage === "crawl+extract" ? Math.max(s.rss.crawl ?? 0, s.rss.extract ?? 0) : s.rss[stage as Stage];
-      return [ms.toFixed(0), ((s.pages / ms) * 1000).toFixed(0), ((s.htmlMb / ms) * 1000).toFixed(1), rss?.toFixed(0) ?? "?"];
+      return [
+        ms.toFixed(0),
+        ((s.pages / ms) * 1000).toFixed(0),
+        ((s.htmlMb / ms) * 1000).toFixed(1),
+        rss?.toFixed(0) ?? "?",
+      ];
     }),
   ]);
   console.log(table(headers, rows));
@@ -95,7 +113,9 @@ const big = mkdtempSync(join(tmpdir(), "seo-bench-big-"));
 try {
   const smallBytes = time("generated the 1,000-page site", () => generate(small, 1000));
   const bigBytes = time(`generated the ${BIG.toLocaleString("en")}-page site`, () => generate(big, BIG));
-  console.log(`HTML: ${(smallBytes / 1e6).toFixed(0)} MB and ${(bigBytes / 1e6).toFixed(0)} MB (mean ${(bigBytes / BIG / 1000).toFixed(0)} KB a page)`);
+  console.log(
+    `HTML: ${(smallBytes / 1e6).toFixed(0)} MB and ${(bigBytes / 1e6).toFixed(0)} MB (mean ${(bigBytes / BIG / 1000).toFixed(0)} KB a page)`,
+  );
   const a = await measure("1,000 pages", small, "https://gen.example/", 1000, smallBytes, rounds);
   const b = await measure(`${BIG} pages`, big, "https://gen.example/", BIG, bigBytes, 1);
   console.log(`\n## seo over generated sites: ${a.pages} pages (median of ${rounds}) and ${b.pages} pages (one run)\n`);
@@ -105,9 +125,15 @@ try {
   const growth = ce(b) / ce(a);
   const peak = Math.max(b.rss.crawl ?? 0, b.rss.extract ?? 0);
   const rate = (b.htmlMb / ce(b)) * 1000;
-  console.log(`\n${a.pages} → ${b.pages} pages (${(b.pages / a.pages).toFixed(0)}×): crawl+extract ${growth.toFixed(0)}× the time (goal ≤ 110×: ${growth <= 110 ? "met" : "not met"}), all stages ${(total(b) / total(a)).toFixed(0)}×`);
-  console.log(`crawl and extract peak RSS over ${b.pages} pages: ${b.rss.crawl?.toFixed(0)} MB and ${b.rss.extract?.toFixed(0)} MB (goal ≤ 1,024 MB each: ${peak > 0 && peak <= 1024 ? "met" : "not met"})`);
-  console.log(`crawl+extract over ${b.pages} pages: ${rate.toFixed(1)} MB/s of HTML (goal ≥ 30 MB/s on this machine: ${rate >= 30 ? "met" : "not met"})`);
+  console.log(
+    `\n${a.pages} → ${b.pages} pages (${(b.pages / a.pages).toFixed(0)}×): crawl+extract ${growth.toFixed(0)}× the time (goal ≤ 110×: ${growth <= 110 ? "met" : "not met"}), all stages ${(total(b) / total(a)).toFixed(0)}×`,
+  );
+  console.log(
+    `crawl and extract peak RSS over ${b.pages} pages: ${b.rss.crawl?.toFixed(0)} MB and ${b.rss.extract?.toFixed(0)} MB (goal ≤ 1,024 MB each: ${peak > 0 && peak <= 1024 ? "met" : "not met"})`,
+  );
+  console.log(
+    `crawl+extract over ${b.pages} pages: ${rate.toFixed(1)} MB/s of HTML (goal ≥ 30 MB/s on this machine: ${rate >= 30 ? "met" : "not met"})`,
+  );
 } finally {
   rmSync(small, { recursive: true, force: true });
   rmSync(big, { recursive: true, force: true });
@@ -116,13 +142,26 @@ try {
 const example = mkdtempSync(join(tmpdir(), "seo-bench-example-"));
 cpSync(join(root, "examples", "site"), example, { recursive: true });
 const ex = await measure("the example site", example, "https://harbour.example", 500, 0, rounds);
-console.log(`\n## seo over the example site: ${ex.pages} pages (median of ${rounds}; the processes' start-up is most of it)\n`);
-console.log(table(["stage", "ms", "peak RSS MB"], STAGES.map((s) => [s, ex.ms[s].toFixed(0), ex.rss[s]?.toFixed(0) ?? "?"])));
+console.log(
+  `\n## seo over the example site: ${ex.pages} pages (median of ${rounds}; the processes' start-up is most of it)\n`,
+);
+console.log(
+  table(
+    ["stage", "ms", "peak RSS MB"],
+    STAGES.map((s) => [s, ex.ms[s].toFixed(0), ex.rss[s]?.toFixed(0) ?? "?"]),
+  ),
+);
 rmSync(example, { recursive: true, force: true });
 // A real manual no one here wrote, when Debian's postgresql-doc-15 is installed (the Lighthouse parity corpus).
 const manual = "/usr/share/doc/postgresql-doc-15/html";
 if (existsSync(manual)) {
   const m = await measure("the PostgreSQL 15 manual", manual, "https://www.example.org/docs/15/", 2000, 0, rounds);
   console.log(`\n## seo over the PostgreSQL 15 manual (Debian postgresql-doc-15): ${m.pages} pages\n`);
-  console.log(table(["stage", "ms", "pages/s", "peak RSS MB"], STAGES.map((s) => [s, m.ms[s].toFixed(0), ((m.pages / m.ms[s]) * 1000).toFixed(0), m.rss[s]?.toFixed(0) ?? "?"])));
-} else console.log(`\n(the PostgreSQL 15 manual: skipped, ${manual} is not installed: apt-get install postgresql-doc-15)`);
+  console.log(
+    table(
+      ["stage", "ms", "pages/s", "peak RSS MB"],
+      STAGES.map((s) => [s, m.ms[s].toFixed(0), ((m.pages / m.ms[s]) * 1000).toFixed(0), m.rss[s]?.toFixed(0) ?? "?"]),
+    ),
+  );
+} else
+  console.log(`\n(the PostgreSQL 15 manual: skipped, ${manual} is not installed: apt-get install postgresql-doc-15)`);

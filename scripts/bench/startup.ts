@@ -20,7 +20,8 @@ export async function benchStartup(rounds: number): Promise<void> {
   const seo = join(dist, "seo");
   const runDir = mkdtempSync(join(tmpdir(), "bench-startup-"));
   for (const stage of [["crawl", "--dir", join(root, "examples", "site")], ["extract"], ["audit"]])
-    if (Bun.spawnSync([seo, ...stage, "--run-dir", runDir], { stdout: "ignore" }).exitCode !== 0) throw new Error(`seo ${stage[0]} failed`);
+    if (Bun.spawnSync([seo, ...stage, "--run-dir", runDir], { stdout: "ignore" }).exitCode !== 0)
+      throw new Error(`seo ${stage[0]} failed`);
 
   const cases: Case[] = [
     { name: "bare (prints one JSON object)", argv: [bare] },
@@ -38,14 +39,29 @@ export async function benchStartup(rounds: number): Promise<void> {
         const s = results.get(c.name)!;
         const m = median(s.map((x) => x.wallMs));
         const rss = peakRssMb(c);
-        return [c.name, m, percentile(s.map((x) => x.wallMs), 90), `${(m / bareMedian).toFixed(2)}×`, median(s.map((x) => x.cpuMs)), rss === null ? "n/a" : rss, String(s[0]!.exitCode)];
+        return [
+          c.name,
+          m,
+          percentile(
+            s.map((x) => x.wallMs),
+            90,
+          ),
+          `${(m / bareMedian).toFixed(2)}×`,
+          median(s.map((x) => x.cpuMs)),
+          rss === null ? "n/a" : rss,
+          String(s[0]!.exitCode),
+        ];
       }),
     ),
   );
   rmSync(runDir, { recursive: true, force: true });
   const worst = Math.max(...cases.slice(1).map((c) => median(results.get(c.name)!.map((x) => x.wallMs)) / bareMedian));
-  console.log(`\nbudget: every case at most ${BUDGET.toFixed(1)}× bare; the slowest is ${worst.toFixed(2)}×: ${worst <= BUDGET ? "within budget" : "OVER BUDGET"}`);
-  console.log(`binary size: bare ${sizeMb(bare).toFixed(1)} MB, seo ${sizeMb(seo).toFixed(1)} MB (${(sizeMb(seo) - sizeMb(bare)).toFixed(2)} MB over bare)`);
+  console.log(
+    `\nbudget: every case at most ${BUDGET.toFixed(1)}× bare; the slowest is ${worst.toFixed(2)}×: ${worst <= BUDGET ? "within budget" : "OVER BUDGET"}`,
+  );
+  console.log(
+    `binary size: bare ${sizeMb(bare).toFixed(1)} MB, seo ${sizeMb(seo).toFixed(1)} MB (${(sizeMb(seo) - sizeMb(bare)).toFixed(2)} MB over bare)`,
+  );
 }
 
 if (import.meta.main) await benchStartup(roundsArg());

@@ -17,7 +17,11 @@ function isExecutable(path) {
     const head = Buffer.alloc(4);
     readSync(fd, head, 0, 4, 0);
     closeSync(fd);
-    return head.toString("latin1") === "\x7fELF" || [0xcffaedfe, 0xfeedfacf].includes(head.readUInt32BE(0)) || head.toString("latin1", 0, 2) === "MZ";
+    return (
+      head.toString("latin1") === "\x7fELF" ||
+      [0xcffaedfe, 0xfeedfacf].includes(head.readUInt32BE(0)) ||
+      head.toString("latin1", 0, 2) === "MZ"
+    );
   } catch {
     return false;
   }
@@ -32,7 +36,9 @@ function findBun() {
   const arch = process.arch === "arm64" ? "aarch64" : process.arch;
   for (const suffix of ["", "-musl", "-baseline"])
     try {
-      candidates.push(join(dirname(require.resolve(`@oven/bun-${process.platform}-${arch}${suffix}/package.json`)), "bin", "bun"));
+      candidates.push(
+        join(dirname(require.resolve(`@oven/bun-${process.platform}-${arch}${suffix}/package.json`)), "bin", "bun"),
+      );
     } catch {}
   return candidates.find(isExecutable) ?? "bun";
 }
@@ -43,9 +49,27 @@ const child = spawn(findBun(), [join(here, "main.ts"), ...process.argv.slice(2)]
 for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 child.on("error", (e) => {
   const envelope = {
-    ok: false, contract_version: 0, tool: "agent-cli-kit", command: "", data: null,
-    error: { code: "INTERNAL", message: `Bun could not be started: ${e.message}`, retryable: false, hint: "reinstall agent-cli-kit without --ignore-scripts (it brings Bun), or set AGENT_CLI_KIT_BUN to a bun binary" },
-    meta: { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null },
+    ok: false,
+    contract_version: 0,
+    tool: "agent-cli-kit",
+    command: "",
+    data: null,
+    error: {
+      code: "INTERNAL",
+      message: `Bun could not be started: ${e.message}`,
+      retryable: false,
+      hint: "reinstall agent-cli-kit without --ignore-scripts (it brings Bun), or set AGENT_CLI_KIT_BUN to a bun binary",
+    },
+    meta: {
+      schema: null,
+      duration_ms: 0,
+      cost_usd: 0,
+      llm_tokens: 0,
+      pagination: null,
+      truncated: false,
+      truncation_hint: null,
+      run_dir: null,
+    },
   };
   process.stdout.write(`${JSON.stringify(envelope)}\n`);
   process.exitCode = 1;

@@ -4,7 +4,16 @@
  * Files named `*.tmpl` are the template's; `gitignore` and `github/` become
  * their dotted names (npm drops dot-files from a package's template).
  */
-import { type Dirent, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import {
+  type Dirent,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { dirname, join, relative } from "node:path";
 
 const TEMPLATE = join(import.meta.dir, "template");
@@ -15,7 +24,8 @@ export interface Rendered {
   readonly executable: boolean;
 }
 
-const fill = (text: string, values: Readonly<Record<string, string>>): string => text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
+const fill = (text: string, values: Readonly<Record<string, string>>): string =>
+  text.replace(/\{\{(\w+)\}\}/g, (whole, key: string) => values[key] ?? whole);
 
 /** Where a template file lands in the new repository. */
 function destinationOf(relative: string, name: string): string {
@@ -73,7 +83,9 @@ export function kitResolvesFrom(dir: string): boolean {
  */
 export function isFreeFolder(dir: string, files: readonly Rendered[]): boolean {
   if (!existsSync(dir)) return true;
-  const present = (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[]).filter((e) => !e.isDirectory()).map((e) => relative(dir, join(e.parentPath, e.name)));
+  const present = (readdirSync(dir, { recursive: true, withFileTypes: true }) as Dirent[])
+    .filter((e) => !e.isDirectory())
+    .map((e) => relative(dir, join(e.parentPath, e.name)));
   const ours = new Map(files.map((f) => [f.path, f.text]));
   return present.every((p) => ours.has(p) && readFileSync(join(dir, p), "utf8") === ours.get(p));
 }

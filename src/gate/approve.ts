@@ -1,7 +1,14 @@
 /** Checks a plan is fit to approve, and writes the signed approval into it. */
 import { APPROVER_KEY_ENV, approverOfKey, signApproval } from "../kit/mutations/approval.ts";
 import { approvalIdOf } from "../kit/mutations/admit.ts";
-import { assertIntact, assertUnexpired, readPlanFile, resolvePlanPath, writePlanFile, type Plan } from "../kit/mutations/plan.ts";
+import {
+  assertIntact,
+  assertUnexpired,
+  readPlanFile,
+  resolvePlanPath,
+  writePlanFile,
+  type Plan,
+} from "../kit/mutations/plan.ts";
 import { POLICY_ENV, readPolicy, type Policy } from "../kit/mutations/policy.ts";
 import { KitError } from "../kit/output/errors.ts";
 import type { ItemBound } from "./judge.ts";
@@ -21,14 +28,21 @@ export interface Candidate {
 }
 
 /** Who signs: the gate under its standing policy, or a person the policy names, by the key they hold. */
-export type Signer = { readonly mode: "policy"; readonly privateKey: string } | { readonly mode: "human"; readonly privateKey: string; readonly name: string };
+export type Signer =
+  | { readonly mode: "policy"; readonly privateKey: string }
+  | { readonly mode: "human"; readonly privateKey: string; readonly name: string };
 
 /**
  * The plan `--plan` names and the standing policy; refuses what the gate never
  * approves, whoever asks (review or a person): a failed, tampered or expired
  * plan, a tool the gate does not know, a root outside the policy's roots.
  */
-export function candidate(ref: string, cwd: string, env: Readonly<Record<string, string | undefined>>, now: number): Candidate {
+export function candidate(
+  ref: string,
+  cwd: string,
+  env: Readonly<Record<string, string | undefined>>,
+  now: number,
+): Candidate {
   const path = resolvePlanPath(ref, cwd);
   const policyPath = env[POLICY_ENV]!;
   const policy = readPolicy(policyPath);
@@ -48,10 +62,14 @@ export function candidate(ref: string, cwd: string, env: Readonly<Record<string,
 export function person(policy: Policy, privateKey: string): Signer {
   const found = approverOfKey(policy, privateKey, APPROVER_KEY_ENV);
   if (!found)
-    throw new KitError("POLICY_DENIED", `the key in ${APPROVER_KEY_ENV} is not one policy ${policy.version} names as an approver`, {
-      allowed: (policy.approvers ?? []).map((a) => a.name),
-      hint: "an approver's public key must be in the policy's approvers: [{ \"name\": …, \"public_key\": … }]; only a person it names approves",
-    });
+    throw new KitError(
+      "POLICY_DENIED",
+      `the key in ${APPROVER_KEY_ENV} is not one policy ${policy.version} names as an approver`,
+      {
+        allowed: (policy.approvers ?? []).map((a) => a.name),
+        hint: 'an approver\'s public key must be in the policy\'s approvers: [{ "name": …, "public_key": … }]; only a person it names approves',
+      },
+    );
   return { mode: "human", privateKey, name: found.name };
 }
 
@@ -60,7 +78,13 @@ export function approve(c: Candidate, signer: Signer, now: number, items: readon
   const { plan, policy, roots } = c;
   const approver = signer.mode === "human" ? signer.name : undefined;
   const variable = signer.mode === "human" ? APPROVER_KEY_ENV : GATE_PRIVATE_KEY_ENV;
-  const signature = signApproval(signer.privateKey, variable, { checksum: plan.checksum, policyVersion: policy.version, expiry: plan.expiry, roots, approver });
+  const signature = signApproval(signer.privateKey, variable, {
+    checksum: plan.checksum,
+    policyVersion: policy.version,
+    expiry: plan.expiry,
+    roots,
+    approver,
+  });
   const approvalId = approvalIdOf(signature);
   const by = approver ?? `policy ${policy.version}`;
   const mode = signer.mode;
@@ -68,7 +92,26 @@ export function approve(c: Candidate, signer: Signer, now: number, items: readon
     ...plan,
     policy_version: policy.version,
     approval_id: approvalId,
-    approval: { checksum: plan.checksum, policy_version: policy.version, expiry: plan.expiry, roots, mode, approved_by: by, approved_at: new Date(now).toISOString(), signature },
+    approval: {
+      checksum: plan.checksum,
+      policy_version: policy.version,
+      expiry: plan.expiry,
+      roots,
+      mode,
+      approved_by: by,
+      approved_at: new Date(now).toISOString(),
+      signature,
+    },
   });
-  return { decision: "approved" as const, plan: c.path, checksum: plan.checksum, approval_id: approvalId, policy_version: policy.version, expiry: plan.expiry, mode, approved_by: by, items: [...items] };
+  return {
+    decision: "approved" as const,
+    plan: c.path,
+    checksum: plan.checksum,
+    approval_id: approvalId,
+    policy_version: policy.version,
+    expiry: plan.expiry,
+    mode,
+    approved_by: by,
+    items: [...items],
+  };
 }

@@ -41,7 +41,10 @@ export function writeBytes(value: unknown): number {
 
 export function judge(plan: Plan, policy: Policy, live: ReadonlyMap<string, LiveTarget>): Judgement {
   const exceeded: string[] = [];
-  if (plan.items.length > policy.max_items) exceeded.push(`the plan has ${plan.items.length} items; policy ${policy.version} auto-approves at most ${policy.max_items}`);
+  if (plan.items.length > policy.max_items)
+    exceeded.push(
+      `the plan has ${plan.items.length} items; policy ${policy.version} auto-approves at most ${policy.max_items}`,
+    );
   const stale: Judgement["stale"] = [];
   const firstSeen = new Set<string>();
   const items = plan.items.map((it: PlanItem): ItemBound => {
@@ -55,11 +58,14 @@ export function judge(plan: Plan, policy: Policy, live: ReadonlyMap<string, Live
     const target_bytes = it.target_resource_ids.reduce((n, t) => n + (live.get(t)?.bytes ?? 0), 0);
     const rule = policy.actions[`${plan.tool}.${it.action}`];
     const over: string[] = [];
-    if (!rule) over.push(`${plan.tool}.${it.action} is not covered by policy ${policy.version}: a person must approve it`);
+    if (!rule)
+      over.push(`${plan.tool}.${it.action} is not covered by policy ${policy.version}: a person must approve it`);
     else {
       if (!rule.auto_approve) over.push(`policy ${policy.version} never auto-approves ${plan.tool}.${it.action}`);
-      if (rule.max_write_bytes !== undefined && write_bytes > rule.max_write_bytes) over.push(`writes up to ${write_bytes} bytes; the limit is ${rule.max_write_bytes}`);
-      if (rule.max_target_bytes !== undefined && target_bytes > rule.max_target_bytes) over.push(`touches targets of ${target_bytes} bytes; the limit is ${rule.max_target_bytes}`);
+      if (rule.max_write_bytes !== undefined && write_bytes > rule.max_write_bytes)
+        over.push(`writes up to ${write_bytes} bytes; the limit is ${rule.max_write_bytes}`);
+      if (rule.max_target_bytes !== undefined && target_bytes > rule.max_target_bytes)
+        over.push(`touches targets of ${target_bytes} bytes; the limit is ${rule.max_target_bytes}`);
     }
     return { id: it.id, action: it.action, write_bytes, target_bytes, exceeded: over };
   });

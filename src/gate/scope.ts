@@ -20,11 +20,15 @@ export const FLEET_TOOLS: Readonly<Record<string, { readonly rootField: string }
 /** The argv that runs the fleet tool the plan names: only a known name, only the one installed with the gate. */
 export function toolBinary(plan: Plan): string[] {
   if (!Object.hasOwn(FLEET_TOOLS, plan.tool))
-    throw new KitError("POLICY_DENIED", `the gate judges plans of ${Object.keys(FLEET_TOOLS).join(", ")} only, not of '${String(plan.tool).slice(0, 80)}'`, {
-      allowed: Object.keys(FLEET_TOOLS),
-      got: plan.tool,
-      hint: "plan with a fleet tool; the gate never runs a binary a plan names",
-    });
+    throw new KitError(
+      "POLICY_DENIED",
+      `the gate judges plans of ${Object.keys(FLEET_TOOLS).join(", ")} only, not of '${String(plan.tool).slice(0, 80)}'`,
+      {
+        allowed: Object.keys(FLEET_TOOLS),
+        got: plan.tool,
+        hint: "plan with a fleet tool; the gate never runs a binary a plan names",
+      },
+    );
   return fleetTool(plan.tool);
 }
 
@@ -36,15 +40,22 @@ export function toolBinary(plan: Plan): string[] {
 export function assertInScope(plan: Plan, policy: Policy, policyPath: string): Record<string, string> {
   const field = FLEET_TOOLS[plan.tool]!.rootField;
   const given = plan.context[field];
-  if (typeof given !== "string" || given === "") throw new KitError("PLAN_INVALID", `the plan does not say where it acts (context.${field})`, { hint: "plan again with the tool" });
+  if (typeof given !== "string" || given === "")
+    throw new KitError("PLAN_INVALID", `the plan does not say where it acts (context.${field})`, {
+      hint: "plan again with the tool",
+    });
   const roots = policyRoots(policy, policyPath, plan.tool);
   const at = realOf(given);
   if (!roots.some((r) => within(r, at)))
-    throw new KitError("POLICY_DENIED", `the plan acts on ${at}, outside the roots policy ${policy.version} names for ${plan.tool}${roots.length ? ` (${roots.join(", ")})` : " (none)"}`, {
-      allowed: roots,
-      got: at,
-      hint: `a plan may only act inside the roots of the standing policy; add the folder to roots.${plan.tool} in the policy file if it belongs there`,
-    });
+    throw new KitError(
+      "POLICY_DENIED",
+      `the plan acts on ${at}, outside the roots policy ${policy.version} names for ${plan.tool}${roots.length ? ` (${roots.join(", ")})` : " (none)"}`,
+      {
+        allowed: roots,
+        got: at,
+        hint: `a plan may only act inside the roots of the standing policy; add the folder to roots.${plan.tool} in the policy file if it belongs there`,
+      },
+    );
   return { [field]: at };
 }
 
@@ -56,8 +67,15 @@ const BASE_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"];
  * `target list` declares, minus any of write scope and the ledger (whose URL
  * carries a password and which a read-back never needs).
  */
-export function readBackEnv(env: Readonly<Record<string, string | undefined>>, declared: readonly { name: string; scope: string }[], ledgerEnv: string): Record<string, string> {
-  const names = new Set([...BASE_ENV, ...declared.filter((v) => v.scope !== "write" && v.name !== ledgerEnv).map((v) => v.name)]);
+export function readBackEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  declared: readonly { name: string; scope: string }[],
+  ledgerEnv: string,
+): Record<string, string> {
+  const names = new Set([
+    ...BASE_ENV,
+    ...declared.filter((v) => v.scope !== "write" && v.name !== ledgerEnv).map((v) => v.name),
+  ]);
   const out: Record<string, string> = {};
   for (const name of names) if (env[name] !== undefined) out[name] = env[name]!;
   return out;

@@ -4,7 +4,16 @@
  * are apart so each command loads only what it uses. Everything else is
  * internal.
  */
-export { defineCommand, defineTool, type CommandSpec, type EnvVar, type Lifetime, type SecretOut, type Tool, type ToolSpec } from "./declare/define.ts";
+export {
+  defineCommand,
+  defineTool,
+  type CommandSpec,
+  type EnvVar,
+  type Lifetime,
+  type SecretOut,
+  type Tool,
+  type ToolSpec,
+} from "./declare/define.ts";
 export type { Credential } from "./identity/credential.ts";
 export type { CommandContext } from "./runtime/context.ts";
 export { ERROR_CODES, KitError, type ErrorCode } from "./output/errors.ts";

@@ -128,8 +128,26 @@ describe("the gate refuses an seo item whose edit does more than its action may"
     const it = forgeSeo(ws, "set-lang", (p) => (p.edits[0].insert = SCRIPT));
     const plan = readPlan(ws.run);
     const roots = { root: realpathSync(plan.context.root) };
-    const signature = signApproval(ws.env.AGENT_GATE_PRIVATE_KEY!, "AGENT_GATE_PRIVATE_KEY", { checksum: plan.checksum, policyVersion: "p1", expiry: plan.expiry, roots });
-    Object.assign(plan, { policy_version: "p1", approval_id: approvalIdOf(signature), approval: { checksum: plan.checksum, policy_version: "p1", expiry: plan.expiry, roots, mode: "policy", approved_by: "policy p1", approved_at: plan.created_at, signature } });
+    const signature = signApproval(ws.env.AGENT_GATE_PRIVATE_KEY!, "AGENT_GATE_PRIVATE_KEY", {
+      checksum: plan.checksum,
+      policyVersion: "p1",
+      expiry: plan.expiry,
+      roots,
+    });
+    Object.assign(plan, {
+      policy_version: "p1",
+      approval_id: approvalIdOf(signature),
+      approval: {
+        checksum: plan.checksum,
+        policy_version: "p1",
+        expiry: plan.expiry,
+        roots,
+        mode: "policy",
+        approved_by: "policy p1",
+        approved_at: plan.created_at,
+        signature,
+      },
+    });
     writeFileSync(planPath(ws.run), JSON.stringify(plan));
     const before = readFileSync(join(ws.site, it.params.file), "utf8");
     const r = await ws.seo(["apply", "--plan", ws.run]);
@@ -162,7 +180,9 @@ describe("brain's note actions touch only their own note", () => {
 
   test("an update-note item carrying a field the action does not write: refused", async () => {
     const k = knowledgeBase();
-    expect((await k.brain(["note", "update", "--id", "winter-care", "--title", "Winter", "--run-dir", k.run])).code).toBe(0);
+    expect(
+      (await k.brain(["note", "update", "--id", "winter-care", "--title", "Winter", "--run-dir", k.run])).code,
+    ).toBe(0);
     const plan = readPlan(k.run);
     plan.items[0].params.path = "../.git/hooks/post-commit";
     reseal(k.run, plan);

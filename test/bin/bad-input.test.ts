@@ -7,13 +7,23 @@ import { baseEnv, binary, run } from "../helpers/bin.ts";
 import { describeFromText, sentencesOf } from "../../tools/seo/lib/fixes.ts";
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
-const seo = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) => run(binary("seo"), [...args, "--json"], { ...opts, timeoutMs: 30_000 });
+const seo = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
+  run(binary("seo"), [...args, "--json"], { ...opts, timeoutMs: 30_000 });
 
 function gitRepo(files: Record<string, string | Uint8Array>): string {
   const repo = tmp("kb-bad-");
   mkdirSync(join(repo, "notes"));
   for (const [name, body] of Object.entries(files)) writeFileSync(join(repo, name), body);
-  const git = (...a: string[]) => Bun.spawnSync(["git", "-C", repo, ...a], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x.invalid" } });
+  const git = (...a: string[]) =>
+    Bun.spawnSync(["git", "-C", repo, ...a], {
+      env: {
+        ...process.env,
+        GIT_AUTHOR_NAME: "t",
+        GIT_AUTHOR_EMAIL: "t@x.invalid",
+        GIT_COMMITTER_NAME: "t",
+        GIT_COMMITTER_EMAIL: "t@x.invalid",
+      },
+    });
   git("init", "-q", "-b", "main");
   git("add", "-A");
   git("commit", "-qm", "notes");
@@ -29,11 +39,19 @@ describe("seo", () => {
 
   test("a page that links to /index.html is the same page as /: one page, one set of fixes, no duplicate items", async () => {
     const site = tmp("site-idx-");
-    writeFileSync(join(site, "index.html"), `<!doctype html><html><head><title>Home of the index test site</title></head><body><h1>Home</h1><p><a href="/index.html">home again</a> <a href="/a/">a</a></p></body></html>`);
+    writeFileSync(
+      join(site, "index.html"),
+      `<!doctype html><html><head><title>Home of the index test site</title></head><body><h1>Home</h1><p><a href="/index.html">home again</a> <a href="/a/">a</a></p></body></html>`,
+    );
     mkdirSync(join(site, "a"));
-    writeFileSync(join(site, "a", "index.html"), `<!doctype html><html><head><title>A page of the index test site</title></head><body><h1>A</h1><a href="/a/index.html">self</a></body></html>`);
+    writeFileSync(
+      join(site, "a", "index.html"),
+      `<!doctype html><html><head><title>A page of the index test site</title></head><body><h1>A</h1><a href="/a/index.html">self</a></body></html>`,
+    );
     const runDir = join(site, "..", `${site.split("/").pop()}-run`);
-    expect((await seo(["crawl", "--dir", site, "--base-url", "https://idx.example/", "--run-dir", runDir])).json.data.pages).toBe(2);
+    expect(
+      (await seo(["crawl", "--dir", site, "--base-url", "https://idx.example/", "--run-dir", runDir])).json.data.pages,
+    ).toBe(2);
     for (const stage of ["extract", "audit"]) expect((await seo([stage, "--run-dir", runDir])).code).toBe(0);
     const plan = await seo(["plan", "--run-dir", runDir]);
     expect(plan.code).toBe(0);
@@ -42,7 +60,10 @@ describe("seo", () => {
 
   test("a symbolic link loop in the site folder is a page that is not there, and a loop as the folder is INVALID_INPUT", async () => {
     const site = tmp("site-loop-");
-    writeFileSync(join(site, "index.html"), `<html><head><title>loop</title></head><body><a href="/loop.html">loop</a></body></html>`);
+    writeFileSync(
+      join(site, "index.html"),
+      `<html><head><title>loop</title></head><body><a href="/loop.html">loop</a></body></html>`,
+    );
     symlinkSync("loop2.html", join(site, "loop.html"));
     symlinkSync("loop.html", join(site, "loop2.html"));
     const r = await seo(["crawl", "--dir", site]);
@@ -68,10 +89,23 @@ describe("seo", () => {
 
   test("a read-only TMPDIR or run dir is INVALID_INPUT naming the file system, not INTERNAL", async () => {
     const probe = Bun.spawnSync(["unshare", "-rm", "true"]);
-    if (probe.exitCode !== 0) throw new Error("this test needs unshare(1) with user namespaces to mount a read-only folder");
+    if (probe.exitCode !== 0)
+      throw new Error("this test needs unshare(1) with user namespaces to mount a read-only folder");
     const ro = tmp("ro-");
     const inRo = (...argv: string[]) => {
-      const p = Bun.spawnSync(["unshare", "-rm", "sh", "-c", `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"`, "sh", ro, ...argv], { env: baseEnv({ TMPDIR: ro }), stdout: "pipe" });
+      const p = Bun.spawnSync(
+        [
+          "unshare",
+          "-rm",
+          "sh",
+          "-c",
+          `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"`,
+          "sh",
+          ro,
+          ...argv,
+        ],
+        { env: baseEnv({ TMPDIR: ro }), stdout: "pipe" },
+      );
       return { code: p.exitCode, json: JSON.parse(p.stdout.toString()) };
     };
     const fresh = inRo(binary("seo"), "crawl", "--dir", "/nonexistent-site", "--json");
@@ -89,7 +123,15 @@ describe("seo", () => {
     const words = Array.from({ length: 300_000 }, (_, i) => `word${i % 97}`).join(" ");
     expect(describeFromText([words])!.length).toBeLessThanOrEqual(155);
     // The linear split finds exactly what the regex it replaces finds.
-    for (const s of ["One. Two! Three? ", "a.b c. d", "no stop at all", "e.g. this... and that!!x y? ", ". . .", "ends.", "x\n.y.\tz"])
+    for (const s of [
+      "One. Two! Three? ",
+      "a.b c. d",
+      "no stop at all",
+      "e.g. this... and that!!x y? ",
+      ". . .",
+      "ends.",
+      "x\n.y.\tz",
+    ])
       expect([...sentencesOf(s)]).toEqual(s.match(/[^.!?]+[.!?]+(\s|$)/g) ?? []);
   });
 });
@@ -112,7 +154,10 @@ describe("brain", () => {
     const got = await brain(["note", "get", "--id", "cafe"], repo);
     expect([got.code, got.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(got.json.error.message).toContain("UTF-8");
-    const update = await brain(["note", "update", "--id", "cafe", "--tag", "drink", "--run-dir", join(repo, "..", "run-cafe")], repo);
+    const update = await brain(
+      ["note", "update", "--id", "cafe", "--tag", "drink", "--run-dir", join(repo, "..", "run-cafe")],
+      repo,
+    );
     expect([update.code, update.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(readFileSync(join(repo, "notes", "cafe.md")).equals(latin1)).toBe(true);
   });

@@ -23,7 +23,8 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 20])
     const repo = mkdtempSync(join(tmpdir(), "brain-fuzz-"));
     const notes = join(repo, "notes");
     mkdirSync(notes);
-    const write = (id: string, title: string) => writeFileSync(join(notes, `${id}.md`), `---\ntitle: ${title}\n---\n\nbody of ${id}\n`);
+    const write = (id: string, title: string) =>
+      writeFileSync(join(notes, `${id}.md`), `---\ntitle: ${title}\n---\n\nbody of ${id}\n`);
     for (let i = 0; i < size; i++) write(`n-${String(i).padStart(4, "0")}`, `first ${i}`);
     const strict = commitAll(repo);
     strict("branch", "side");
@@ -63,7 +64,8 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 20])
     for (let i = 0; i < STEPS; i++) {
       done.push(steps[pick(steps.length)]!());
       const [got, want] = [await listed(), truth()];
-      if (JSON.stringify(got) !== JSON.stringify(want)) expect({ after: done, got }).toEqual({ after: done, got: want });
+      if (JSON.stringify(got) !== JSON.stringify(want))
+        expect({ after: done, got }).toEqual({ after: done, got: want });
     }
     expect(existsSync(join(repo, ".git", "brain"))).toBe(true);
   }, 120_000);

@@ -16,15 +16,26 @@ import { STATUS_FROM } from "../../tools/brain/lib/read-notes.ts";
 import { binary, run } from "../helpers/bin.ts";
 import { commitAll, listAll } from "../helpers/notes-repo.ts";
 
-const WORDS = "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(" ");
+const WORDS =
+  "harbour spade trowel hoe steel forge temper quench handle ash oak linseed soil compost winter spring harvest seed bed blade edge file angle rust oil shed boat".split(
+    " ",
+  );
 
-function repoOf(notes: number, seed = 7): { repo: string; git: ReturnType<typeof commitAll>; write(id: string, title: string, body: string): void } {
+function repoOf(
+  notes: number,
+  seed = 7,
+): { repo: string; git: ReturnType<typeof commitAll>; write(id: string, title: string, body: string): void } {
   const repo = mkdtempSync(join(tmpdir(), "brain-index-"));
   mkdirSync(join(repo, "notes"));
   let s = seed;
   const word = () => WORDS[(s = (s * 1103515245 + 12345) & 0x7fffffff) % WORDS.length]!;
-  const write = (id: string, title: string, body: string) => writeFileSync(join(repo, "notes", `${id}.md`), `---\nid: ${id}\ntitle: ${title}\ntags: [${word()}]\n---\n\n${body}\n`);
-  for (let i = 0; i < notes; i++) write(`n-${String(i).padStart(4, "0")}`, `${word()} and ${word()}`, Array.from({ length: 40 }, word).join(" "));
+  const write = (id: string, title: string, body: string) =>
+    writeFileSync(
+      join(repo, "notes", `${id}.md`),
+      `---\nid: ${id}\ntitle: ${title}\ntags: [${word()}]\n---\n\n${body}\n`,
+    );
+  for (let i = 0; i < notes; i++)
+    write(`n-${String(i).padStart(4, "0")}`, `${word()} and ${word()}`, Array.from({ length: 40 }, word).join(" "));
   return { repo, git: commitAll(repo), write };
 }
 
@@ -33,9 +44,11 @@ const brain = async (repo: string, args: string[]) => {
   await Bun.sleep(60);
   return run(binary("brain"), [...args, "--repo", repo, "--json"]);
 };
-const search = async (repo: string, query: string) => (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.title]);
+const search = async (repo: string, query: string) =>
+  (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.title]);
 /** Every listed id, page after page. */
-const ids = async (repo: string, extra: string[] = []): Promise<string[]> => (await listAll(repo, extra)).map((n) => n.id);
+const ids = async (repo: string, extra: string[] = []): Promise<string[]> =>
+  (await listAll(repo, extra)).map((n) => n.id);
 const indexFiles = (repo: string) => readdirSync(join(repo, ".git", "brain")).filter((f) => f.endsWith(".sqlite"));
 
 // Below STATUS_FROM notes each file is checked by its signature; from there on git says what changed. Both ways, the same promises
@@ -68,7 +81,11 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       write("n-0005", "Dirigible notes", "a zeppelin by hand");
       write("n-9000", "Brand new", "zeppelin sighted");
       rmSync(join(repo, "notes", "n-0007.md"));
-      expect((await search(repo, "zeppelin")).map((h: string[]) => h[0]).sort()).toEqual(["n-0003", "n-0005", "n-9000"]);
+      expect((await search(repo, "zeppelin")).map((h: string[]) => h[0]).sort()).toEqual([
+        "n-0003",
+        "n-0005",
+        "n-9000",
+      ]);
       const listed = await ids(repo);
       expect(listed).toContain("n-9000");
       expect(listed).not.toContain("n-0007");
@@ -85,7 +102,11 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       const loose = (title: string, body: string) => `---\ntitle: ${title}\n---\n\n${body}\n`;
       writeFileSync(join(repo, "notes", "n-9001.md"), loose("Loose", "first draft"));
       writeFileSync(join(repo, "notes", "n-9002.md"), loose("Hidden", "ignored draft"));
-      for (let i = 0; i < 2; i++) expect(await search(repo, "draft")).toEqual([["n-9001", "Loose"], ["n-9002", "Hidden"]]);
+      for (let i = 0; i < 2; i++)
+        expect(await search(repo, "draft")).toEqual([
+          ["n-9001", "Loose"],
+          ["n-9002", "Hidden"],
+        ]);
       writeFileSync(join(repo, "notes", "n-9001.md"), loose("Loose", "second version"));
       writeFileSync(join(repo, "notes", "n-9002.md"), loose("Hidden", "second version"));
       expect(await search(repo, "draft")).toEqual([]);
@@ -107,7 +128,7 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       expect(indexFiles(repo).length).toBe(1);
     }, 120_000);
 
-      test("calls at once after commits, each changing notes, all answer as the files say, with no warning", async () => {
+    test("calls at once after commits, each changing notes, all answer as the files say, with no warning", async () => {
       const { repo, git, write } = repoOf(size, 5);
       await search(repo, "zeppelin");
       await search(repo, "zeppelin");
@@ -117,8 +138,15 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
         git("commit", "-qam", `round ${round}`);
         // And one uncommitted edit, undone in the next round.
         write("n-0020", round % 2 ? "Zeppelin edit" : "plain", round % 2 ? "zeppelin by hand" : "nothing to see");
-        const calls = await Promise.all([0, 1, 2, 3].map(() => brain(repo, ["search", "--query", "zeppelin", "--limit", "100"])));
-        const expected = [...Array.from({ length: round + 1 }, (_, r) => [r * 3, r * 3 + 1]).flat().map((n) => `n-${String(n).padStart(4, "0")}`), ...(round % 2 ? ["n-0020"] : [])].sort();
+        const calls = await Promise.all(
+          [0, 1, 2, 3].map(() => brain(repo, ["search", "--query", "zeppelin", "--limit", "100"])),
+        );
+        const expected = [
+          ...Array.from({ length: round + 1 }, (_, r) => [r * 3, r * 3 + 1])
+            .flat()
+            .map((n) => `n-${String(n).padStart(4, "0")}`),
+          ...(round % 2 ? ["n-0020"] : []),
+        ].sort();
         for (const c of calls) {
           expect({ code: c.code, stderr: c.stderr }).toEqual({ code: 0, stderr: "" });
           expect(c.json.data.items.map((i: any) => i.id).sort()).toEqual(expected);
@@ -158,7 +186,11 @@ describe("the persisted note index", () => {
     db.close();
     const r = await call;
     expect(performance.now() - started).toBeGreaterThan(1400);
-    expect({ code: r.code, stderr: r.stderr, ids: r.json.data.items.map((i: any) => i.id) }).toEqual({ code: 0, stderr: "", ids: ["n-0004"] });
+    expect({ code: r.code, stderr: r.stderr, ids: r.json.data.items.map((i: any) => i.id) }).toEqual({
+      code: 0,
+      stderr: "",
+      ids: ["n-0004"],
+    });
   }, 120_000);
 
   test("a repository of a few notes is listed from its files exactly as the index lists it", () => {
@@ -171,8 +203,20 @@ describe("the persisted note index", () => {
     const few = readFewNotes(repo)!;
     const index = NoteIndex.open(repo, { warn: () => {} }, null);
     index.refresh(null, () => EVERY_FILE);
-    for (const [tags, text] of [[[], undefined], [["oak"], undefined], [[], "ZEPPELIN"], [[], "été"], [[], "über"], [["oak", "ash"], "a"], [[], "no such text"]] as [string[], string | undefined][])
-      expect({ tags, text, listed: listFew(few.notes, tags, text) }).toEqual({ tags, text, listed: [...index.list(tags, text, { offset: 0, limit: 1000 }).items] });
+    for (const [tags, text] of [
+      [[], undefined],
+      [["oak"], undefined],
+      [[], "ZEPPELIN"],
+      [[], "été"],
+      [[], "über"],
+      [["oak", "ash"], "a"],
+      [[], "no such text"],
+    ] as [string[], string | undefined][])
+      expect({ tags, text, listed: listFew(few.notes, tags, text) }).toEqual({
+        tags,
+        text,
+        listed: [...index.list(tags, text, { offset: 0, limit: 1000 }).items],
+      });
     expect(few.unreadable).toEqual(index.unreadable());
     expect(few.unreadable.map((u) => u.id)).toEqual(["n-0003", "n-0004"]);
     index.close();
@@ -184,7 +228,8 @@ describe("the persisted note index", () => {
     const repo = join(top, "kb");
     mkdirSync(join(repo, "notes"), { recursive: true });
     writeFileSync(join(top, "README.md"), "the project\n");
-    const note = (id: string, body: string) => writeFileSync(join(repo, "notes", `${id}.md`), `---\ntitle: ${id}\n---\n\n${body}\n`);
+    const note = (id: string, body: string) =>
+      writeFileSync(join(repo, "notes", `${id}.md`), `---\ntitle: ${id}\n---\n\n${body}\n`);
     for (let i = 0; i < STATUS_FROM + 10; i++) note(`n-${String(i).padStart(4, "0")}`, "plain words");
     const git = commitAll(top);
     await search(repo, "zeppelin");
@@ -199,7 +244,8 @@ describe("the persisted note index", () => {
   test("a repository with no commit yet, past the git-status size: every note is untracked, and a hand edit is never missed", async () => {
     const repo = mkdtempSync(join(tmpdir(), "brain-initial-"));
     mkdirSync(join(repo, "notes"));
-    const note = (id: string, body: string) => writeFileSync(join(repo, "notes", `${id}.md`), `---\ntitle: ${id}\n---\n\n${body}\n`);
+    const note = (id: string, body: string) =>
+      writeFileSync(join(repo, "notes", `${id}.md`), `---\ntitle: ${id}\n---\n\n${body}\n`);
     for (let i = 0; i < STATUS_FROM + 10; i++) note(`n-${String(i).padStart(4, "0")}`, "plain words");
     Bun.spawnSync(["git", "init", "-q", repo]);
     // The first call indexes every file by its signature; the next ones ask git, which tracks none of them.
@@ -216,7 +262,9 @@ describe("the persisted note index", () => {
     const tree = join(mkdtempSync(join(tmpdir(), "brain-wt-")), "wt");
     git("worktree", "add", "-q", tree);
     expect((await search(tree, "zeppelin")).length).toBe(0);
-    expect(readdirSync(join(repo, ".git", "worktrees", "wt", "brain")).filter((f) => f.endsWith(".sqlite")).length).toBe(1);
+    expect(
+      readdirSync(join(repo, ".git", "worktrees", "wt", "brain")).filter((f) => f.endsWith(".sqlite")).length,
+    ).toBe(1);
     expect(readdirSync(tree).sort()).toEqual([".git", "notes"]);
     expect(git("-C", tree, "status", "--porcelain").trim()).toBe("");
   }, 120_000);
@@ -224,7 +272,9 @@ describe("the persisted note index", () => {
   test("four calls at once on a repository with no index yet all answer the same, with no warning", async () => {
     for (let round = 0; round < 3; round++) {
       const { repo } = repoOf(200, round + 3);
-      const calls = await Promise.all([0, 1, 2, 3].map(() => brain(repo, ["search", "--query", "linseed quench", "--limit", "100"])));
+      const calls = await Promise.all(
+        [0, 1, 2, 3].map(() => brain(repo, ["search", "--query", "linseed quench", "--limit", "100"])),
+      );
       for (const c of calls) expect({ code: c.code, stderr: c.stderr }).toEqual({ code: 0, stderr: "" });
       const answers = calls.map((c) => JSON.stringify(c.json.data.items));
       expect(new Set(answers).size).toBe(1);
@@ -235,13 +285,21 @@ describe("the persisted note index", () => {
   test("after many incremental changes, search answers exactly as an index built from scratch (500 notes)", async () => {
     const { repo, git, write } = repoOf(500, 11);
     await search(repo, "harbour"); // builds the persisted index
-    for (let i = 0; i < 60; i++) write(`n-${String(i * 7).padStart(4, "0")}`, `rewritten ${WORDS[i % WORDS.length]}`, Array.from({ length: 30 }, (_, k) => WORDS[(i + k) % WORDS.length]).join(" "));
-    for (let i = 0; i < 20; i++) rmSync(join(repo, "notes", `n-${String(i * 11 + 1).padStart(4, "0")}`.concat(".md")), { force: true });
+    for (let i = 0; i < 60; i++)
+      write(
+        `n-${String(i * 7).padStart(4, "0")}`,
+        `rewritten ${WORDS[i % WORDS.length]}`,
+        Array.from({ length: 30 }, (_, k) => WORDS[(i + k) % WORDS.length]).join(" "),
+      );
+    for (let i = 0; i < 20; i++)
+      rmSync(join(repo, "notes", `n-${String(i * 11 + 1).padStart(4, "0")}`.concat(".md")), { force: true });
     git("add", "-A");
     git("commit", "-qm", "churn");
     const silent = { warn: () => {} };
     for (const query of ["harbour", "linseed quench", "spring edge", "oil", "zzz-nothing", "rewritten ash"]) {
-      const compiled = (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map((i: any) => [i.id, i.score]);
+      const compiled = (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map(
+        (i: any) => [i.id, i.score],
+      );
       const scratch = NoteIndex.open(repo, silent, null);
       scratch.refresh(null, () => EVERY_FILE);
       const expected = scratch.search(query, [], { offset: 0, limit: 100 }).items.map((h) => [h.note.id, h.score]);
@@ -250,7 +308,9 @@ describe("the persisted note index", () => {
     }
     const id = (n: number) => `n-${String(n).padStart(4, "0")}`;
     const deleted = new Set(Array.from({ length: 20 }, (_, i) => id(i * 11 + 1)));
-    const rewritten = Array.from({ length: 60 }, (_, i) => id(i * 7)).filter((x) => !deleted.has(x)).sort();
+    const rewritten = Array.from({ length: 60 }, (_, i) => id(i * 7))
+      .filter((x) => !deleted.has(x))
+      .sort();
     expect(await ids(repo, ["--text", "rewritten"])).toEqual(rewritten);
     expect(readFileSync(join(repo, "notes", "n-0000.md"), "utf8")).toContain("rewritten");
   }, 120_000);

@@ -16,21 +16,37 @@ describe("brain on odd repositories", () => {
   test("notes/ linked out of the repository: every command is INVALID_INPUT, not retryable, and apply fails the same way on every run", async () => {
     const k = knowledgeBase();
     const runDir = join(k.dir, "run");
-    expect((await k.brain(["note", "create", "--title", "Before the link", "--run-dir", runDir])).json.error).toBeNull();
+    expect(
+      (await k.brain(["note", "create", "--title", "Before the link", "--run-dir", runDir])).json.error,
+    ).toBeNull();
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
     // The notes move out, and a link takes their place.
     const outside = mkdtempSync(join(tmpdir(), "outside-"));
     renameSync(join(k.repo, "notes"), join(outside, "notes"));
     symlinkSync(join(outside, "notes"), join(k.repo, "notes"));
-    const commands = [["note", "list"], ["note", "get", "--id", "harbour-history"], ["search", "--query", "harbour"], ["note", "create", "--title", "Elsewhere", "--run-dir", join(k.dir, "run2")]];
+    const commands = [
+      ["note", "list"],
+      ["note", "get", "--id", "harbour-history"],
+      ["search", "--query", "harbour"],
+      ["note", "create", "--title", "Elsewhere", "--run-dir", join(k.dir, "run2")],
+    ];
     for (const args of commands) {
       const r = await k.brain(args);
-      expect({ args, code: r.code, error: r.json.error?.code, retryable: r.json.error?.retryable, says: r.json.error?.message.includes("notes/ in") }).toEqual({ args, code: 3, error: "INVALID_INPUT", retryable: false, says: true });
+      expect({
+        args,
+        code: r.code,
+        error: r.json.error?.code,
+        retryable: r.json.error?.retryable,
+        says: r.json.error?.message.includes("notes/ in"),
+      }).toEqual({ args, code: 3, error: "INVALID_INPUT", retryable: false, says: true });
     }
     for (let i = 0; i < 2; i++) {
       const applied = await k.brain(["apply", "--plan", runDir]);
       const item = (applied.json.data ?? applied.json.error.detail)?.items?.[0];
-      expect({ code: item?.error?.code ?? applied.json.error.code, executed: item?.executed ?? false }).toEqual({ code: "INVALID_INPUT", executed: false });
+      expect({ code: item?.error?.code ?? applied.json.error.code, executed: item?.executed ?? false }).toEqual({
+        code: "INVALID_INPUT",
+        executed: false,
+      });
     }
     expect(k.git("log", "--oneline").trim().split("\n").length).toBe(1);
   });
@@ -44,9 +60,18 @@ describe("brain on odd repositories", () => {
     writeFileSync(join(k.repo, "notes", "harbour-history.md"), "---\ntitle: Harbour history\n---\nOurs.\n");
     k.git("commit", "-qam", "ours");
     expect(() => k.git("merge", "-q", "other")).toThrow();
-    for (const args of [["note", "get", "--id", "harbour-history"], ["note", "list"], ["search", "--query", "harbour"], ["note", "update", "--id", "harbour-history", "--body", "x", "--run-dir", join(k.dir, "run")]]) {
+    for (const args of [
+      ["note", "get", "--id", "harbour-history"],
+      ["note", "list"],
+      ["search", "--query", "harbour"],
+      ["note", "update", "--id", "harbour-history", "--body", "x", "--run-dir", join(k.dir, "run")],
+    ]) {
       const r = await k.brain(args);
-      expect({ args, error: r.json.error?.code, names: r.json.error?.message.includes("notes/harbour-history.md") }).toEqual({ args, error: "CONFLICT", names: true });
+      expect({
+        args,
+        error: r.json.error?.code,
+        names: r.json.error?.message.includes("notes/harbour-history.md"),
+      }).toEqual({ args, error: "CONFLICT", names: true });
     }
     k.git("merge", "--abort");
     expect((await k.brain(["note", "get", "--id", "harbour-history"])).json.data.body).toContain("Ours.");

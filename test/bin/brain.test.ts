@@ -10,7 +10,20 @@ describe("brain", () => {
   test("create → gate → apply → get on a real git repo; the same apply again makes no second commit", async () => {
     const k = knowledgeBase();
     const runDir = join(k.dir, "run");
-    const planned = await k.brain(["note", "create", "--title", "Oiling handles", "--tag", "howto", "--tag", "tools", "--body", "Linseed oil, twice a year.", "--run-dir", runDir]);
+    const planned = await k.brain([
+      "note",
+      "create",
+      "--title",
+      "Oiling handles",
+      "--tag",
+      "howto",
+      "--tag",
+      "tools",
+      "--body",
+      "Linseed oil, twice a year.",
+      "--run-dir",
+      runDir,
+    ]);
     expect(planned.code).toBe(0);
     expect(commits(k)).toBe("1"); // planning writes nothing to the repository
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
@@ -23,7 +36,12 @@ describe("brain", () => {
     expect(k.git("status", "--porcelain")).toBe("");
 
     const got = await k.brain(["note", "get", "--id", "oiling-handles"]);
-    expect(got.json.data).toMatchObject({ id: "oiling-handles", title: "Oiling handles", tags: ["howto", "tools"], body: "Linseed oil, twice a year.\n" });
+    expect(got.json.data).toMatchObject({
+      id: "oiling-handles",
+      title: "Oiling handles",
+      tags: ["howto", "tools"],
+      body: "Linseed oil, twice a year.\n",
+    });
 
     const again = await k.brain(["apply", "--plan", runDir]);
     expect(again.code).toBe(0);
@@ -37,7 +55,9 @@ describe("brain", () => {
   test("a crash between commit and confirm is reconciled from git log: no second commit", async () => {
     const k = knowledgeBase();
     const runDir = join(k.dir, "run");
-    expect((await k.brain(["note", "delete", "--id", "winter-care", "--id", "forging-steel", "--run-dir", runDir])).code).toBe(0);
+    expect(
+      (await k.brain(["note", "delete", "--id", "winter-care", "--id", "forging-steel", "--run-dir", runDir])).code,
+    ).toBe(0);
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
     const crashed = await k.brain(["apply", "--plan", runDir], { AGENT_KIT_FAILPOINT: "after-execute:1" });
     expect(crashed.code).toBe(137);
@@ -50,7 +70,9 @@ describe("brain", () => {
   test("an update against a note changed since the plan fails its precondition, and writes nothing", async () => {
     const k = knowledgeBase();
     const runDir = join(k.dir, "run");
-    expect((await k.brain(["note", "update", "--id", "harbour-history", "--tag", "history", "--run-dir", runDir])).code).toBe(0);
+    expect(
+      (await k.brain(["note", "update", "--id", "harbour-history", "--tag", "history", "--run-dir", runDir])).code,
+    ).toBe(0);
     expect((await k.gate(["review", "--plan", runDir])).code).toBe(0);
     const file = join(k.repo, "notes", "harbour-history.md");
     writeFileSync(file, `${readFileSync(file, "utf8")}\nA line someone else added.\n`);
@@ -88,7 +110,11 @@ describe("brain", () => {
     const runDir = join(k.dir, "run");
     const traversal = await k.brain(["note", "create", "--title", "x", "--id", "../escape", "--run-dir", runDir]);
     expect([traversal.code, traversal.json.error.code]).toEqual([2, "INVALID_VALUE"]);
-    const badYaml = await k.brain(["note", "create", "--body-file", "-", "--run-dir", runDir], {}, "---\ntitle: [oops\n---\nbody\n");
+    const badYaml = await k.brain(
+      ["note", "create", "--body-file", "-", "--run-dir", runDir],
+      {},
+      "---\ntitle: [oops\n---\nbody\n",
+    );
     expect([badYaml.code, badYaml.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(badYaml.json.error.message).toContain("not valid YAML");
     const big = join(k.dir, "big.md");
@@ -99,7 +125,11 @@ describe("brain", () => {
     expect([notRepo.code, notRepo.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(notRepo.json.error.message).toContain("not a git repository");
     const missing = await k.brain(["note", "get", "--id", "sharpening-spade"]);
-    expect([missing.code, missing.json.error.code, missing.json.error.hint]).toEqual([3, "NOT_FOUND", "did you mean sharpening-spades?"]);
+    expect([missing.code, missing.json.error.code, missing.json.error.hint]).toEqual([
+      3,
+      "NOT_FOUND",
+      "did you mean sharpening-spades?",
+    ]);
     expect(commits(k)).toBe("1");
     expect(k.git("status", "--porcelain")).toBe("");
   });
@@ -113,6 +143,11 @@ describe("brain", () => {
     expect(text.json.data.items.map((n: any) => n.id)).toEqual(["forging-steel", "harbour-history"]);
     const first = await k.brain(["note", "list", "--limit", "2"]);
     const second = await k.brain(["note", "list", "--limit", "2", "--cursor", first.json.meta.pagination.next_cursor]);
-    expect([...first.json.data.items, ...second.json.data.items].map((n: any) => n.id)).toEqual(["forging-steel", "harbour-history", "sharpening-spades", "winter-care"]);
+    expect([...first.json.data.items, ...second.json.data.items].map((n: any) => n.id)).toEqual([
+      "forging-steel",
+      "harbour-history",
+      "sharpening-spades",
+      "winter-care",
+    ]);
   });
 });

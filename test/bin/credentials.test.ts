@@ -13,7 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compile } from "../../scripts/compile.ts";
 import { checkSignature } from "../../src/kit/harness/sign.ts";
-import { createReceiver, deliver, foldJob, openEventStore, SchemaRegistry, type StepRun } from "../../src/kit/harness/index.ts";
+import {
+  createReceiver,
+  deliver,
+  foldJob,
+  openEventStore,
+  SchemaRegistry,
+  type StepRun,
+} from "../../src/kit/harness/index.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
 import harnessTool from "../../tools/harness/tool.ts";
 import { registry as registryTool } from "../fixtures/registry/main.ts";
@@ -37,7 +44,10 @@ afterAll(() => server.stop(), SLOW_HOOK);
 const now = (): number => Math.floor(Date.now() / 1000);
 
 /** The environment the platform injects: the service, a token with its expiry and (unless told not to) its refresh token. */
-function injected(name: "REGISTRY_READ_TOKEN" | "REGISTRY_WRITE_TOKEN", o: { expiresIn?: number; refresh?: boolean } = {}): Record<string, string> {
+function injected(
+  name: "REGISTRY_READ_TOKEN" | "REGISTRY_WRITE_TOKEN",
+  o: { expiresIn?: number; refresh?: boolean } = {},
+): Record<string, string> {
   const t = server.issue(name);
   return {
     REGISTRY_API_URL: server.url,
@@ -51,7 +61,11 @@ function injected(name: "REGISTRY_READ_TOKEN" | "REGISTRY_WRITE_TOKEN", o: { exp
 const counts = () => ({ ...server.counts });
 const since = (before: { refreshes: number; refused: number; requests: number }) => {
   const c = server.counts;
-  return { refreshes: c.refreshes - before.refreshes, refused: c.refused - before.refused, requests: c.requests - before.requests };
+  return {
+    refreshes: c.refreshes - before.refreshes,
+    refused: c.refused - before.refused,
+    requests: c.requests - before.requests,
+  };
 };
 
 describe("refresh (contract §10: a job that outlives its token)", () => {
@@ -86,12 +100,20 @@ describe("refresh (contract §10: a job that outlives its token)", () => {
 });
 
 /** A fresh workspace: keys, a policy, a plan of three records and a client, signed as the gate signs. */
-function planned(ledgerUrl: string | undefined): { dir: string; env: Record<string, string>; apply(extra: Record<string, string>): Promise<RunResult> } {
+function planned(ledgerUrl: string | undefined): {
+  dir: string;
+  env: Record<string, string>;
+  apply(extra: Record<string, string>): Promise<RunResult>;
+} {
   const dir = mkdtempSync(join(tmpdir(), "registry-"));
   const keys = gateKeys();
   const policyPath = join(dir, "policy.json");
   Bun.write(policyPath, JSON.stringify({ version: "p1", max_items: 100, actions: {} }));
-  const env = { AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policyPath, ...(ledgerUrl ? { AGENT_LEDGER_URL: ledgerUrl } : {}) };
+  const env = {
+    AGENT_GATE_PUBLIC_KEY: keys.publicKey,
+    AGENT_POLICY_FILE: policyPath,
+    ...(ledgerUrl ? { AGENT_LEDGER_URL: ledgerUrl } : {}),
+  };
   return {
     dir,
     env: { ...env, PRIVATE: keys.privateKey },
@@ -100,16 +122,54 @@ function planned(ledgerUrl: string | undefined): { dir: string; env: Record<stri
 }
 
 async function planAndApprove(ws: ReturnType<typeof planned>, suffix: string): Promise<void> {
-  const p = await run(registry, ["plan", "--records", `a${suffix},b${suffix},c${suffix}`, "--client", `web${suffix}`, "--run-dir", ws.dir, "--json"], { env: {} });
+  const p = await run(
+    registry,
+    [
+      "plan",
+      "--records",
+      `a${suffix},b${suffix},c${suffix}`,
+      "--client",
+      `web${suffix}`,
+      "--run-dir",
+      ws.dir,
+      "--json",
+    ],
+    { env: {} },
+  );
   if (p.code !== 0) throw new Error(p.stdout);
   // The gate knows only the fleet's tools: the test signs as the gate does, with the gate's key.
   const path = join(ws.dir, "plan.json");
   const plan = readPlanFile(path, "registry");
-  const signature = signApproval(ws.env.PRIVATE!, "AGENT_GATE_PRIVATE_KEY", { checksum: plan.checksum, policyVersion: "p1", expiry: plan.expiry, roots: {} });
-  writePlanFile(path, { ...plan, policy_version: "p1", approval_id: approvalIdOf(signature), approval: { checksum: plan.checksum, policy_version: "p1", expiry: plan.expiry, roots: {}, mode: "policy", approved_by: "policy p1", approved_at: new Date().toISOString(), signature } });
+  const signature = signApproval(ws.env.PRIVATE!, "AGENT_GATE_PRIVATE_KEY", {
+    checksum: plan.checksum,
+    policyVersion: "p1",
+    expiry: plan.expiry,
+    roots: {},
+  });
+  writePlanFile(path, {
+    ...plan,
+    policy_version: "p1",
+    approval_id: approvalIdOf(signature),
+    approval: {
+      checksum: plan.checksum,
+      policy_version: "p1",
+      expiry: plan.expiry,
+      roots: {},
+      mode: "policy",
+      approved_by: "policy p1",
+      approved_at: new Date().toISOString(),
+      signature,
+    },
+  });
 }
 
-const stepOf = (r: RunResult, index = 0): StepRun => ({ index, argv: ["registry", "apply"], exit: r.code, envelope: JSON.parse(r.stdout), durationMs: 1 });
+const stepOf = (r: RunResult, index = 0): StepRun => ({
+  index,
+  argv: ["registry", "apply"],
+  exit: r.code,
+  envelope: JSON.parse(r.stdout),
+  durationMs: 1,
+});
 
 describe("a dead credential at start (contract §10: a missed bootstrap window)", () => {
   test("already expired, no refresh path: CREDENTIAL_EXPIRED, exit 4, before any side effect (no request, no ledger)", async () => {
@@ -128,9 +188,19 @@ describe("a dead credential at start (contract §10: a missed bootstrap window)"
     const before = counts();
     const soon = await ws.apply(injected("REGISTRY_WRITE_TOKEN", { expiresIn: 600, refresh: false }));
     const spent = injected("REGISTRY_WRITE_TOKEN", { expiresIn: -1 });
-    await fetch(server.refreshUrl, { method: "POST", body: JSON.stringify({ credential: "REGISTRY_WRITE_TOKEN", refresh_token: spent.REGISTRY_WRITE_TOKEN_REFRESH_TOKEN }) });
+    await fetch(server.refreshUrl, {
+      method: "POST",
+      body: JSON.stringify({
+        credential: "REGISTRY_WRITE_TOKEN",
+        refresh_token: spent.REGISTRY_WRITE_TOKEN_REFRESH_TOKEN,
+      }),
+    });
     const refused = await ws.apply(spent);
-    expect([soon.code, soon.json.error.code, soon.json.error.detail.credential]).toEqual([4, "CREDENTIAL_EXPIRED", "REGISTRY_WRITE_TOKEN"]);
+    expect([soon.code, soon.json.error.code, soon.json.error.detail.credential]).toEqual([
+      4,
+      "CREDENTIAL_EXPIRED",
+      "REGISTRY_WRITE_TOKEN",
+    ]);
     expect([refused.code, refused.json.error.code]).toEqual([4, "CREDENTIAL_EXPIRED"]);
     expect(since(before).requests).toBe(0);
     expect(["a-x2", "b-x2", "c-x2"].map((n) => server.creates.get(n) ?? 0)).toEqual([0, 0, 0]);
@@ -140,10 +210,25 @@ describe("a dead credential at start (contract §10: a missed bootstrap window)"
     const ws = planned(undefined);
     await planAndApprove(ws, "-x3");
     const dead = await ws.apply(injected("REGISTRY_WRITE_TOKEN", { expiresIn: -60, refresh: false }));
-    const passing = await run(registry, ["export", "--json"], { env: { ...injected("REGISTRY_READ_TOKEN"), REGISTRY_API_URL: "http://127.0.0.1:9/" } });
+    const passing = await run(registry, ["export", "--json"], {
+      env: { ...injected("REGISTRY_READ_TOKEN"), REGISTRY_API_URL: "http://127.0.0.1:9/" },
+    });
     const usage = await run(registry, ["export", "--pages", "2", "--json"], { env: injected("REGISTRY_READ_TOKEN") });
-    const report = foldJob({ jobId: "j", eventId: "e", runs: [stepOf(dead, 0), stepOf(passing, 1), stepOf(usage, 2)], notRun: 0, cancelled: false, artifacts: [] });
-    expect(report.steps.map((s) => [s.ok, (report.errors.find((e) => e.step === s.step)?.error as { code: string } | undefined)?.code, s.remedy])).toEqual([
+    const report = foldJob({
+      jobId: "j",
+      eventId: "e",
+      runs: [stepOf(dead, 0), stepOf(passing, 1), stepOf(usage, 2)],
+      notRun: 0,
+      cancelled: false,
+      artifacts: [],
+    });
+    expect(
+      report.steps.map((s) => [
+        s.ok,
+        (report.errors.find((e) => e.step === s.step)?.error as { code: string } | undefined)?.code,
+        s.remedy,
+      ]),
+    ).toEqual([
       [false, "CREDENTIAL_EXPIRED", "re-dispatch"],
       [false, "NETWORK_ERROR", "retry"],
       [false, "UNKNOWN_FLAG", null],
@@ -162,7 +247,12 @@ describe("re-dispatch (contract §10 and §8: fresh credentials must not re-caus
         const first = await ws.apply(injected("REGISTRY_WRITE_TOKEN", { refresh: false }));
         server.set({ tokenUses: undefined });
         expect([first.code, first.json.error.code]).toEqual([4, "AUTH_FAILED"]);
-        expect(first.json.error.detail.items.map((i: any) => i.outcome)).toEqual(["applied", "applied", "failed", "skipped"]);
+        expect(first.json.error.detail.items.map((i: any) => i.outcome)).toEqual([
+          "applied",
+          "applied",
+          "failed",
+          "skipped",
+        ]);
         const again = await ws.apply(injected("REGISTRY_WRITE_TOKEN"));
         expect([again.code, again.json.data?.executed]).toEqual([0, 2]);
         const third = await ws.apply(injected("REGISTRY_WRITE_TOKEN"));
@@ -196,7 +286,11 @@ describe("register-once secrets (contract §10: the tool emits it, the platform 
     // The action log, and the history page the harness renders from it.
     const log = await run(registry, ["action", "list", "--plan", ws.dir, "--json"], { env: ws.env });
     expect([log.code, log.stdout.includes(secret)]).toEqual([0, false]);
-    const history = await run(binary("harness"), ["history", "render", "--plan", ws.dir, "--run-dir", ws.dir, "--json"], { env: ws.env });
+    const history = await run(
+      binary("harness"),
+      ["history", "render", "--plan", ws.dir, "--run-dir", ws.dir, "--json"],
+      { env: ws.env },
+    );
     expect(history.code).toBe(0);
 
     // The harness: the folded report holds no secret; the sink gets it, signed; the receiver's store never sees it.
@@ -217,29 +311,77 @@ describe("register-once secrets (contract §10: the tool emits it, the platform 
     });
     // The receiving side, as the harness's library runs it, with this tool's schemas and the report's own registered.
     const store = await openEventStore(undefined, join(ws.dir, "receiver.sqlite"));
-    const receiver = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: createReceiver({ secret: hmac, store, registry: SchemaRegistry.of([compileTool(registryTool).describe, compileTool(harnessTool).describe]), now: Date.now }) });
+    const receiver = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch: createReceiver({
+        secret: hmac,
+        store,
+        registry: SchemaRegistry.of([compileTool(registryTool).describe, compileTool(harnessTool).describe]),
+        now: Date.now,
+      }),
+    });
     const opts = { secret: hmac, now: Date.now, signal: new AbortController().signal, redact: (t: string) => t };
     try {
-      const sent = await deliverSecrets(`http://127.0.0.1:${sink.port}/secrets`, "job-s", issuedSecrets(runs), { ...opts, eventId: "evt-s.secrets" });
-      const got = await deliver(`http://127.0.0.1:${receiver.port}/reports`, JSON.stringify(report), { ...opts, eventId: "evt-s" });
+      const sent = await deliverSecrets(`http://127.0.0.1:${sink.port}/secrets`, "job-s", issuedSecrets(runs), {
+        ...opts,
+        eventId: "evt-s.secrets",
+      });
+      const got = await deliver(`http://127.0.0.1:${receiver.port}/reports`, JSON.stringify(report), {
+        ...opts,
+        eventId: "evt-s",
+      });
       expect([sent?.names, got.status]).toEqual([["REGISTRY_CLIENT_SECRET"], 200]);
     } finally {
       sink.stop(true);
       receiver.stop(true);
       await store.close();
     }
-    expect(sunk.map((b) => b.secrets.map((x: any) => [x.name, x.value]))).toEqual([[["REGISTRY_CLIENT_SECRET", secret]]]);
+    expect(sunk.map((b) => b.secrets.map((x: any) => [x.name, x.value]))).toEqual([
+      [["REGISTRY_CLIENT_SECRET", secret]],
+    ]);
 
     // The canary sweep: the run dir (plan, ledger and its WAL, history and timeline pages), the receiver's store.
     const files = filesUnder(ws.dir);
-    expect(files.map((f) => f.path.slice(ws.dir.length + 1)).sort()).toEqual(expect.arrayContaining(["plan.json", "ledger.sqlite", "history.html", "receiver.sqlite"]));
+    expect(files.map((f) => f.path.slice(ws.dir.length + 1)).sort()).toEqual(
+      expect.arrayContaining(["plan.json", "ledger.sqlite", "history.html", "receiver.sqlite"]),
+    );
     expect(files.filter((f) => f.text.includes(secret)).map((f) => f.path)).toEqual([]);
   });
 
   test("a secret issued with no sink is an error naming it, and is written nowhere", async () => {
     const { deliverSecrets, issuedSecrets } = await import("../../src/kit/harness/secrets.ts");
-    const step = { index: 3, argv: ["registry", "apply"], exit: 0, durationMs: 1, envelope: { ok: true, tool: "registry", command: "apply", data: {}, error: null, meta: { schema: "registry.apply@1", cost_usd: 0, llm_tokens: 0, outcome: null, secrets_out: { REGISTRY_CLIENT_SECRET: "sk-reg-0123456789abcdef" } } } } satisfies StepRun;
-    const e = await deliverSecrets(undefined, "j", issuedSecrets([step]), { secret: "x", eventId: "e", now: Date.now, signal: new AbortController().signal, redact: (t) => t }).catch((x) => x);
-    expect([e.code, e.message.includes("sk-reg-"), JSON.stringify(e.detail).includes("sk-reg-")]).toEqual(["INVALID_INPUT", false, false]);
+    const step = {
+      index: 3,
+      argv: ["registry", "apply"],
+      exit: 0,
+      durationMs: 1,
+      envelope: {
+        ok: true,
+        tool: "registry",
+        command: "apply",
+        data: {},
+        error: null,
+        meta: {
+          schema: "registry.apply@1",
+          cost_usd: 0,
+          llm_tokens: 0,
+          outcome: null,
+          secrets_out: { REGISTRY_CLIENT_SECRET: "sk-reg-0123456789abcdef" },
+        },
+      },
+    } satisfies StepRun;
+    const e = await deliverSecrets(undefined, "j", issuedSecrets([step]), {
+      secret: "x",
+      eventId: "e",
+      now: Date.now,
+      signal: new AbortController().signal,
+      redact: (t) => t,
+    }).catch((x) => x);
+    expect([e.code, e.message.includes("sk-reg-"), JSON.stringify(e.detail).includes("sk-reg-")]).toEqual([
+      "INVALID_INPUT",
+      false,
+      false,
+    ]);
   });
 });

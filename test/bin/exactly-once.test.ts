@@ -9,7 +9,14 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, binary, root, run, testBinary } from "../helpers/bin.ts";
 import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
-import { finishApply, LEDGER_ENGINES, removeWorkspaces, spawnApply, workspace, type Workspace } from "../helpers/mutation.ts";
+import {
+  finishApply,
+  LEDGER_ENGINES,
+  removeWorkspaces,
+  spawnApply,
+  workspace,
+  type Workspace,
+} from "../helpers/mutation.ts";
 import { machineEnv } from "../helpers/machine-tmp.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
@@ -23,7 +30,13 @@ async function planned(ws: Workspace): Promise<number> {
   return p.json.data.items.length;
 }
 
-const executedPerKey = (rows: any[]) => [...Map.groupBy(rows.filter((r) => r.executed), (r: any) => r.idempotency_key).values()].map((r) => r.length);
+const executedPerKey = (rows: any[]) =>
+  [
+    ...Map.groupBy(
+      rows.filter((r) => r.executed),
+      (r: any) => r.idempotency_key,
+    ).values(),
+  ].map((r) => r.length);
 
 async function brainPlanned(k: KnowledgeBase, args: string[]): Promise<string[]> {
   const p = await k.brain([...args, "--run-dir", k.run]);
@@ -33,7 +46,10 @@ async function brainPlanned(k: KnowledgeBase, args: string[]): Promise<string[]>
 }
 
 const commitsPerKey = (k: KnowledgeBase, keys: string[]) => {
-  const trailers = k.git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)").split("\n").map((l) => l.trim());
+  const trailers = k
+    .git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)")
+    .split("\n")
+    .map((l) => l.trim());
   return keys.map((key) => trailers.filter((t) => t === key).length);
 };
 
@@ -45,7 +61,11 @@ describe("a lease outlived by a slow execution", () => {
     test(`seo: ${heartbeat ? "the heartbeat keeps the item A's" : "with the heartbeat off, the fence stops A, the stale owner"}; nothing executes twice`, async () => {
       const ws = await workspace({ pages: 2, maxPages: 2 });
       const items = await planned(ws);
-      const a = spawnApply(testBinary("seo"), ws.run, { ...ws.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
+      const a = spawnApply(testBinary("seo"), ws.run, {
+        ...ws.env,
+        ...LEASE,
+        AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}`,
+      });
       await Bun.sleep(1000);
       const b = await finishApply(spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE }));
       const ra = await finishApply(a);
@@ -64,8 +84,19 @@ describe("a lease outlived by a slow execution", () => {
 
     test(`brain: ${heartbeat ? "heartbeat" : "fence only"}: one commit for the key, never two`, async () => {
       const k = knowledgeBase();
-      const keys = await brainPlanned(k, ["note", "update", "--id", "harbour-history", "--title", "Harbour history, revised"]);
-      const a = spawnApply(testBinary("brain"), k.run, { ...k.env, ...LEASE, AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}` });
+      const keys = await brainPlanned(k, [
+        "note",
+        "update",
+        "--id",
+        "harbour-history",
+        "--title",
+        "Harbour history, revised",
+      ]);
+      const a = spawnApply(testBinary("brain"), k.run, {
+        ...k.env,
+        ...LEASE,
+        AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}`,
+      });
       await Bun.sleep(1000);
       await finishApply(spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE }));
       await finishApply(a);
@@ -84,12 +115,30 @@ describe("a crash at the commit point", () => {
     await planned(ws);
     const crashed = await ws.seo(["apply", "--plan", ws.run], { AGENT_KIT_FAILPOINT: "kill-at-commit:2" });
     expect(crashed.code).toBe(137);
-    const leftovers = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).filter((f) => f.endsWith(".apply-tmp"));
+    const leftovers = (dir: string): string[] =>
+      readdirSync(dir, { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith(".apply-tmp"));
     expect(leftovers(ws.site).length).toBe(1); // what a crash leaves: one item's temp file
     const resumed = await ws.seo(["apply", "--plan", ws.run]);
     expect(resumed.code).toBe(0);
     expect(leftovers(ws.site)).toEqual([]);
-    const files = (dir: string) => Object.fromEntries(readdirSync(dir, { recursive: true }).map(String).sort().map((f) => [f, (() => { try { return readFileSync(join(dir, f), "latin1"); } catch { return "(folder)"; } })()]));
+    const files = (dir: string) =>
+      Object.fromEntries(
+        readdirSync(dir, { recursive: true })
+          .map(String)
+          .sort()
+          .map((f) => [
+            f,
+            (() => {
+              try {
+                return readFileSync(join(dir, f), "latin1");
+              } catch {
+                return "(folder)";
+              }
+            })(),
+          ]),
+      );
     expect(files(ws.site)).toEqual(files(twin.site));
   }, 120_000);
 
@@ -100,16 +149,29 @@ describe("a crash at the commit point", () => {
       expect(count).toBeGreaterThan(2);
       const crashed = await ws.seo(["apply", "--plan", ws.run], { AGENT_KIT_FAILPOINT: "after-settle:1" });
       expect(crashed.code).toBe(137);
-      const keys: string[] = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).items.map((i: any) => i.idempotency_key);
+      const keys: string[] = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).items.map(
+        (i: any) => i.idempotency_key,
+      );
       const ledger = await openLedger(url(), join(ws.run, "ledger.sqlite"));
       try {
         // What the crash leaves: the first item settled, the second claimed by a process that is gone, nothing after it.
-        expect(await Promise.all(keys.slice(0, 3).map(async (k) => (await ledger.item(k))?.state ?? "none"))).toEqual(["settled", "intent", "none"]);
+        expect(await Promise.all(keys.slice(0, 3).map(async (k) => (await ledger.item(k))?.state ?? "none"))).toEqual([
+          "settled",
+          "intent",
+          "none",
+        ]);
         const resumed = await ws.seo(["apply", "--plan", ws.run]);
         expect(resumed.code).toBe(0);
-        expect(resumed.json.data.items.map((i: any) => i.outcome)).toEqual(["already-applied", ...keys.slice(1).map(() => "applied")]);
-        const log = await ledger.actions({ plan: JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).checksum });
-        expect(executedPerKey(log.map((r) => ({ executed: r.executed, idempotency_key: r.key })))).toEqual(keys.map(() => 1));
+        expect(resumed.json.data.items.map((i: any) => i.outcome)).toEqual([
+          "already-applied",
+          ...keys.slice(1).map(() => "applied"),
+        ]);
+        const log = await ledger.actions({
+          plan: JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).checksum,
+        });
+        expect(executedPerKey(log.map((r) => ({ executed: r.executed, idempotency_key: r.key })))).toEqual(
+          keys.map(() => 1),
+        );
       } finally {
         await ledger.close();
       }
@@ -154,7 +216,12 @@ describe("a crash at the commit point", () => {
 describe("a ledger server that goes away mid-apply", () => {
   test("is a retryable UPSTREAM_ERROR (exit 4) with the per-item report; after a restart the apply finishes, once each", async () => {
     const port = "55439";
-    const pg = (...a: string[]) => Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh"), port, ...a], { stdout: "pipe", stderr: "pipe", env: machineEnv() });
+    const pg = (...a: string[]) =>
+      Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh"), port, ...a], {
+        stdout: "pipe",
+        stderr: "pipe",
+        env: machineEnv(),
+      });
     const started = pg();
     expect(started.exitCode).toBe(0);
     const url = started.stdout.toString().trim();
@@ -181,10 +248,27 @@ describe("a ledger server that goes away mid-apply", () => {
 describe("a failure that may pass is not stored", () => {
   test("a site on a read-only mount: nothing executed, nothing stored; once writable, the same plan applies", async () => {
     const probe = Bun.spawnSync(["unshare", "-rm", "true"]);
-    if (probe.exitCode !== 0) throw new Error("this test needs unshare(1) with user namespaces to mount a read-only folder");
+    if (probe.exitCode !== 0)
+      throw new Error("this test needs unshare(1) with user namespaces to mount a read-only folder");
     const ws = await workspace({});
     const items = await planned(ws);
-    const ro = Bun.spawnSync(["unshare", "-rm", "sh", "-c", `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"`, "sh", ws.site, binary("seo"), "apply", "--plan", ws.run, "--json"], { env: baseEnv(ws.env), stdout: "pipe", stderr: "pipe" });
+    const ro = Bun.spawnSync(
+      [
+        "unshare",
+        "-rm",
+        "sh",
+        "-c",
+        `mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"`,
+        "sh",
+        ws.site,
+        binary("seo"),
+        "apply",
+        "--plan",
+        ws.run,
+        "--json",
+      ],
+      { env: baseEnv(ws.env), stdout: "pipe", stderr: "pipe" },
+    );
     const out = JSON.parse(ro.stdout.toString());
     expect(ro.exitCode).toBe(3);
     expect(out.error.code).toBe("INVALID_INPUT");

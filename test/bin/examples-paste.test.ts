@@ -50,24 +50,45 @@ async function prepare(): Promise<void> {
   cwd = mkdtempSync(join(tmpdir(), "paste-"));
   cpSync(join(root, "test", "fixtures", "brain", "kb"), join(cwd, "knowledge"), { recursive: true });
   for (const id of ["old-draft", "older-draft"])
-    writeFileSync(join(cwd, "knowledge", "notes", `${id}.md`), `---\nid: ${id}\ntitle: ${id}\ntags: [draft]\ncreated: 2026-01-04T00:00:00.000Z\nupdated: 2026-01-04T00:00:00.000Z\n---\n\nA draft.\n`);
+    writeFileSync(
+      join(cwd, "knowledge", "notes", `${id}.md`),
+      `---\nid: ${id}\ntitle: ${id}\ntags: [draft]\ncreated: 2026-01-04T00:00:00.000Z\nupdated: 2026-01-04T00:00:00.000Z\n---\n\nA draft.\n`,
+    );
   commitAll(join(cwd, "knowledge"));
   cpSync(join(root, "examples", "site"), join(cwd, "public"), { recursive: true });
   env = { ...brainEnv(cwd, join(cwd, "knowledge"), 100), AGENT_HARNESS_SECRET: "paste-secret" };
-  for (const stage of [["crawl", "--dir", "./public", "--base-url", "https://example.com"], ["extract"], ["audit"], ["score"], ["plan"]]) {
+  for (const stage of [
+    ["crawl", "--dir", "./public", "--base-url", "https://example.com"],
+    ["extract"],
+    ["audit"],
+    ["score"],
+    ["plan"],
+  ]) {
     const r = await run(binary("seo"), [...stage, "--run-dir", "./run", "--json"], { cwd, env });
     expect(r.code).toBe(0);
   }
-  writeFileSync(join(cwd, "job.json"), JSON.stringify({ id: "job-paste-1", run_dir: "job-run", steps: [{ argv: ["seo", "score", "--run-dir", "{run_dir}"] }], delivery: { url: "http://127.0.0.1:9/reports" } }));
+  writeFileSync(
+    join(cwd, "job.json"),
+    JSON.stringify({
+      id: "job-paste-1",
+      run_dir: "job-run",
+      steps: [{ argv: ["seo", "score", "--run-dir", "{run_dir}"] }],
+      delivery: { url: "http://127.0.0.1:9/reports" },
+    }),
+  );
 }
 
 beforeAll(async () => {
   await prepare();
   for (const tool of TOOLS) {
-    const doc = (await run(binary(tool), ["--describe"])).json as { commands: CommandDoc[]; error_codes: Record<string, { exit: number }> };
+    const doc = (await run(binary(tool), ["--describe"])).json as {
+      commands: CommandDoc[];
+      error_codes: Record<string, { exit: number }>;
+    };
     exitsOf.set(tool, doc.error_codes);
     const skill = (await run(binary(tool), ["--skill"])).stdout;
-    for (const { command, line } of skillExamples(skill, tool)) pasted.push({ tool, command: doc.commands.find((c) => c.name === command)!, line });
+    for (const { command, line } of skillExamples(skill, tool))
+      pasted.push({ tool, command: doc.commands.find((c) => c.name === command)!, line });
   }
 }, 120_000);
 
@@ -81,7 +102,13 @@ describe("every example the fleet documents runs when pasted into a shell", () =
     const outcomes = [];
     for (const { tool, command, line } of pasted) {
       const script = command.rw === "write" && !line.includes("--dry-run") ? `${line} --dry-run` : line;
-      const proc = Bun.spawn(["bash", "-c", script], { cwd, env: baseEnv({ ...env, PATH: `${dist}:${process.env.PATH}` }), stdout: "pipe", stderr: "pipe", timeout: 60_000 });
+      const proc = Bun.spawn(["bash", "-c", script], {
+        cwd,
+        env: baseEnv({ ...env, PATH: `${dist}:${process.env.PATH}` }),
+        stdout: "pipe",
+        stderr: "pipe",
+        timeout: 60_000,
+      });
       const [stdout, exit] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
       const code: string | null = JSON.parse(stdout).error?.code ?? null;
       const exits = exitsOf.get(tool)!;

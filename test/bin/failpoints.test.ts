@@ -24,13 +24,19 @@ describe("failpoints in release and test builds", () => {
     test(`${failpoint}: SIGKILLs the test build's apply, and the release apply runs to the end as if it were unset`, async () => {
       const release = await workspace();
       const plan = await planAndReview(release);
-      const applied = await run(binary("seo"), ["apply", "--plan", release.run, "--json"], { env: { ...release.env, [FAILPOINT]: failpoint }, timeoutMs: 60_000 });
+      const applied = await run(binary("seo"), ["apply", "--plan", release.run, "--json"], {
+        env: { ...release.env, [FAILPOINT]: failpoint },
+        timeoutMs: 60_000,
+      });
       expect([applied.code, applied.stdout === "" ? "no envelope" : "an envelope"]).toEqual([0, "an envelope"]);
       expect([applied.json.data?.status, applied.json.data?.executed]).toEqual(["applied", plan.items.length]);
 
       const testBuild = await workspace();
       await planAndReview(testBuild);
-      const killed = await run(testBinary("seo"), ["apply", "--plan", testBuild.run, "--json"], { env: { ...testBuild.env, [FAILPOINT]: failpoint }, timeoutMs: 60_000 });
+      const killed = await run(testBinary("seo"), ["apply", "--plan", testBuild.run, "--json"], {
+        env: { ...testBuild.env, [FAILPOINT]: failpoint },
+        timeoutMs: 60_000,
+      });
       expect([killed.code, killed.stdout]).toEqual([137, ""]);
     }, 120_000);
 });

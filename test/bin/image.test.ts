@@ -18,9 +18,14 @@ const PATH = "/usr/bin:/bin";
 /** verify's report, by tool: each check's status. */
 function statuses(out: any): Record<string, Record<string, string>> {
   const report = out.data ?? out.error.detail;
-  return Object.fromEntries(report.tools.map((t: any) => [t.tool, Object.fromEntries(t.checks.map((c: any) => [c.id, c.status]))]));
+  return Object.fromEntries(
+    report.tools.map((t: any) => [t.tool, Object.fromEntries(t.checks.map((c: any) => [c.id, c.status]))]),
+  );
 }
-const notPassing = (s: Record<string, string>) => Object.entries(s).filter(([, v]) => v !== "pass").map(([k, v]) => `${k}:${v}`);
+const notPassing = (s: Record<string, string>) =>
+  Object.entries(s)
+    .filter(([, v]) => v !== "pass")
+    .map(([k, v]) => `${k}:${v}`);
 
 describe("the image folder, copied elsewhere", () => {
   const image = tmp("image-");
@@ -39,13 +44,31 @@ describe("the image folder, copied elsewhere", () => {
     cpSync(join(root, "examples", "site"), site, { recursive: true });
     const keys = gateKeys();
     const policy = join(work, "policy.json");
-    const actions = Object.fromEntries(["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"].map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000 }]));
+    const actions = Object.fromEntries(
+      [
+        "set-lang",
+        "add-viewport",
+        "add-canonical",
+        "remove-duplicate-canonical",
+        "add-meta-description",
+        "fix-broken-link",
+      ].map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000 }]),
+    );
     writeFileSync(policy, JSON.stringify({ version: "img-1", max_items: 100, actions, roots: { seo: ["site"] } }));
-    const env = { PATH, AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy };
+    const env = {
+      PATH,
+      AGENT_GATE_PRIVATE_KEY: keys.privateKey,
+      AGENT_GATE_PUBLIC_KEY: keys.publicKey,
+      AGENT_POLICY_FILE: policy,
+    };
     const runDir = join(work, "run");
     const step = async (tool: string, args: string[]) => {
       const r = await run(join(bin, tool), [...args, "--json"], { env, cwd: work, timeoutMs: 60_000 });
-      expect({ step: `${tool} ${args[0]}`, exit: r.code, error: r.json.error }).toEqual({ step: `${tool} ${args[0]}`, exit: 0, error: null });
+      expect({ step: `${tool} ${args[0]}`, exit: r.code, error: r.json.error }).toEqual({
+        step: `${tool} ${args[0]}`,
+        exit: 0,
+        error: null,
+      });
       return r.json.data;
     };
     await step("seo", ["crawl", "--dir", site, "--base-url", "https://harbour.example", "--run-dir", runDir]);
@@ -65,7 +88,11 @@ describe("the image folder, copied elsewhere", () => {
     const r = await run(join(bin, "fleet"), ["seo", "audit", "--severity", "urgent"], { env: { PATH } });
     expect([r.code, r.json.tool, r.json.error.code]).toEqual([2, "seo", "INVALID_ENUM"]);
     const bad = await run(join(bin, "fleet"), ["nope"], { env: { PATH } });
-    expect([bad.code, bad.json.error.code, bad.json.error.allowed]).toEqual([2, "UNKNOWN_COMMAND", [...toolNames(), "verify"]]);
+    expect([bad.code, bad.json.error.code, bad.json.error.allowed]).toEqual([
+      2,
+      "UNKNOWN_COMMAND",
+      [...toolNames(), "verify"],
+    ]);
   });
 
   test("a tool prints its own SKILL.md and spec.yaml, as --describe lists them", async () => {
@@ -78,16 +105,26 @@ describe("the image folder, copied elsewhere", () => {
   });
 
   test("verify over the image's tool links passes with golden cases, as over the separate binaries", async () => {
-    const r = await run(join(bin, "verify"), ["--golden", join(root, "test", "golden"), ...["seo", "brain", "gate"].map((t) => join(bin, t)), "--json"], { env: { PATH }, cwd: root, timeoutMs: 120_000 });
+    const r = await run(
+      join(bin, "verify"),
+      ["--golden", join(root, "test", "golden"), ...["seo", "brain", "gate"].map((t) => join(bin, t)), "--json"],
+      { env: { PATH }, cwd: root, timeoutMs: 120_000 },
+    );
     expect(r.code).toBe(0);
-    for (const [tool, s] of Object.entries(statuses(r.json))) expect({ tool, failing: notPassing(s).filter((x) => x.endsWith(":fail")) }).toEqual({ tool, failing: [] });
+    for (const [tool, s] of Object.entries(statuses(r.json)))
+      expect({ tool, failing: notPassing(s).filter((x) => x.endsWith(":fail")) }).toEqual({ tool, failing: [] });
   }, 150_000);
 });
 
 describe("a tool binary alone in an empty folder", () => {
   const alone = tmp("alone-");
   copyFileSync(binary("seo"), join(alone, "seo"));
-  const verify = (extra: string[]) => run(binary("verify"), ["--golden", join(root, "test", "golden"), "--fuzz", "2", ...extra, join(alone, "seo"), "--json"], { env: { PATH }, cwd: root, timeoutMs: 120_000 });
+  const verify = (extra: string[]) =>
+    run(
+      binary("verify"),
+      ["--golden", join(root, "test", "golden"), "--fuzz", "2", ...extra, join(alone, "seo"), "--json"],
+      { env: { PATH }, cwd: root, timeoutMs: 120_000 },
+    );
 
   test("passes verify; the only skipped check is the gate's, saying how to enable it", async () => {
     const r = await verify([]);

@@ -28,7 +28,10 @@ describe("identity (contract §10)", () => {
   });
 
   test("the scope split still reads --params from stdin", async () => {
-    const r = await run(probe, ["secret", "get", "--params", "-"], { env: { PROBE_READ_TOKEN: READ, PROBE_WRITE_TOKEN: WRITE }, stdin: "{}" });
+    const r = await run(probe, ["secret", "get", "--params", "-"], {
+      env: { PROBE_READ_TOKEN: READ, PROBE_WRITE_TOKEN: WRITE },
+      stdin: "{}",
+    });
     expect([r.code, r.json.data?.sees_write]).toEqual([0, false]);
   });
 

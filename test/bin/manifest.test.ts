@@ -12,12 +12,30 @@ import { baseEnv, binary, dist, root } from "../helpers/bin.ts";
 import { toolNames } from "../../scripts/build.ts";
 import { commitAll } from "../helpers/notes-repo.ts";
 
-const manifest = JSON.parse(readFileSync(join(dist, "tools.json"), "utf8")) as { schema: number; tools: Record<string, { description: string; input_schema: any; command: string[]; env?: Record<string, string>; side_effect: string; timeout_ms: number }> };
+const manifest = JSON.parse(readFileSync(join(dist, "tools.json"), "utf8")) as {
+  schema: number;
+  tools: Record<
+    string,
+    {
+      description: string;
+      input_schema: any;
+      command: string[];
+      env?: Record<string, string>;
+      side_effect: string;
+      timeout_ms: number;
+    }
+  >;
+};
 const HOSTILE = `it's "quoted"\nnext line; $(rm -rf /) \`id\` & | > <`;
 
 async function call(name: string, input: Record<string, unknown>, env: Record<string, string> = {}) {
   const [program, ...args] = manifest.tools[name]!.command;
-  const p = Bun.spawn([binary(program!), ...args], { stdin: new Blob([JSON.stringify(input)]), stdout: "pipe", stderr: "pipe", env: baseEnv(env) });
+  const p = Bun.spawn([binary(program!), ...args], {
+    stdin: new Blob([JSON.stringify(input)]),
+    stdout: "pipe",
+    stderr: "pipe",
+    env: baseEnv(env),
+  });
   const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return { code, json: JSON.parse(out) };
 }
@@ -27,8 +45,14 @@ describe("dist/tools.json", () => {
   test("one entry per command but a person's act, verb first, an argv that reads JSON on stdin, credentials only as ${VAR}", () => {
     expect(manifest.schema).toBe(1);
     const describes = toolNames().map((t) => JSON.parse(Bun.spawnSync([binary(t), "--describe"]).stdout.toString()));
-    expect(Object.keys(manifest.tools).length).toBe(describes.reduce((n, d) => n + d.commands.filter((c: { person?: boolean }) => !c.person).length, 0));
-    expect(describes.flatMap((d) => d.commands.filter((c: { person?: boolean }) => c.person).map((c: { name: string }) => `${d.tool} ${c.name}`))).toEqual(["gate approve"]);
+    expect(Object.keys(manifest.tools).length).toBe(
+      describes.reduce((n, d) => n + d.commands.filter((c: { person?: boolean }) => !c.person).length, 0),
+    );
+    expect(
+      describes.flatMap((d) =>
+        d.commands.filter((c: { person?: boolean }) => c.person).map((c: { name: string }) => `${d.tool} ${c.name}`),
+      ),
+    ).toEqual(["gate approve"]);
     for (const [name, t] of Object.entries(manifest.tools)) {
       expect(name).toMatch(/^[a-z]+_[a-z]+(_[a-z_]+)?$/);
       expect(t.command.slice(-4)).toEqual(["--params", "-", "--json", "--no-input"]);
@@ -45,9 +69,15 @@ describe("dist/tools.json", () => {
     cpSync(join(root, "test", "fixtures", "seo-run"), run, { recursive: true });
     for (const [name, t] of Object.entries(manifest.tools)) {
       const input: Record<string, unknown> = { "run-dir": run };
-      for (const key of t.input_schema.required ?? []) input[key] = t.input_schema.properties[key].enum?.[0] ?? (t.input_schema.properties[key].type === "integer" ? 1 : "x");
+      for (const key of t.input_schema.required ?? [])
+        input[key] =
+          t.input_schema.properties[key].enum?.[0] ?? (t.input_schema.properties[key].type === "integer" ? 1 : "x");
       const r = await call(name, input);
-      expect({ name, envelope: typeof r.json.ok, internal: r.code === 1 }).toEqual({ name, envelope: "boolean", internal: false });
+      expect({ name, envelope: typeof r.json.ok, internal: r.code === 1 }).toEqual({
+        name,
+        envelope: "boolean",
+        internal: false,
+      });
     }
   }, 120_000);
 
@@ -58,7 +88,12 @@ describe("dist/tools.json", () => {
     commitAll(repo);
     const body = `${HOSTILE}\n${"lorem ipsum $(whoami) ".repeat(4700)}`;
     expect(body.length).toBeGreaterThan(100_000);
-    const planned = await call("brain_create_note", { repo, title: HOSTILE.replace(/\n/g, " "), body, "run-dir": join(dir, "run") });
+    const planned = await call("brain_create_note", {
+      repo,
+      title: HOSTILE.replace(/\n/g, " "),
+      body,
+      "run-dir": join(dir, "run"),
+    });
     expect(planned.json.error).toBeNull();
     const plan = JSON.parse(readFileSync(join(dir, "run", "plan.json"), "utf8"));
     expect(plan.items[0].params.body).toBe(body);

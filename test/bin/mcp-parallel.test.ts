@@ -25,7 +25,9 @@ afterAll(async () => {
 
 async function connect(args: string[], env: Record<string, string>): Promise<Client> {
   const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(new StdioClientTransport({ command: binary("brain"), args: ["--mcp", ...args], env: baseEnv(env), stderr: "pipe" }));
+  await client.connect(
+    new StdioClientTransport({ command: binary("brain"), args: ["--mcp", ...args], env: baseEnv(env), stderr: "pipe" }),
+  );
   clients.push(client);
   return client;
 }
@@ -34,7 +36,11 @@ const text = (r: any): string => r.content[0].text;
 
 /** How many commits carry each idempotency key, and how many keys there are. */
 function commitsPerKey(k: KnowledgeBase): number[] {
-  const keys = k.git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)").split("\n").map((l) => l.trim()).filter(Boolean);
+  const keys = k
+    .git("log", "--format=%(trailers:key=Idempotency-Key,valueonly)")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
   return [...Map.groupBy(keys, (key) => key).values()].map((v) => v.length);
 }
 
@@ -45,13 +51,24 @@ describe("calls in parallel on one repository", () => {
     for (let round = 0; round < ROUNDS; round++) {
       const k = knowledgeBase({ maxItems: 10 });
       const client = await connect(["--profile", "memory"], k.env);
-      const turns = await Promise.all(range(AT_ONCE).map((i) => client.callTool({ name: "mem_save_turn", arguments: { sessionKey: "s", messages: [{ role: "user", content: `turn ${i}` }] } })));
-      const facts = await Promise.all(range(AT_ONCE).map((i) => client.callTool({ name: "mem_save_fact", arguments: { fact: `fact number ${i}` } })));
+      const turns = await Promise.all(
+        range(AT_ONCE).map((i) =>
+          client.callTool({
+            name: "mem_save_turn",
+            arguments: { sessionKey: "s", messages: [{ role: "user", content: `turn ${i}` }] },
+          }),
+        ),
+      );
+      const facts = await Promise.all(
+        range(AT_ONCE).map((i) => client.callTool({ name: "mem_save_fact", arguments: { fact: `fact number ${i}` } })),
+      );
       const errors = [...turns, ...facts].filter((r) => r.isError).map(text);
       const notes = readdirSync(join(k.repo, "notes")).filter((f) => f.startsWith("turn-s-"));
       const profile = text(await client.callTool({ name: "mem_context", arguments: { query: "" } }));
       const perKey = commitsPerKey(k);
-      console.log(`round ${round + 1}/${ROUNDS}: ${AT_ONCE} turns, ${AT_ONCE} facts: ${errors.length} errors, ${notes.length} turn notes, ${range(AT_ONCE).filter((i) => profile.includes(`- fact number ${i}\n`) || profile.endsWith(`- fact number ${i}`)).length} facts in the profile, ${perKey.length} commits (${perKey.filter((n) => n !== 1).length} keys not committed exactly once)`);
+      console.log(
+        `round ${round + 1}/${ROUNDS}: ${AT_ONCE} turns, ${AT_ONCE} facts: ${errors.length} errors, ${notes.length} turn notes, ${range(AT_ONCE).filter((i) => profile.includes(`- fact number ${i}\n`) || profile.endsWith(`- fact number ${i}`)).length} facts in the profile, ${perKey.length} commits (${perKey.filter((n) => n !== 1).length} keys not committed exactly once)`,
+      );
       expect(errors.slice(0, 3)).toEqual([]);
       expect(notes.length).toBe(AT_ONCE);
       for (const i of range(AT_ONCE)) expect(profile).toContain(`- fact number ${i}`);
@@ -67,16 +84,32 @@ describe("calls in parallel on one repository", () => {
       const k = knowledgeBase({ maxItems: 10 });
       const client = await connect([], k.env);
       const runs = range(AT_ONCE).map((i) => join(k.dir, `run-${i}`));
-      const planned = await Promise.all(runs.map((r, i) => client.callTool({ name: "brain_create_note", arguments: { title: `Parallel ${i}`, body: `note ${i}`, "run-dir": r } })));
+      const planned = await Promise.all(
+        runs.map((r, i) =>
+          client.callTool({
+            name: "brain_create_note",
+            arguments: { title: `Parallel ${i}`, body: `note ${i}`, "run-dir": r },
+          }),
+        ),
+      );
       expect(planned.filter((p) => p.isError).map(text)).toEqual([]);
-      const reviewed = await Promise.all(runs.map((r) => run(binary("gate"), ["review", "--plan", r, "--json"], { env: k.env, timeoutMs: 120_000 })));
+      const reviewed = await Promise.all(
+        runs.map((r) => run(binary("gate"), ["review", "--plan", r, "--json"], { env: k.env, timeoutMs: 120_000 })),
+      );
       expect(reviewed.map((r) => r.code).filter((c) => c !== 0)).toEqual([]);
-      const applied = await Promise.all(runs.map((r) => run(binary("brain"), ["apply", "--plan", r, "--json"], { env: k.env, timeoutMs: 120_000 })));
+      const applied = await Promise.all(
+        runs.map((r) => run(binary("brain"), ["apply", "--plan", r, "--json"], { env: k.env, timeoutMs: 120_000 })),
+      );
       const failed = applied.filter((a) => a.code !== 0).map((a) => a.stdout.slice(0, 300));
 
       // Four more plans of distinct notes (a delete of two each, an update), applied by four processes at once.
       const four = await Promise.all(
-        [["note", "delete", "--id", "parallel-0", "--id", "parallel-1"], ["note", "delete", "--id", "parallel-2", "--id", "parallel-3"], ["note", "update", "--id", "parallel-4", "--body", "changed"], ["note", "update", "--id", "parallel-5", "--body", "changed"]].map(async (args, i) => {
+        [
+          ["note", "delete", "--id", "parallel-0", "--id", "parallel-1"],
+          ["note", "delete", "--id", "parallel-2", "--id", "parallel-3"],
+          ["note", "update", "--id", "parallel-4", "--body", "changed"],
+          ["note", "update", "--id", "parallel-5", "--body", "changed"],
+        ].map(async (args, i) => {
           const r = join(k.dir, `four-${i}`);
           const p = await k.brain([...args, "--run-dir", r]);
           expect(p.json.error).toBeNull();
@@ -84,10 +117,14 @@ describe("calls in parallel on one repository", () => {
           return r;
         }),
       );
-      const raced = await Promise.all(four.map((r) => run(binary("brain"), ["apply", "--plan", r, "--json"], { env: k.env, timeoutMs: 120_000 })));
+      const raced = await Promise.all(
+        four.map((r) => run(binary("brain"), ["apply", "--plan", r, "--json"], { env: k.env, timeoutMs: 120_000 })),
+      );
       failed.push(...raced.filter((a) => a.code !== 0).map((a) => a.stdout.slice(0, 300)));
       const perKey = commitsPerKey(k);
-      console.log(`round ${round + 1}/${ROUNDS}: ${AT_ONCE} plans over MCP, ${AT_ONCE} + 4 applies at once: ${failed.length} failed, ${perKey.length} commits (${perKey.filter((n) => n !== 1).length} keys not committed exactly once)`);
+      console.log(
+        `round ${round + 1}/${ROUNDS}: ${AT_ONCE} plans over MCP, ${AT_ONCE} + 4 applies at once: ${failed.length} failed, ${perKey.length} commits (${perKey.filter((n) => n !== 1).length} keys not committed exactly once)`,
+      );
       expect(failed).toEqual([]);
       expect(perKey.length).toBe(AT_ONCE + 6);
       expect(perKey.every((n) => n === 1)).toBe(true);

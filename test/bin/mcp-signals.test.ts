@@ -20,7 +20,13 @@ interface Case {
   tool: string;
   args: string[];
   /** The call, and what it needs; `slow`: it is still running (its apply) when the signal comes, else the server is idle after answering it. */
-  setup(): Promise<{ env: Record<string, string>; name: string; arguments: Record<string, unknown>; slow: boolean; untouched?: () => void }>;
+  setup(): Promise<{
+    env: Record<string, string>;
+    name: string;
+    arguments: Record<string, unknown>;
+    slow: boolean;
+    untouched?: () => void;
+  }>;
 }
 
 /** Every process below `pid`, now. */
@@ -44,7 +50,13 @@ const CASES: Record<string, Case> = {
       const ws = await workspace();
       await planAndReview(ws);
       const before = readdirSync(ws.site, { recursive: true });
-      return { env: { ...ws.env, ...SLOW }, name: "seo_apply", arguments: { plan: ws.run }, slow: true, untouched: () => expect(readdirSync(ws.site, { recursive: true })).toEqual(before) };
+      return {
+        env: { ...ws.env, ...SLOW },
+        name: "seo_apply",
+        arguments: { plan: ws.run },
+        slow: true,
+        untouched: () => expect(readdirSync(ws.site, { recursive: true })).toEqual(before),
+      };
     },
   },
   "brain (apply in flight)": {
@@ -54,7 +66,11 @@ const CASES: Record<string, Case> = {
       const k = knowledgeBase();
       expect((await k.brain(["note", "create", "--title", "Mid-call", "--run-dir", k.run])).code).toBe(0);
       expect((await k.gate(["review", "--plan", k.run])).code).toBe(0);
-      const untouched = () => expect([k.git("status", "--porcelain", "--untracked-files=all"), k.git("rev-list", "--count", "HEAD").trim()]).toEqual(["", "1"]);
+      const untouched = () =>
+        expect([
+          k.git("status", "--porcelain", "--untracked-files=all"),
+          k.git("rev-list", "--count", "HEAD").trim(),
+        ]).toEqual(["", "1"]);
       return { env: { ...k.env, ...SLOW }, name: "brain_apply", arguments: { plan: k.run }, slow: true, untouched };
     },
   },
@@ -63,8 +79,18 @@ const CASES: Record<string, Case> = {
     args: ["--profile", "memory"],
     async setup() {
       const k = knowledgeBase();
-      const untouched = () => expect([k.git("status", "--porcelain", "--untracked-files=all"), k.git("rev-list", "--count", "HEAD").trim()]).toEqual(["", "1"]);
-      return { env: { ...k.env, ...SLOW }, name: "mem_save_turn", arguments: { role: "user", content: "hello" }, slow: true, untouched };
+      const untouched = () =>
+        expect([
+          k.git("status", "--porcelain", "--untracked-files=all"),
+          k.git("rev-list", "--count", "HEAD").trim(),
+        ]).toEqual(["", "1"]);
+      return {
+        env: { ...k.env, ...SLOW },
+        name: "mem_save_turn",
+        arguments: { role: "user", content: "hello" },
+        slow: true,
+        untouched,
+      };
     },
   },
   "gate (idle, after a review)": {

@@ -49,7 +49,14 @@ describe("a memory save's working files", () => {
     const saves = mkdtempSync(join(tmpdir(), "saves-"));
     const git = gitThatLooks(mkdtempSync(join(tmpdir(), "spy-")));
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: binary("brain"), args: ["--mcp", "--profile", "memory"], env: baseEnv({ ...kb.env, TMPDIR: saves, PATH: git.path }), stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: binary("brain"),
+        args: ["--mcp", "--profile", "memory"],
+        env: baseEnv({ ...kb.env, TMPDIR: saves, PATH: git.path }),
+        stderr: "pipe",
+      }),
+    );
     clients.push(client);
     const outcomes: string[] = [];
     for (let i = 0; i < 20; i++) {
@@ -58,7 +65,10 @@ describe("a memory save's working files", () => {
       const r =
         i % 2 === 0
           ? await client.callTool({ name: "mem_save_fact", arguments: { fact: `Fact ${i}: the key is ${CANARY}.` } })
-          : await client.callTool({ name: "mem_save_turn", arguments: { sessionKey: "s", messages: [{ role: "user", content: `turn ${i} with ${CANARY}` }] } });
+          : await client.callTool({
+              name: "mem_save_turn",
+              arguments: { sessionKey: "s", messages: [{ role: "user", content: `turn ${i} with ${CANARY}` }] },
+            });
       if (dirty) rmSync(join(kb.repo, "stray.md"));
       outcomes.push(r.isError ? JSON.parse(text(r)).code : JSON.parse(text(r)).saved ? "saved" : "?");
     }
@@ -66,10 +76,14 @@ describe("a memory save's working files", () => {
     expect(outcomes[7]).toBe("PRECONDITION_FAILED");
     expect(leftOver(saves)).toEqual([]);
 
-    const seen = readFileSync(git.log, "utf8").trim().split("\n").filter(Boolean).map((l) => {
-      const [mode, path] = l.split(" ") as [string, string];
-      return { mode, name: path.slice(saves.length + 1) };
-    });
+    const seen = readFileSync(git.log, "utf8")
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => {
+        const [mode, path] = l.split(" ") as [string, string];
+        return { mode, name: path.slice(saves.length + 1) };
+      });
     const folders = seen.filter((s) => !s.name.includes("/"));
     const files = seen.filter((s) => s.name.includes("/"));
     // Each save was looked at while it ran, its plan and (while applying) its ledger in place.
@@ -83,14 +97,29 @@ describe("a memory save's working files", () => {
   test("a save waiting for a person keeps its plan (the answer names it) in a folder only its user may enter", async () => {
     const kb = knowledgeBase();
     const saves = mkdtempSync(join(tmpdir(), "saves-"));
-    writeFileSync(kb.env.AGENT_POLICY_FILE!, JSON.stringify({ version: "v2", max_items: 10, actions: {}, roots: { brain: [kb.dir] } }));
+    writeFileSync(
+      kb.env.AGENT_POLICY_FILE!,
+      JSON.stringify({ version: "v2", max_items: 10, actions: {}, roots: { brain: [kb.dir] } }),
+    );
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: binary("brain"), args: ["--mcp", "--profile", "memory"], env: baseEnv({ ...kb.env, TMPDIR: saves }), stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: binary("brain"),
+        args: ["--mcp", "--profile", "memory"],
+        env: baseEnv({ ...kb.env, TMPDIR: saves }),
+        stderr: "pipe",
+      }),
+    );
     clients.push(client);
-    const waiting = JSON.parse(text(await client.callTool({ name: "mem_save_fact", arguments: { fact: `The key is ${CANARY}.` } })));
+    const waiting = JSON.parse(
+      text(await client.callTool({ name: "mem_save_fact", arguments: { fact: `The key is ${CANARY}.` } })),
+    );
     expect(waiting.code).toBe("APPROVAL_REQUIRED");
     expect(leftOver(saves)).toEqual([waiting.plan.split("/").at(-2)]);
     const folder = join(saves, leftOver(saves)[0]!);
-    expect([statSync(folder).mode & 0o777, ...readdirSync(folder).map((f) => statSync(join(folder, f)).mode & 0o777)]).toEqual([0o700, 0o600]);
+    expect([
+      statSync(folder).mode & 0o777,
+      ...readdirSync(folder).map((f) => statSync(join(folder, f)).mode & 0o777),
+    ]).toEqual([0o700, 0o600]);
   }, 120_000);
 });

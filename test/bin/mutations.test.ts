@@ -6,7 +6,14 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { baseEnv, testBinary } from "../helpers/bin.ts";
-import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
+import {
+  actionLog,
+  LEDGER_ENGINES,
+  planAndReview,
+  removeWorkspaces,
+  snapshot,
+  workspace,
+} from "../helpers/mutation.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 afterAll(removeWorkspaces, SLOW_HOOK);
@@ -54,14 +61,21 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       // Each execution takes 10 ms, as a real API call would, so the two runs overlap. One waits on
       // items the other holds (--wait); the other skips them (IN_PROGRESS) and runs ahead.
       const spawn = (wait: boolean) =>
-        Bun.spawn([testBinary("seo"), "apply", "--plan", ws.run, "--json", ...(wait ? ["--wait"] : [])], { env: baseEnv({ ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:10" }), stdout: "pipe", stderr: "pipe" });
+        Bun.spawn([testBinary("seo"), "apply", "--plan", ws.run, "--json", ...(wait ? ["--wait"] : [])], {
+          env: baseEnv({ ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:10" }),
+          stdout: "pipe",
+          stderr: "pipe",
+        });
       const racers = [spawn(true), spawn(false)];
-      const results = await Promise.all(racers.map(async (p) => ({ code: await p.exited, out: JSON.parse(await new Response(p.stdout).text()) })));
+      const results = await Promise.all(
+        racers.map(async (p) => ({ code: await p.exited, out: JSON.parse(await new Response(p.stdout).text()) })),
+      );
       expect(results[0]!.code).toBe(0);
       expect([0, 4]).toContain(results[1]!.code);
       const executedBy = results.map((r) => {
         const report = r.out.data ?? r.out.error?.detail;
-        if (!report) throw new Error(`an apply exited ${r.code} without its per-item report: ${JSON.stringify(r.out.error)}`);
+        if (!report)
+          throw new Error(`an apply exited ${r.code} without its per-item report: ${JSON.stringify(r.out.error)}`);
         return report.executed as number;
       });
       expect(executedBy[0]! + executedBy[1]!).toBe(plan.items.length);

@@ -19,7 +19,10 @@ const quote = (a: string) => `'${a.replaceAll("'", "'\\''")}'`;
 function onTerminal(argv: string[], env: Record<string, string> = {}): { terminal: string; stdout: string } {
   const out = join(mkdtempSync(join(tmpdir(), "progress-")), "stdout.json");
   const command = `NO_COLOR=1 ${argv.map(quote).join(" ")} > ${quote(out)}`;
-  const p = Bun.spawnSync(["script", "-qec", command, "/dev/null"], { stdout: "pipe", env: { ...baseEnv(env), TERM: "xterm" } });
+  const p = Bun.spawnSync(["script", "-qec", command, "/dev/null"], {
+    stdout: "pipe",
+    env: { ...baseEnv(env), TERM: "xterm" },
+  });
   return { terminal: p.stdout.toString().replace(/\r/g, ""), stdout: readFileSync(out, "utf8") };
 }
 
@@ -47,7 +50,11 @@ describe("progress on a terminal", () => {
   test("brain search over a repository indexed for the first time: notes counted", () => {
     const repo = mkdtempSync(join(tmpdir(), "progress-kb-"));
     mkdirSync(join(repo, "notes"));
-    for (let i = 0; i < 2000; i++) writeFileSync(join(repo, "notes", `n-${i}.md`), `---\nid: n-${i}\ntitle: Note ${i}\ntags: [t]\n---\n\nwhetstone ${i}\n`);
+    for (let i = 0; i < 2000; i++)
+      writeFileSync(
+        join(repo, "notes", `n-${i}.md`),
+        `---\nid: n-${i}\ntitle: Note ${i}\ntags: [t]\n---\n\nwhetstone ${i}\n`,
+      );
     commitAll(repo);
     const t = onTerminal([binary("brain"), "search", "--query", "whetstone", "--repo", repo, "--json"]);
     expect(t.terminal).toContain("indexed notes: 2000 of 2000");

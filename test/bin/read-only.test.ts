@@ -5,7 +5,17 @@
  * are skipped.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, chownSync, copyFileSync, cpSync, linkSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  copyFileSync,
+  cpSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root, run } from "../helpers/bin.ts";
@@ -22,7 +32,11 @@ const seo = (args: string[], runDir: string) => run(binary("seo"), [...args, "--
 
 /** A run dir with the example site crawled, extracted and audited. */
 async function auditedRun(dir: string): Promise<void> {
-  for (const stage of [["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"], ["extract"], ["audit"]]) {
+  for (const stage of [
+    ["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"],
+    ["extract"],
+    ["audit"],
+  ]) {
     const r = await seo(stage, dir);
     expect(r.json.error).toBeNull();
   }
@@ -30,20 +44,31 @@ async function auditedRun(dir: string): Promise<void> {
 
 describe("artifacts on read-only media and of another user", () => {
   test("a run dir on a read-only mount: extract and audit (--dry-run), page and finding lists all read it; a write says the file system is read-only", async () => {
-    if (!isRoot) return console.log("not root: cannot bind-mount a folder read-only; the read-only media test is skipped");
+    if (!isRoot)
+      return console.log("not root: cannot bind-mount a folder read-only; the read-only media test is skipped");
     const src = mkdtempSync(join(tmpdir(), "ro-src-"));
     await auditedRun(src);
     const ro = mkdtempSync(join(tmpdir(), "ro-run-"));
-    const mounted = Bun.spawnSync(["mount", "--bind", src, ro]).exitCode === 0 && Bun.spawnSync(["mount", "-o", "remount,bind,ro", ro]).exitCode === 0;
+    const mounted =
+      Bun.spawnSync(["mount", "--bind", src, ro]).exitCode === 0 &&
+      Bun.spawnSync(["mount", "-o", "remount,bind,ro", ro]).exitCode === 0;
     cleanup.push(() => Bun.spawnSync(["umount", "-l", ro]));
     if (!mounted) return console.log("cannot bind-mount read-only here; the read-only media test is skipped");
-    for (const args of [["extract", "--dry-run"], ["audit", "--dry-run"], ["page", "list"], ["finding", "list"]]) {
+    for (const args of [
+      ["extract", "--dry-run"],
+      ["audit", "--dry-run"],
+      ["page", "list"],
+      ["finding", "list"],
+    ]) {
       const r = await seo(args, ro);
       expect({ args, error: r.json.error }).toEqual({ args, error: null });
     }
     const before = readdirSync(ro).sort();
     const written = await seo(["extract"], ro);
-    expect({ code: written.json.error.code, says: written.json.error.message.split(" (")[0] }).toEqual({ code: "INVALID_INPUT", says: "the file system is read-only" });
+    expect({ code: written.json.error.code, says: written.json.error.message.split(" (")[0] }).toEqual({
+      code: "INVALID_INPUT",
+      says: "the file system is read-only",
+    });
     // Each stage's artifact and the pages files it names (crawl.pages.<sha>.ndjson, …), nothing added.
     expect(readdirSync(ro).sort()).toEqual(before);
     expect(before.filter((f) => f.endsWith(".json"))).toEqual(["audit.json", "crawl.json", "extract.json"]);
@@ -75,7 +100,11 @@ describe("artifacts on read-only media and of another user", () => {
     }
     chmodSync(seoForNobody, 0o755);
     const asNobody = (args: string[], runDir: string) => {
-      const p = Bun.spawnSync(["runuser", "-u", "nobody", "--", seoForNobody, ...args, "--run-dir", runDir, "--json"], { env: { PATH: process.env.PATH!, HOME: mine, TMPDIR: mine, LANG: "C.UTF-8" }, stdout: "pipe", stderr: "pipe" });
+      const p = Bun.spawnSync(["runuser", "-u", "nobody", "--", seoForNobody, ...args, "--run-dir", runDir, "--json"], {
+        env: { PATH: process.env.PATH!, HOME: mine, TMPDIR: mine, LANG: "C.UTF-8" },
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       return JSON.parse(p.stdout.toString());
     };
     expect(asNobody(["extract"], mine).error).toBeNull();

@@ -29,7 +29,12 @@ describe("seo synthesize: a 401 that echoes the key", () => {
   let audited: string;
   beforeAll(async () => {
     audited = mkdtempSync(join(tmpdir(), "synth-"));
-    for (const stage of [["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["score"]]) {
+    for (const stage of [
+      ["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"],
+      ["extract"],
+      ["audit"],
+      ["score"],
+    ]) {
       const r = await run(binary("seo"), [...stage, "--run-dir", audited, "--json"]);
       expect(r.code).toBe(0);
     }
@@ -46,11 +51,16 @@ describe("seo synthesize: a 401 that echoes the key", () => {
           cases.slice(i, i + 4).map(async ({ form, offset }) => {
             const server = chatServer([{ status: 401, body: echoing(form, offset, 200) }]);
             servers.push(server);
-            const r = await run(binary("seo"), ["synthesize", "--run-dir", audited, "--base-url", server.url, "--model", "openai/gpt-4o-mini", "--json"], { env: { OPENROUTER_API_KEY: key } });
+            const r = await run(
+              binary("seo"),
+              ["synthesize", "--run-dir", audited, "--base-url", server.url, "--model", "openai/gpt-4o-mini", "--json"],
+              { env: { OPENROUTER_API_KEY: key } },
+            );
             server.stop();
             expect(r.json.error?.code).toBe("CREDENTIAL_REJECTED");
             const leak = leakOf(key, r.stdout, r.stderr, r.json.error.message);
-            if (leak > MASK_KEEPS) leaks.push(`${leak} characters, form ${JSON.stringify(form)} cut at ${offset}: ${r.json.error.message}`);
+            if (leak > MASK_KEEPS)
+              leaks.push(`${leak} characters, form ${JSON.stringify(form)} cut at ${offset}: ${r.json.error.message}`);
           }),
         );
       expect(leaks).toEqual([]);
@@ -63,7 +73,14 @@ describe("an MCP server's own text passes the redactor", () => {
   const SHAPED = "sk-or-v1-0123456789abcdefABCDEF";
   const connect = async (tool: string, args: string[], env: Record<string, string>) => {
     const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(new StdioClientTransport({ command: binary(tool), args: ["--mcp", ...args], env: baseEnv({ ...env, CANARY_API_KEY: CANARY }), stderr: "pipe" }));
+    await client.connect(
+      new StdioClientTransport({
+        command: binary(tool),
+        args: ["--mcp", ...args],
+        env: baseEnv({ ...env, CANARY_API_KEY: CANARY }),
+        stderr: "pipe",
+      }),
+    );
     clients.push(client);
     return client;
   };
@@ -87,11 +104,14 @@ describe("an MCP server's own text passes the redactor", () => {
     const context = await client.callTool({ name: "mem_context", arguments: { query: `${CANARY} ${SHAPED}` } });
     const contextText = (context.content as { text: string }[])[0]!.text;
     expect(contextText).toContain("## Matches for");
-    for (const text of [unknownTool.message, unknownResource.message, JSON.stringify(search), contextText]) expect({ text, leaks: leaks(text) }).toEqual({ text, leaks: false });
+    for (const text of [unknownTool.message, unknownResource.message, JSON.stringify(search), contextText])
+      expect({ text, leaks: leaks(text) }).toEqual({ text, leaks: false });
   });
 
   test("seo's commands profile: an unknown tool's name is redacted in the error", async () => {
-    const unknownTool = await failureOf((await connect("seo", [], {})).callTool({ name: `x_${CANARY}`, arguments: {} }));
+    const unknownTool = await failureOf(
+      (await connect("seo", [], {})).callTool({ name: `x_${CANARY}`, arguments: {} }),
+    );
     expect(unknownTool.code).toBe(-32602);
     expect(unknownTool.message).toContain("x_[REDACTED]");
     expect(leaks(unknownTool.message)).toBe(false);

@@ -38,11 +38,25 @@ function swap(folder: string, copy: string): string {
 const HOLDER = { owner: "elsewhere/1/holder", generation: 1 };
 
 /** Takes the plan's item `index` in its ledger as another applier would, holding it until released. */
-async function holdItem(tool: string, runDir: string, index: number): Promise<{ ledger: Ledger; release(): Promise<void>; settled(i: number): Promise<boolean> }> {
+async function holdItem(
+  tool: string,
+  runDir: string,
+  index: number,
+): Promise<{ ledger: Ledger; release(): Promise<void>; settled(i: number): Promise<boolean> }> {
   const plan = readPlan(runDir);
   const it = plan.items[index];
   const ledger = await openLedger(undefined, join(runDir, "ledger.sqlite"));
-  const claim = await ledger.claim({ key: it.idempotency_key, fingerprint: sha256(canonicalJson(it.params)), tool, action: it.action, plan: plan.checksum, item: it.id, owner: HOLDER.owner, leaseMs: 3_600_000, now: Date.now() });
+  const claim = await ledger.claim({
+    key: it.idempotency_key,
+    fingerprint: sha256(canonicalJson(it.params)),
+    tool,
+    action: it.action,
+    plan: plan.checksum,
+    item: it.id,
+    owner: HOLDER.owner,
+    leaseMs: 3_600_000,
+    now: Date.now(),
+  });
   expect(claim.kind).toBe("acquired");
   return {
     ledger,
@@ -61,7 +75,10 @@ async function until(what: string, done: () => Promise<boolean>): Promise<void> 
 }
 
 /** The clone's history and files, to prove nothing was committed into it. */
-const gitState = (k: KnowledgeBase, repo: string) => ({ head: k.git("-C", repo, "rev-parse", "HEAD"), files: snapshot(join(repo, "notes")) });
+const gitState = (k: KnowledgeBase, repo: string) => ({
+  head: k.git("-C", repo, "rev-parse", "HEAD"),
+  files: snapshot(join(repo, "notes")),
+});
 
 describe("seo apply refuses a site folder swapped for a link after approval", () => {
   for (const where of ["inside the policy's roots", "outside them"])
@@ -69,7 +86,10 @@ describe("seo apply refuses a site folder swapped for a link after approval", ()
       const ws = await workspace({});
       expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
       expect((await ws.gate(["review", "--plan", ws.run])).code).toBe(0);
-      const production = join(where.startsWith("inside") ? ws.dir : mkdtempSync(join(tmpdir(), "production-")), "production");
+      const production = join(
+        where.startsWith("inside") ? ws.dir : mkdtempSync(join(tmpdir(), "production-")),
+        "production",
+      );
       cpSync(ws.site, production, { recursive: true });
       const before = snapshot(production);
       const staging = snapshot(ws.site);
@@ -114,7 +134,22 @@ describe("seo apply refuses a site folder swapped for a link after approval", ()
 describe("brain apply refuses a notes repository swapped for a link to a clone after approval", () => {
   async function approvedDeletes(): Promise<{ k: KnowledgeBase; clone: string }> {
     const k = knowledgeBase();
-    expect((await k.brain(["note", "delete", "--id", "winter-care", "--id", "forging-steel", "--id", "sharpening-spades", "--run-dir", k.run])).code).toBe(0);
+    expect(
+      (
+        await k.brain([
+          "note",
+          "delete",
+          "--id",
+          "winter-care",
+          "--id",
+          "forging-steel",
+          "--id",
+          "sharpening-spades",
+          "--run-dir",
+          k.run,
+        ])
+      ).code,
+    ).toBe(0);
     expect((await k.gate(["review", "--plan", k.run])).code).toBe(0);
     const clone = join(k.dir, "clone");
     k.git("clone", "-q", k.repo, clone);

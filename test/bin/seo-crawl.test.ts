@@ -23,9 +23,18 @@ describe("crawling a live site", () => {
     const words = "Plenty of words about garden tools and how they are made by hand in the workshop. ".repeat(6);
     site = serveSite({
       "/robots.txt": { body: "User-agent: *\nDisallow: /private/\n", headers: { "content-type": "text/plain" } },
-      "/": { body: page({ title: "Home of the site", body: `<h1>Home</h1><p>${words}</p><a href="/a">A page</a> <a href="/old">Old page</a> <a href="/private/x">Private</a> <a href="/missing">Missing</a> <a href="/boom">Boom</a> <a href="https://elsewhere.invalid/">Elsewhere</a>` }) },
-      "/a": { body: page({ title: "Page A of the site", body: `<h1>A</h1><p>${words}</p><a href="/a/deeper">Deeper</a>` }) },
-      "/a/deeper": { body: page({ title: "Deeper page here", body: `<h1>Deeper</h1><a href="/a/deeper/still">Still deeper</a>` }) },
+      "/": {
+        body: page({
+          title: "Home of the site",
+          body: `<h1>Home</h1><p>${words}</p><a href="/a">A page</a> <a href="/old">Old page</a> <a href="/private/x">Private</a> <a href="/missing">Missing</a> <a href="/boom">Boom</a> <a href="https://elsewhere.invalid/">Elsewhere</a>`,
+        }),
+      },
+      "/a": {
+        body: page({ title: "Page A of the site", body: `<h1>A</h1><p>${words}</p><a href="/a/deeper">Deeper</a>` }),
+      },
+      "/a/deeper": {
+        body: page({ title: "Deeper page here", body: `<h1>Deeper</h1><a href="/a/deeper/still">Still deeper</a>` }),
+      },
       "/a/deeper/still": { body: page({ title: "Deepest page here", body: "<h1>Deepest</h1>" }) },
       "/old": { status: 301, headers: { location: "/older" } },
       "/older": { status: 302, headers: { location: "/a" } },
@@ -52,7 +61,11 @@ describe("crawling a live site", () => {
     expect(byPath["/missing"].status).toBe(404);
     expect(byPath["/boom"].status).toBe(500);
     expect(pagesOf(dir, "crawl").every((p: any) => p.url.startsWith(site.url))).toBe(true);
-    expect(crawl.data.skipped).toContainEqual({ url: `${site.url}/private/x`, reason: "robots", linked_from: [`${site.url}/`] });
+    expect(crawl.data.skipped).toContainEqual({
+      url: `${site.url}/private/x`,
+      reason: "robots",
+      linked_from: [`${site.url}/`],
+    });
   });
 
   test("is bounded by --max-depth and --max-pages, and says what it left", async () => {
@@ -74,9 +87,11 @@ describe("crawling a live site", () => {
 
   test("the whole pipeline flags what is wrong with the live site", async () => {
     const dir = fresh();
-    for (const stage of [["crawl", "--url", `${site.url}/`], ["extract"], ["audit"], ["score"]]) expect((await run(seo, [...stage, "--run-dir", dir])).code).toBe(0);
+    for (const stage of [["crawl", "--url", `${site.url}/`], ["extract"], ["audit"], ["score"]])
+      expect((await run(seo, [...stage, "--run-dir", dir])).code).toBe(0);
     const findings = artifact(dir, "audit").data.findings;
-    const has = (rule: string, path: string) => findings.some((f: any) => f.rule === rule && new URL(f.url).pathname === path);
+    const has = (rule: string, path: string) =>
+      findings.some((f: any) => f.rule === rule && new URL(f.url).pathname === path);
     expect(has("http-status-code", "/missing")).toBe(true);
     expect(has("http-status-code", "/boom")).toBe(true);
     expect(has("broken-link", "/")).toBe(true);
@@ -94,7 +109,15 @@ describe("crawling a live site", () => {
   test("a server that answers nothing for the start page is a retryable upstream failure", async () => {
     const dead = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Promise<Response>(() => {}) });
     try {
-      const r = await run(seo, ["crawl", "--url", `http://127.0.0.1:${dead.port}/`, "--timeout", "300", "--run-dir", fresh()]);
+      const r = await run(seo, [
+        "crawl",
+        "--url",
+        `http://127.0.0.1:${dead.port}/`,
+        "--timeout",
+        "300",
+        "--run-dir",
+        fresh(),
+      ]);
       expect([r.code, r.json.error.code, r.json.error.retryable]).toEqual([4, "NETWORK_ERROR", true]);
       expect(r.json.error.message).toContain("timed out after 300 ms");
     } finally {
@@ -108,7 +131,12 @@ describe("auditing the example static site", () => {
   const site = join(root, "examples", "site");
 
   test("finds every deliberate flaw", async () => {
-    for (const stage of [["crawl", "--dir", site, "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["score"]])
+    for (const stage of [
+      ["crawl", "--dir", site, "--base-url", "https://harbour.example"],
+      ["extract"],
+      ["audit"],
+      ["score"],
+    ])
       expect((await run(seo, [...stage, "--run-dir", dir])).code).toBe(0);
     const findings = artifact(dir, "audit").data.findings;
     const found = new Set(findings.map((f: any) => `${f.rule} ${new URL(f.url).pathname}`));
@@ -141,12 +169,15 @@ describe("auditing the example static site", () => {
     ];
     for (const e of expected) expect(found).toContain(e);
     // The well-formed page is clean.
-    expect([...found].filter((f: any) => f.endsWith(" /blog/sharpening.html"))).toEqual(["broken-link /blog/sharpening.html"]);
+    expect([...found].filter((f: any) => f.endsWith(" /blog/sharpening.html"))).toEqual([
+      "broken-link /blog/sharpening.html",
+    ]);
   });
 
   test("finding ids are stable across runs", async () => {
     const again = fresh();
-    for (const stage of [["crawl", "--dir", site, "--base-url", "https://harbour.example"], ["extract"], ["audit"]]) await run(seo, [...stage, "--run-dir", again]);
+    for (const stage of [["crawl", "--dir", site, "--base-url", "https://harbour.example"], ["extract"], ["audit"]])
+      await run(seo, [...stage, "--run-dir", again]);
     const ids = (d: string) => artifact(d, "audit").data.findings.map((f: any) => f.id);
     expect(ids(again)).toEqual(ids(dir));
   });
@@ -169,12 +200,24 @@ describe("seo crawl --url and robots.txt's Crawl-delay", () => {
         const path = new URL(req.url).pathname;
         if (path === "/robots.txt") return new Response("User-agent: *\nCrawl-delay: 0.25\n");
         starts.push({ path, at: performance.now() });
-        const body = path === "/" ? `<html><body>${pages.map((p) => `<a href="${p}">${p}</a>`).join(" ")}</body></html>` : "<html><body>leaf</body></html>";
+        const body =
+          path === "/"
+            ? `<html><body>${pages.map((p) => `<a href="${p}">${p}</a>`).join(" ")}</body></html>`
+            : "<html><body>leaf</body></html>";
         return new Response(body, { headers: { "content-type": "text/html" } });
       },
     });
     try {
-      const r = await run(binary("seo"), ["crawl", "--url", `http://127.0.0.1:${server.port}/`, "--concurrency", "4", "--run-dir", mkdtempSync(join(tmpdir(), "delay-")), "--json"]);
+      const r = await run(binary("seo"), [
+        "crawl",
+        "--url",
+        `http://127.0.0.1:${server.port}/`,
+        "--concurrency",
+        "4",
+        "--run-dir",
+        mkdtempSync(join(tmpdir(), "delay-")),
+        "--json",
+      ]);
       expect([r.code, r.json.data.pages]).toEqual([0, 5]);
       expect(r.stderr).toContain("robots.txt asks for a crawl-delay of 0.25 s: requests start 250 ms apart");
       // Starts are paced 250 ms apart; arrivals jitter a little around them (unpaced, 4 at once arrive within a few ms).

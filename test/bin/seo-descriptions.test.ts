@@ -52,7 +52,8 @@ const MAIN: Record<string, string[][]> = {
   "thin.html": [["Contact us."]],
 };
 /** A page whose existing description is twin-a's first offer: neither twin may be given it. */
-const TAKEN = "Ferries leave the old harbour every hour between six in the morning and ten at night. Tickets are sold at the kiosk by the pier and on board.";
+const TAKEN =
+  "Ferries leave the old harbour every hour between six in the morning and ten at night. Tickets are sold at the kiosk by the pier and on board.";
 
 const page = (name: string, paragraphs: string[][], description = "") => `<!doctype html>
 <html lang="en">
@@ -77,7 +78,8 @@ ${paragraphs.map((p) => `    <p>${p.join(" ")}</p>`).join("\n")}
 let ws: { dir: string; site: string; run: string; env: Record<string, string> };
 const seo = (args: string[]) => run(binary("seo"), [...args, "--json"], { env: ws.env, timeoutMs: 60_000 });
 async function audit(runDir: string) {
-  for (const stage of [["crawl", "--dir", ws.site, "--base-url", "https://desc.example/"], ["extract"], ["audit"]]) expect((await seo([...stage, "--run-dir", runDir])).code).toBe(0);
+  for (const stage of [["crawl", "--dir", ws.site, "--base-url", "https://desc.example/"], ["extract"], ["audit"]])
+    expect((await seo([...stage, "--run-dir", runDir])).code).toBe(0);
   const listed = await seo(["finding", "list", "--run-dir", runDir, "--limit", "1000"]);
   return listed.json.data.items as { id: string; rule: string; url: string; message: string }[];
 }
@@ -93,12 +95,33 @@ beforeAll(async () => {
     dir,
     site,
     run: join(dir, "run"),
-    env: { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: writePolicy(dir), AGENT_APPROVER_KEY: APPROVER.privateKey },
+    env: {
+      AGENT_GATE_PRIVATE_KEY: keys.privateKey,
+      AGENT_GATE_PUBLIC_KEY: keys.publicKey,
+      AGENT_POLICY_FILE: writePolicy(dir),
+      AGENT_APPROVER_KEY: APPROVER.privateKey,
+    },
   };
   const names = Object.keys(MAIN).map((f) => f.replace(".html", ""));
-  writeFileSync(join(site, "index.html"), page("index", [["Welcome to the harbour's pages, where the tides, the ferries and the history of the old town are written down for visitors."], [...names, "taken"].map((n) => `<a href="/${n}.html">${n}</a>`)], "The harbour's pages: tides, ferries and the history of the old town, written down for visitors."));
-  writeFileSync(join(site, "taken.html"), page("taken", [["A page about the timetable, whose description was written by hand long ago and is kept."]], TAKEN));
-  for (const [file, paragraphs] of Object.entries(MAIN)) writeFileSync(join(site, file), page(file.replace(".html", ""), paragraphs));
+  writeFileSync(
+    join(site, "index.html"),
+    page(
+      "index",
+      [
+        [
+          "Welcome to the harbour's pages, where the tides, the ferries and the history of the old town are written down for visitors.",
+        ],
+        [...names, "taken"].map((n) => `<a href="/${n}.html">${n}</a>`),
+      ],
+      "The harbour's pages: tides, ferries and the history of the old town, written down for visitors.",
+    ),
+  );
+  writeFileSync(
+    join(site, "taken.html"),
+    page("taken", [["A page about the timetable, whose description was written by hand long ago and is kept."]], TAKEN),
+  );
+  for (const [file, paragraphs] of Object.entries(MAIN))
+    writeFileSync(join(site, file), page(file.replace(".html", ""), paragraphs));
   before = await audit(ws.run);
   const planned = await seo(["plan", "--run-dir", ws.run, "--only", "add-meta-description"]);
   expect(planned.code).toBe(0);
@@ -112,7 +135,14 @@ const described = (): Record<string, string> =>
       .filter((i: any) => i.action === "add-meta-description")
       .map((i: any) => {
         const inserted = /content="([^"]*)"/.exec(i.params.edits.map((e: any) => e.insert).join(""))![1]!;
-        return [i.params.file, inserted.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&")];
+        return [
+          i.params.file,
+          inserted
+            .replace(/&quot;/g, '"')
+            .replace(/&lt;/g, "<")
+            .replace(/&gt;/g, ">")
+            .replace(/&amp;/g, "&"),
+        ];
       }),
   );
 
@@ -121,14 +151,21 @@ describe("planned meta descriptions", () => {
     const got = described();
     expect(Object.keys(got).sort()).toEqual(["history.html", "long.html", "struct.html", "twin-a.html", "twin-b.html"]);
     for (const [file, content] of Object.entries(got)) {
-      const runs = MAIN[file]!.flatMap((sentences) => sentences.flatMap((_, i) => sentences.slice(i).map((__, j) => sentences.slice(i, i + j + 1).join(" "))));
+      const runs = MAIN[file]!.flatMap((sentences) =>
+        sentences.flatMap((_, i) => sentences.slice(i).map((__, j) => sentences.slice(i, i + j + 1).join(" "))),
+      );
       const cutLong = content.endsWith("…") && MAIN[file]!.some((p) => p[0]!.startsWith(content.slice(0, -1)));
-      expect({ file, content, fromSentences: runs.includes(content) || cutLong }).toEqual({ file, content, fromSentences: true });
+      expect({ file, content, fromSentences: runs.includes(content) || cutLong }).toEqual({
+        file,
+        content,
+        fromSentences: true,
+      });
     }
   });
 
   test("none starts mid-sentence: not after a version number, a file name, an abbreviation or an initial", () => {
-    for (const content of Object.values(described())) expect(content).not.toMatch(/^(py |5 |11 |2 |g\. |R\. |Smith |Hartley |csv |1 |0 |Coroutine)/);
+    for (const content of Object.values(described()))
+      expect(content).not.toMatch(/^(py |5 |11 |2 |g\. |R\. |Smith |Hartley |csv |1 |0 |Coroutine)/);
     expect(described()["struct.html"]).toStartWith("The struct.py module converts");
     expect(described()["history.html"]).toStartWith("Dr. Smith wrote the first draft");
   });
@@ -138,7 +175,11 @@ describe("planned meta descriptions", () => {
   });
 
   test("each is within description-length's range and no other page's description", () => {
-    const all = [...Object.values(described()), TAKEN, "The harbour's pages: tides, ferries and the history of the old town, written down for visitors."].map((d) => d.toLowerCase());
+    const all = [
+      ...Object.values(described()),
+      TAKEN,
+      "The harbour's pages: tides, ferries and the history of the old town, written down for visitors.",
+    ].map((d) => d.toLowerCase());
     expect(new Set(all).size).toBe(all.length);
     for (const content of Object.values(described())) {
       expect(content.length).toBeGreaterThanOrEqual(50);
@@ -147,7 +188,11 @@ describe("planned meta descriptions", () => {
   });
 
   test("a page with too little prose gets none, and the plan's skipped list says why", () => {
-    expect(plan.skipped).toContainEqual({ file: "thin.html", action: "add-meta-description", reason: expect.stringContaining("too little prose") });
+    expect(plan.skipped).toContainEqual({
+      file: "thin.html",
+      action: "add-meta-description",
+      reason: expect.stringContaining("too little prose"),
+    });
     expect(plan.doc.context.skipped).toEqual(plan.skipped);
   });
 

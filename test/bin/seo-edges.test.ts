@@ -12,19 +12,33 @@ import { binary, root, run } from "../helpers/bin.ts";
 
 const seo = binary("seo");
 const EDGES = join(root, "test", "fixtures", "seo-edges");
-const cases = JSON.parse(readFileSync(join(EDGES, "cases.json"), "utf8")).cases as { file: string; audit: string; about: string }[];
-const recorded = JSON.parse(readFileSync(join(EDGES, "lighthouse.json"), "utf8")) as { lighthouse: string; verdicts: Record<string, Record<string, "pass" | "fail" | "n/a">> };
+const cases = JSON.parse(readFileSync(join(EDGES, "cases.json"), "utf8")).cases as {
+  file: string;
+  audit: string;
+  about: string;
+}[];
+const recorded = JSON.parse(readFileSync(join(EDGES, "lighthouse.json"), "utf8")) as {
+  lighthouse: string;
+  verdicts: Record<string, Record<string, "pass" | "fail" | "n/a">>;
+};
 const ORIGIN = "http://127.0.0.1/";
 
 let fails: Set<string>;
 let rules: Set<string>;
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "seo-edges-"));
-  for (const stage of [["crawl", "--dir", EDGES, "--base-url", ORIGIN], ["extract"], ["audit"]]) expect((await run(seo, [...stage, "--run-dir", dir])).code).toBe(0);
+  for (const stage of [["crawl", "--dir", EDGES, "--base-url", ORIGIN], ["extract"], ["audit"]])
+    expect((await run(seo, [...stage, "--run-dir", dir])).code).toBe(0);
   const listed = await run(seo, ["finding", "list", "--run-dir", dir, "--limit", "1000", "--json"]);
-  fails = new Set(listed.json.data.items.map((f: { url: string; rule: string }) => `${f.url.replace(ORIGIN, "") || "index.html"} ${f.rule}`));
+  fails = new Set(
+    listed.json.data.items.map(
+      (f: { url: string; rule: string }) => `${f.url.replace(ORIGIN, "") || "index.html"} ${f.rule}`,
+    ),
+  );
   const described = (await run(seo, ["audit", "--describe"])).json;
-  rules = new Set(described.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule.enum);
+  rules = new Set(
+    described.commands.find((c: { name: string }) => c.name === "audit").input_schema.properties.rule.enum,
+  );
 }, 120_000);
 
 describe(`the edge corpus, judged as Lighthouse ${recorded.lighthouse} judged it`, () => {
@@ -35,7 +49,12 @@ describe(`the edge corpus, judged as Lighthouse ${recorded.lighthouse} judged it
       // Every audit Lighthouse judged on the page, not only the one the case is about.
       const got = Object.keys(lighthouse!)
         .filter((audit) => rules.has(audit))
-        .map((audit) => [audit, fails.has(`${c.file} ${audit}`) ? "fail" : lighthouse![audit] === "n/a" ? "n/a" : "pass"]);
-      expect(Object.fromEntries(got)).toEqual(Object.fromEntries(Object.entries(lighthouse!).filter(([audit]) => rules.has(audit))));
+        .map((audit) => [
+          audit,
+          fails.has(`${c.file} ${audit}`) ? "fail" : lighthouse![audit] === "n/a" ? "n/a" : "pass",
+        ]);
+      expect(Object.fromEntries(got)).toEqual(
+        Object.fromEntries(Object.entries(lighthouse!).filter(([audit]) => rules.has(audit))),
+      );
     });
 });

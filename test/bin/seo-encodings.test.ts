@@ -16,7 +16,8 @@ const seo = binary("seo");
 const fresh = () => mkdtempSync(join(tmpdir(), "seo-enc-"));
 
 const TITLE = "Café Müller: Straße, señor and naïve façades";
-const DESCRIPTION = "Grüße aus Köln: a page whose accented words must survive decoding, byte for byte, in every encoding.";
+const DESCRIPTION =
+  "Grüße aus Köln: a page whose accented words must survive decoding, byte for byte, in every encoding.";
 const SMART = "“Smart” quotes cost €5 – a windows-1252 page";
 
 /** An HTML page; `head` comes first so a declaration sits in the first 1,024 bytes. */
@@ -24,7 +25,8 @@ const html = (title: string, head = "") =>
   `<!doctype html><html lang="de"><head>${head}<title>${title}</title><meta name="description" content="${DESCRIPTION}"><meta name="viewport" content="width=device-width"></head><body><h1>${title}</h1><p>${DESCRIPTION} ${"Mehr Wörter über Köln. ".repeat(20)}</p></body></html>`;
 
 const latin1 = (s: string) => Buffer.from(s, "latin1");
-const cp1252 = (s: string) => new Uint8Array([...s].map((c) => ({ "“": 0x93, "”": 0x94, "€": 0x80, "–": 0x96 })[c] ?? c.charCodeAt(0)));
+const cp1252 = (s: string) =>
+  new Uint8Array([...s].map((c) => ({ "“": 0x93, "”": 0x94, "€": 0x80, "–": 0x96 })[c] ?? c.charCodeAt(0)));
 const utf16le = (s: string) => Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(s, "utf16le")]);
 const utf16be = (s: string) => {
   const le = Buffer.from(s, "utf16le");
@@ -33,15 +35,40 @@ const utf16be = (s: string) => {
 };
 
 const PAGES: Record<string, { bytes: Uint8Array; title: string; encoding: string; source: string }> = {
-  "meta-charset.html": { bytes: latin1(html(TITLE, '<meta charset="iso-8859-1">')), title: TITLE, encoding: "windows-1252", source: "meta" },
-  "http-equiv.html": { bytes: latin1(html(TITLE, '<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">')), title: TITLE, encoding: "windows-1252", source: "meta" },
+  "meta-charset.html": {
+    bytes: latin1(html(TITLE, '<meta charset="iso-8859-1">')),
+    title: TITLE,
+    encoding: "windows-1252",
+    source: "meta",
+  },
+  "http-equiv.html": {
+    bytes: latin1(html(TITLE, '<meta http-equiv="Content-Type" content="text/html; charset=ISO-8859-1">')),
+    title: TITLE,
+    encoding: "windows-1252",
+    source: "meta",
+  },
   "undeclared.html": { bytes: latin1(html(TITLE)), title: TITLE, encoding: "windows-1252", source: "fallback" },
-  "cp1252.html": { bytes: cp1252(html(SMART, "<meta charset=windows-1252>")), title: SMART, encoding: "windows-1252", source: "meta" },
+  "cp1252.html": {
+    bytes: cp1252(html(SMART, "<meta charset=windows-1252>")),
+    title: SMART,
+    encoding: "windows-1252",
+    source: "meta",
+  },
   "utf16le.html": { bytes: utf16le(html(TITLE)), title: TITLE, encoding: "utf-16le", source: "bom" },
   "utf16be.html": { bytes: utf16be(html(TITLE)), title: TITLE, encoding: "utf-16be", source: "bom" },
   "utf8.html": { bytes: Buffer.from(html(TITLE)), title: TITLE, encoding: "utf-8", source: "fallback" },
-  "utf8-bom.html": { bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(html(TITLE, '<meta charset="iso-8859-1">'))]), title: TITLE, encoding: "utf-8", source: "bom" },
-  "commented.html": { bytes: latin1(html(TITLE, '<!-- <meta charset="utf-8"> --><meta charset="latin1">')), title: TITLE, encoding: "windows-1252", source: "meta" },
+  "utf8-bom.html": {
+    bytes: Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(html(TITLE, '<meta charset="iso-8859-1">'))]),
+    title: TITLE,
+    encoding: "utf-8",
+    source: "bom",
+  },
+  "commented.html": {
+    bytes: latin1(html(TITLE, '<!-- <meta charset="utf-8"> --><meta charset="latin1">')),
+    title: TITLE,
+    encoding: "windows-1252",
+    source: "meta",
+  },
 };
 
 async function pageOf(runDir: string, url: string) {
@@ -54,11 +81,14 @@ describe("decoding a folder's pages", () => {
   let runDir: string;
   beforeAll(async () => {
     const site = fresh();
-    const index = Object.keys(PAGES).map((f) => `<a href="/${f}">${f} in its encoding</a>`).join(" ");
-    writeFileSync(join(site, "index.html"), html("Encodings of the pages", "") .replace("<h1>", `${index}<h1>`));
+    const index = Object.keys(PAGES)
+      .map((f) => `<a href="/${f}">${f} in its encoding</a>`)
+      .join(" ");
+    writeFileSync(join(site, "index.html"), html("Encodings of the pages", "").replace("<h1>", `${index}<h1>`));
     for (const [file, p] of Object.entries(PAGES)) writeFileSync(join(site, file), p.bytes);
     runDir = fresh();
-    for (const stage of [["crawl", "--dir", site, "--base-url", "https://enc.example/"], ["extract"], ["audit"]]) expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
+    for (const stage of [["crawl", "--dir", site, "--base-url", "https://enc.example/"], ["extract"], ["audit"]])
+      expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
   }, SLOW_HOOK);
 
   for (const [file, p] of Object.entries(PAGES))
@@ -69,7 +99,8 @@ describe("decoding a folder's pages", () => {
       expect(page.encoding).toEqual({ name: p.encoding, source: p.source });
       expect(page.lang).toBe("de");
       const rules = findings.map((f) => f.rule);
-      for (const rule of ["document-title", "meta-description", "html-lang", "h1-missing"]) expect(rules).not.toContain(rule);
+      for (const rule of ["document-title", "meta-description", "html-lang", "h1-missing"])
+        expect(rules).not.toContain(rule);
     });
 });
 
@@ -79,7 +110,10 @@ describe("decoding a live site's pages", () => {
     "/header-latin1": { bytes: latin1(html(TITLE)), type: "text/html; charset=ISO-8859-1" },
     // The header outranks the page's own meta, as in a browser.
     "/header-over-meta": { bytes: latin1(html(TITLE, '<meta charset="utf-8">')), type: 'text/html; charset="latin1"' },
-    "/unknown-label": { bytes: latin1(html(TITLE, '<meta charset="iso-8859-1">')), type: "text/html; charset=no-such-encoding" },
+    "/unknown-label": {
+      bytes: latin1(html(TITLE, '<meta charset="iso-8859-1">')),
+      type: "text/html; charset=no-such-encoding",
+    },
     "/utf16-bom-over-header": { bytes: utf16le(html(TITLE)), type: "text/html; charset=utf-8" },
   };
   beforeAll(() => {
@@ -88,9 +122,20 @@ describe("decoding a live site's pages", () => {
       port: 0,
       fetch(req) {
         const path = new URL(req.url).pathname;
-        if (path === "/") return new Response(html("Encodings over HTTP").replace("<h1>", `${Object.keys(routes).map((r) => `<a href="${r}">${r} page</a>`).join(" ")}<h1>`), { headers: { "content-type": "text/html; charset=utf-8" } });
+        if (path === "/")
+          return new Response(
+            html("Encodings over HTTP").replace(
+              "<h1>",
+              `${Object.keys(routes)
+                .map((r) => `<a href="${r}">${r} page</a>`)
+                .join(" ")}<h1>`,
+            ),
+            { headers: { "content-type": "text/html; charset=utf-8" } },
+          );
         const route = routes[path];
-        return route ? new Response(route.bytes, { headers: { "content-type": route.type } }) : new Response("gone", { status: 404 });
+        return route
+          ? new Response(route.bytes, { headers: { "content-type": route.type } })
+          : new Response("gone", { status: 404 });
       },
     });
   }, SLOW_HOOK);
@@ -99,7 +144,8 @@ describe("decoding a live site's pages", () => {
   test("the Content-Type charset, a page's meta when the header names no known encoding, and a BOM over the header", async () => {
     const runDir = fresh();
     const origin = `http://127.0.0.1:${server.port}`;
-    for (const stage of [["crawl", "--url", `${origin}/`], ["extract"]]) expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
+    for (const stage of [["crawl", "--url", `${origin}/`], ["extract"]])
+      expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
     const expected: Record<string, [string, string]> = {
       "/header-latin1": ["windows-1252", "content-type"],
       "/header-over-meta": ["windows-1252", "content-type"],
@@ -108,7 +154,11 @@ describe("decoding a live site's pages", () => {
     };
     for (const [path, [name, source]] of Object.entries(expected)) {
       const { page } = await pageOf(runDir, `${origin}${path}`);
-      expect({ path, title: page.title, encoding: page.encoding }).toEqual({ path, title: TITLE, encoding: { name, source } });
+      expect({ path, title: page.title, encoding: page.encoding }).toEqual({
+        path,
+        title: TITLE,
+        encoding: { name, source },
+      });
     }
   });
 });
@@ -116,13 +166,20 @@ describe("decoding a live site's pages", () => {
 describe("planning a folder with a page not in UTF-8", () => {
   test("the page is left alone and the plan says why, instead of the plan failing", async () => {
     const site = fresh();
-    writeFileSync(join(site, "index.html"), latin1(`<!doctype html><html><head><meta charset="iso-8859-1"><title>${TITLE}</title></head><body><h1>x</h1><p>${"Wörter über Köln und mehr. ".repeat(10)}</p></body></html>`));
+    writeFileSync(
+      join(site, "index.html"),
+      latin1(
+        `<!doctype html><html><head><meta charset="iso-8859-1"><title>${TITLE}</title></head><body><h1>x</h1><p>${"Wörter über Köln und mehr. ".repeat(10)}</p></body></html>`,
+      ),
+    );
     const runDir = fresh();
-    for (const stage of [["crawl", "--dir", site], ["extract"], ["audit"]]) expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
+    for (const stage of [["crawl", "--dir", site], ["extract"], ["audit"]])
+      expect((await run(seo, [...stage, "--run-dir", runDir])).code).toBe(0);
     const plan = await run(seo, ["plan", "--run-dir", runDir, "--json"]);
     expect(plan.code).toBe(0);
     expect(plan.json.data.items).toEqual([]);
-    expect(plan.json.data.skipped).toEqual([{ file: "index.html", action: null, reason: expect.stringContaining("windows-1252") }]);
+    expect(plan.json.data.skipped).toEqual([
+      { file: "index.html", action: null, reason: expect.stringContaining("windows-1252") },
+    ]);
   });
 });
-

@@ -21,13 +21,31 @@ describe("seo crawl's URLs are http(s) only", () => {
 
   for (const base of ["ftp://x/", "file:///srv/site/"])
     test(`--base-url ${base} is refused as a bad value`, async () => {
-      const r = await run(seo, ["crawl", "--dir", join(root, "examples", "site"), "--base-url", base, "--run-dir", fresh(), "--json"]);
+      const r = await run(seo, [
+        "crawl",
+        "--dir",
+        join(root, "examples", "site"),
+        "--base-url",
+        base,
+        "--run-dir",
+        fresh(),
+        "--json",
+      ]);
       expect(r.code).toBe(2);
       expect(r.json.error.code).toBe("INVALID_VALUE");
     });
 
   test("an http or https URL in any letter case is accepted", async () => {
-    const r = await run(seo, ["crawl", "--dir", join(root, "examples", "site"), "--base-url", "HTTPS://docs.example/", "--run-dir", fresh(), "--json"]);
+    const r = await run(seo, [
+      "crawl",
+      "--dir",
+      join(root, "examples", "site"),
+      "--base-url",
+      "HTTPS://docs.example/",
+      "--run-dir",
+      fresh(),
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     expect(r.json.data.start_url).toBe("https://docs.example/");
   });

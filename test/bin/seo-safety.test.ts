@@ -16,7 +16,13 @@ describe("redaction of a canary secret", () => {
   let site: SiteServer;
   beforeAll(() => {
     site = serveSite({
-      "/": { body: page({ title: `Leaky ${CANARY}`, head: `<meta name="description" content="key ${SHAPED} here">`, body: `<h1>${CANARY}</h1><a href="/next?token=${CANARY}">next</a>` }) },
+      "/": {
+        body: page({
+          title: `Leaky ${CANARY}`,
+          head: `<meta name="description" content="key ${SHAPED} here">`,
+          body: `<h1>${CANARY}</h1><a href="/next?token=${CANARY}">next</a>`,
+        }),
+      },
       [`/next?token=${CANARY}`]: { body: page({ title: "next page" }) },
     });
   }, SLOW_HOOK);
@@ -26,7 +32,13 @@ describe("redaction of a canary secret", () => {
     const dir = fresh();
     const env = { SEO_CANARY_TOKEN: CANARY };
     const outputs: string[] = [];
-    for (const argv of [["crawl", "--url", `${site.url}/`], ["extract"], ["audit", "--limit", "1000"], ["page", "list"], ["page", "get", "--url", `${site.url}/`]]) {
+    for (const argv of [
+      ["crawl", "--url", `${site.url}/`],
+      ["extract"],
+      ["audit", "--limit", "1000"],
+      ["page", "list"],
+      ["page", "get", "--url", `${site.url}/`],
+    ]) {
       const r = await run(seo, [...argv, "--run-dir", dir], { env });
       expect(r.code).toBe(0);
       outputs.push(r.stdout, r.stderr);
@@ -57,7 +69,12 @@ describe("signals", () => {
       const hold = new Promise<void>((r) => (release = r));
       const site = serveSite({ "/": { body: page({ title: "slow" }), hold } });
       try {
-        const proc = Bun.spawn([seo, "crawl", "--url", `${site.url}/`, "--run-dir", fresh()], { env: baseEnv(), stdout: "pipe", stderr: "pipe", timeout: 15000 });
+        const proc = Bun.spawn([seo, "crawl", "--url", `${site.url}/`, "--run-dir", fresh()], {
+          env: baseEnv(),
+          stdout: "pipe",
+          stderr: "pipe",
+          timeout: 15000,
+        });
         await site.requested("/"); // the crawl is in flight: no timing guesses
         proc.kill(signal);
         const [stdout, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
@@ -90,7 +107,12 @@ const hasScript = Bun.which("script") !== null;
 /** Runs under a pseudo-terminal (util-linux `script`), as a person at a terminal would. */
 async function onTerminal(argv: string[], env: Record<string, string> = {}): Promise<string> {
   const cmd = [seo, ...argv].map((a) => `'${a.replace(/'/g, "'\\''")}'`).join(" ");
-  const proc = Bun.spawn(["script", "-qec", cmd, "/dev/null"], { env: baseEnv({ TERM: "xterm-256color", COLUMNS: "120", ...env }), stdout: "pipe", stdin: "ignore", timeout: 15000 });
+  const proc = Bun.spawn(["script", "-qec", cmd, "/dev/null"], {
+    env: baseEnv({ TERM: "xterm-256color", COLUMNS: "120", ...env }),
+    stdout: "pipe",
+    stdin: "ignore",
+    timeout: 15000,
+  });
   const out = await new Response(proc.stdout).text();
   await proc.exited;
   return out;
@@ -99,7 +121,8 @@ async function onTerminal(argv: string[], env: Record<string, string> = {}): Pro
 describe.if(hasScript)("on a terminal", () => {
   const dir = fresh();
   beforeAll(async () => {
-    for (const stage of [["crawl", "--dir", join(root, "examples", "site")], ["extract"], ["audit"]]) await run(seo, [...stage, "--run-dir", dir]);
+    for (const stage of [["crawl", "--dir", join(root, "examples", "site")], ["extract"], ["audit"]])
+      await run(seo, [...stage, "--run-dir", dir]);
   }, SLOW_HOOK);
 
   test("lists are tables for people, not JSON", async () => {
@@ -110,7 +133,9 @@ describe.if(hasScript)("on a terminal", () => {
   });
 
   test("NO_COLOR turns colour off; --json gives the envelope even on a terminal", async () => {
-    expect(ANSI.test(await onTerminal(["finding", "list", "--run-dir", dir, "--limit", "3"], { NO_COLOR: "1" }))).toBe(false);
+    expect(ANSI.test(await onTerminal(["finding", "list", "--run-dir", dir, "--limit", "3"], { NO_COLOR: "1" }))).toBe(
+      false,
+    );
     const json = await onTerminal(["finding", "list", "--run-dir", dir, "--limit", "3", "--json"]);
     expect(JSON.parse(json.trim()).ok).toBe(true);
   });

@@ -17,9 +17,21 @@ const page = (title: string, body: string, head = "") =>
 
 /** The site's files, by path under its base. */
 const SITE: Record<string, string> = {
-  "index.html": page("Home", `<a href="a.html">Page A</a> <a href="/docs/15/b/">Section B</a> <a href="/other/outside.html">Another manual</a> <a href="index.html">Home again</a>`, `<link rel="canonical" href="https://docs.example/docs/15/">`),
-  "a.html": page("A", `<a href="b/">Section B</a> <a href="missing.html">A page that is not there</a>`, `<link rel="canonical" href="https://docs.example/docs/15/a.html">`),
-  "b/index.html": page("B", `<a href="../a.html">Back to A</a>`, `<link rel="canonical" href="https://docs.example/b/">`),
+  "index.html": page(
+    "Home",
+    `<a href="a.html">Page A</a> <a href="/docs/15/b/">Section B</a> <a href="/other/outside.html">Another manual</a> <a href="index.html">Home again</a>`,
+    `<link rel="canonical" href="https://docs.example/docs/15/">`,
+  ),
+  "a.html": page(
+    "A",
+    `<a href="b/">Section B</a> <a href="missing.html">A page that is not there</a>`,
+    `<link rel="canonical" href="https://docs.example/docs/15/a.html">`,
+  ),
+  "b/index.html": page(
+    "B",
+    `<a href="../a.html">Back to A</a>`,
+    `<link rel="canonical" href="https://docs.example/b/">`,
+  ),
 };
 
 const seo = (args: string[]) => run(binary("seo"), [...args, "--json"], { timeoutMs: 30_000 });
@@ -36,12 +48,21 @@ async function audited(crawlArgs: string[]): Promise<{ pages: any[]; findings: a
 
 function expectPathKept({ pages, findings }: { pages: any[]; findings: any[] }, origin: string): void {
   // Every page URL keeps the base path; the link above it is off-site: not crawled, not judged broken.
-  expect(pages.map((p) => p.url).sort()).toEqual([`${origin}/docs/15/`, `${origin}/docs/15/a.html`, `${origin}/docs/15/b/`, `${origin}/docs/15/missing.html`]);
+  expect(pages.map((p) => p.url).sort()).toEqual([
+    `${origin}/docs/15/`,
+    `${origin}/docs/15/a.html`,
+    `${origin}/docs/15/b/`,
+    `${origin}/docs/15/missing.html`,
+  ]);
   const broken = findings.filter((f) => f.rule === "broken-link");
-  expect(broken.map((f) => [f.url, f.detail?.href ?? f.message])).toEqual([[`${origin}/docs/15/a.html`, `${origin}/docs/15/missing.html`]]);
+  expect(broken.map((f) => [f.url, f.detail?.href ?? f.message])).toEqual([
+    [`${origin}/docs/15/a.html`, `${origin}/docs/15/missing.html`],
+  ]);
   // Canonicals are judged against the site root with its path: b's canonical above it points off-site.
   const canonical = findings.filter((f) => f.rule === "canonical-offsite");
-  expect(canonical.map((f) => [f.url, f.message])).toEqual([[`${origin}/docs/15/b/`, "canonical points off-site, to https://docs.example/b/"]]);
+  expect(canonical.map((f) => [f.url, f.message])).toEqual([
+    [`${origin}/docs/15/b/`, "canonical points off-site, to https://docs.example/b/"],
+  ]);
 }
 
 describe("a site published under a base path", () => {
@@ -58,14 +79,30 @@ describe("a site published under a base path", () => {
   afterAll(() => server?.stop(), SLOW_HOOK);
 
   test("crawled by HTTP from …/docs/15/ stays in that folder and judges the same way", async () => {
-    const routes = Object.fromEntries(Object.entries(SITE).map(([path, body]) => [`/docs/15/${path.replace(/index\.html$/, "")}`, { body, headers: { "content-type": "text/html" } }]));
-    server = serveSite({ ...routes, "/other/outside.html": { body: page("Outside", "not part of this site"), headers: { "content-type": "text/html" } } });
+    const routes = Object.fromEntries(
+      Object.entries(SITE).map(([path, body]) => [
+        `/docs/15/${path.replace(/index\.html$/, "")}`,
+        { body, headers: { "content-type": "text/html" } },
+      ]),
+    );
+    server = serveSite({
+      ...routes,
+      "/other/outside.html": {
+        body: page("Outside", "not part of this site"),
+        headers: { "content-type": "text/html" },
+      },
+    });
     const origin = new URL(server.url).origin;
     const swap = (s: string) => s.replaceAll("https://docs.example", origin);
     for (const route of Object.values(routes)) route.body = swap(route.body!);
     const { pages, findings } = await audited(["--url", `${origin}/docs/15/`]);
     expect(server.requests.some((r) => r.startsWith("/other/"))).toBe(false);
-    expect(pages.map((p) => p.url).sort()).toEqual([`${origin}/docs/15/`, `${origin}/docs/15/a.html`, `${origin}/docs/15/b/`, `${origin}/docs/15/missing.html`]);
+    expect(pages.map((p) => p.url).sort()).toEqual([
+      `${origin}/docs/15/`,
+      `${origin}/docs/15/a.html`,
+      `${origin}/docs/15/b/`,
+      `${origin}/docs/15/missing.html`,
+    ]);
     expect(findings.filter((f) => f.rule === "broken-link").map((f) => f.url)).toEqual([`${origin}/docs/15/a.html`]);
   });
 });
@@ -80,6 +117,8 @@ describe("anchors, judged as Lighthouse's crawlable-anchors judges them", () => 
     const { findings } = await audited(["--dir", dir, "--base-url", "https://anchors.example/"]);
     const uncrawlable = findings.filter((f) => f.rule === "crawlable-anchors");
     expect(uncrawlable.every((f) => f.url === "https://anchors.example/")).toBe(true);
-    expect(uncrawlable.map((f) => f.detail.href).sort()).toEqual(["file:///etc/hosts", "http://[broken", "javascript:void(0)", null].sort());
+    expect(uncrawlable.map((f) => f.detail.href).sort()).toEqual(
+      ["file:///etc/hosts", "http://[broken", "javascript:void(0)", null].sort(),
+    );
   });
 });

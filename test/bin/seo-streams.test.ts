@@ -33,7 +33,13 @@ describe("seo: output streams", () => {
 
   test("no ANSI on stdout or stderr when piped, even when the environment asks for colour", async () => {
     const env = { FORCE_COLOR: "3", TERM: "xterm-256color", CLICOLOR_FORCE: "1" };
-    for (const argv of [["finding", "list", "--run-dir", runDir], ["audit", "--severity", "urgent"], ["--help"], ["audit", "--help"], ["nope"]]) {
+    for (const argv of [
+      ["finding", "list", "--run-dir", runDir],
+      ["audit", "--severity", "urgent"],
+      ["--help"],
+      ["audit", "--help"],
+      ["nope"],
+    ]) {
       const r = await run(seo, argv, { env });
       expect(ANSI.test(r.stdout)).toBe(false);
       expect(ANSI.test(r.stderr)).toBe(false);
@@ -50,4 +56,3 @@ describe("seo: output streams", () => {
     expect(decoded.meta.pagination).toEqual(json.json.meta.pagination);
   });
 });
-

@@ -11,12 +11,21 @@ const RUN = join(root, "test", "fixtures", "seo-run");
 
 function onTerminal(columns: number, argv: string[]): string[] {
   const command = `stty cols ${columns}; NO_COLOR=1 ${[binary("seo"), ...argv].map((a) => `'${a}'`).join(" ")} 2>/dev/null`;
-  const p = Bun.spawnSync(["script", "-qec", command, "/dev/null"], { stdout: "pipe", env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm" } });
+  const p = Bun.spawnSync(["script", "-qec", command, "/dev/null"], {
+    stdout: "pipe",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", TERM: "xterm" },
+  });
   if (p.exitCode !== 0) throw new Error(`script(1) failed: ${p.stderr.toString()}`);
-  return p.stdout.toString().replace(/\r/g, "").split("\n").filter((l) => l.trim() !== "");
+  return p.stdout
+    .toString()
+    .replace(/\r/g, "")
+    .split("\n")
+    .filter((l) => l.trim() !== "");
 }
 
-const findings = JSON.parse(Bun.spawnSync([binary("seo"), "finding", "list", "--run-dir", RUN, "--limit", "8", "--json"]).stdout.toString()).data.items as { id: string; url: string; message: string }[];
+const findings = JSON.parse(
+  Bun.spawnSync([binary("seo"), "finding", "list", "--run-dir", RUN, "--limit", "8", "--json"]).stdout.toString(),
+).data.items as { id: string; url: string; message: string }[];
 
 describe("seo finding list on a terminal", () => {
   for (const columns of [80, 160])
@@ -35,7 +44,9 @@ describe("seo finding list on a terminal", () => {
         const more = lines.slice(at + 1).findIndex((l) => !/^\s{20,}\S/.test(l));
         const continued = lines.slice(at + 1, more === -1 ? undefined : at + 1 + more).map((l) => l.trim());
         // (a word longer than the column is split across lines, so compare without the breaks)
-        expect([row.slice(start).trim(), ...continued].join("").replace(/\s+/g, "")).toBe(f.message.replace(/\s+/g, ""));
+        expect([row.slice(start).trim(), ...continued].join("").replace(/\s+/g, "")).toBe(
+          f.message.replace(/\s+/g, ""),
+        );
       }
       if (columns === 160) expect(lines.length).toBe(1 + 1 + findings.length); // one line per row, wide enough
       expect(text).toContain("  /blog/first-harvest.html  "); // the URL column: the path on the site, not the whole URL

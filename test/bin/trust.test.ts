@@ -7,7 +7,19 @@
  * run or written.
  */
 import { afterAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planChecksum } from "../../src/kit/mutations/plan.ts";
@@ -33,7 +45,11 @@ async function planned(ws: Workspace): Promise<void> {
   expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
 }
 
-const SECRETS = { OPENROUTER_API_KEY: "sk-or-v1-canary-0123456789abcdef", GITHUB_TOKEN: "ghp_canary0123456789abcdefABCDEF012345", AGENT_LEDGER_URL: "postgres://ledger:hunter2-canary@127.0.0.1:1/ledger" };
+const SECRETS = {
+  OPENROUTER_API_KEY: "sk-or-v1-canary-0123456789abcdef",
+  GITHUB_TOKEN: "ghp_canary0123456789abcdefABCDEF012345",
+  AGENT_LEDGER_URL: "postgres://ledger:hunter2-canary@127.0.0.1:1/ledger",
+};
 
 describe("the gate runs only fleet tools it resolves itself", () => {
   test("a plan whose tool is a path to another binary is refused (POLICY_DENIED, exit 5), and that binary never runs", async () => {
@@ -71,14 +87,44 @@ esac
     const ws = await workspace({});
     await planned(ws);
     const r = await run(join(bin, "gate"), ["review", "--plan", ws.run, "--json"], {
-      env: { ...ws.env, ...SECRETS, AGENT_SITE_READ_TOKEN: "read-scope-token-123", AGENT_SITE_WRITE_TOKEN: "write-scope-token-456" },
+      env: {
+        ...ws.env,
+        ...SECRETS,
+        AGENT_SITE_READ_TOKEN: "read-scope-token-123",
+        AGENT_SITE_WRITE_TOKEN: "write-scope-token-456",
+      },
     });
     expect(r.json.error?.code ?? "ok").not.toBe("INTERNAL");
     const seen = readFileSync(names, "utf8").trim().split("\n");
     console.log(`the read-back's environment (names): ${seen.join(" ")}`);
     expect(seen).toContain("AGENT_SITE_READ_TOKEN");
-    for (const name of ["AGENT_SITE_WRITE_TOKEN", "AGENT_LEDGER_URL", "AGENT_GATE_PRIVATE_KEY", "AGENT_GATE_PUBLIC_KEY", "OPENROUTER_API_KEY", "GITHUB_TOKEN", "AGENT_POLICY_FILE"]) expect(seen).not.toContain(name);
-    expect(seen.every((n) => ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", "AGENT_SITE_READ_TOKEN", "PWD", "SHLVL", "_", "OLDPWD"].includes(n))).toBe(true);
+    for (const name of [
+      "AGENT_SITE_WRITE_TOKEN",
+      "AGENT_LEDGER_URL",
+      "AGENT_GATE_PRIVATE_KEY",
+      "AGENT_GATE_PUBLIC_KEY",
+      "OPENROUTER_API_KEY",
+      "GITHUB_TOKEN",
+      "AGENT_POLICY_FILE",
+    ])
+      expect(seen).not.toContain(name);
+    expect(
+      seen.every((n) =>
+        [
+          "PATH",
+          "HOME",
+          "TMPDIR",
+          "LANG",
+          "LC_ALL",
+          "TZ",
+          "AGENT_SITE_READ_TOKEN",
+          "PWD",
+          "SHLVL",
+          "_",
+          "OLDPWD",
+        ].includes(n),
+      ),
+    ).toBe(true);
   });
 });
 
@@ -89,7 +135,13 @@ describe("the gate checks where a plan acts", () => {
     cpSync(join(root, "examples", "site"), outside, { recursive: true });
     const before = readFileSync(join(outside, "about.html"), "utf8");
     const other = join(ws.dir, "other-run");
-    for (const stage of [["crawl", "--dir", outside, "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["plan"]]) expect((await ws.seo([...stage, "--run-dir", other])).code).toBe(0);
+    for (const stage of [
+      ["crawl", "--dir", outside, "--base-url", "https://harbour.example"],
+      ["extract"],
+      ["audit"],
+      ["plan"],
+    ])
+      expect((await ws.seo([...stage, "--run-dir", other])).code).toBe(0);
     for (const verb of [["review"], ["approve"]]) {
       const r = await ws.gate([...verb, "--plan", other]);
       expect([verb[0], r.code, r.json.error.code]).toEqual([verb[0], 5, "POLICY_DENIED"]);
@@ -158,26 +210,57 @@ describe("brain reads only regular files of its repository", () => {
 describe("a secret echoed back in its encodings", () => {
   test("raw, JSON-escaped, URL-encoded and base64 forms from a local upstream never reach stdout, stderr or an artifact", async () => {
     const key = 'canary/Key+"42"&x=y é';
-    const forms = [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), Buffer.from(key).toString("base64"), Buffer.from(key).toString("base64url")];
+    const forms = [
+      key,
+      JSON.stringify(key).slice(1, -1),
+      encodeURIComponent(key),
+      Buffer.from(key).toString("base64"),
+      Buffer.from(key).toString("base64url"),
+    ];
     const echo = `echo: ${forms.join(" | ")}`;
     let answer: "ok" | "fail" = "ok";
     const server = Bun.serve({
       port: 0,
       hostname: "127.0.0.1",
       fetch() {
-        if (answer === "fail") return new Response(JSON.stringify({ error: { message: `bad key ${echo}` } }), { status: 401 });
-        const content = JSON.stringify({ summary: echo, actions: [{ priority: 1, title: echo, why: echo, rules: ["broken-link"], pages: [] }] });
-        return Response.json({ choices: [{ message: { content } }], usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 } });
+        if (answer === "fail")
+          return new Response(JSON.stringify({ error: { message: `bad key ${echo}` } }), { status: 401 });
+        const content = JSON.stringify({
+          summary: echo,
+          actions: [{ priority: 1, title: echo, why: echo, rules: ["broken-link"], pages: [] }],
+        });
+        return Response.json({
+          choices: [{ message: { content } }],
+          usage: { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 },
+        });
       },
     });
     try {
       const dir = tmp("canary-run-");
-      for (const stage of [["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["score"]])
+      for (const stage of [
+        ["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"],
+        ["extract"],
+        ["audit"],
+        ["score"],
+      ])
         expect((await run(binary("seo"), [...stage, "--run-dir", dir, "--json"])).code).toBe(0);
       const outputs: string[] = [];
       for (const mode of ["ok", "fail"] as const) {
         answer = mode;
-        const r = await run(binary("seo"), ["synthesize", "--run-dir", dir, "--base-url", `http://127.0.0.1:${server.port}/v1`, "--model", "openai/gpt-4o-mini", "--json"], { env: { OPENROUTER_API_KEY: key } });
+        const r = await run(
+          binary("seo"),
+          [
+            "synthesize",
+            "--run-dir",
+            dir,
+            "--base-url",
+            `http://127.0.0.1:${server.port}/v1`,
+            "--model",
+            "openai/gpt-4o-mini",
+            "--json",
+          ],
+          { env: { OPENROUTER_API_KEY: key } },
+        );
         expect(r.code).toBe(mode === "ok" ? 0 : 3);
         outputs.push(r.stdout, r.stderr);
       }

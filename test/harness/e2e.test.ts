@@ -14,7 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { signedHeaders } from "../../src/kit/harness/sign.ts";
 import { binary, root, run } from "../helpers/bin.ts";
-import { failingProxy, receiverProcess, s3Server, S3_CREDENTIALS, type Proxy as FaultProxy } from "../helpers/harness.ts";
+import {
+  failingProxy,
+  receiverProcess,
+  s3Server,
+  S3_CREDENTIALS,
+  type Proxy as FaultProxy,
+} from "../helpers/harness.ts";
 import { gateKeys, writePolicy } from "../helpers/mutation.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
@@ -37,7 +43,9 @@ beforeAll(async () => {
   s3Proxy = failingProxy(s3.endpoint, 1, (method, path) => method === "PUT" && path.endsWith("/crawl.json"));
   const receiverDir = join(dir, "receiver");
   storePath = join(receiverDir, "receiver.sqlite");
-  const receiver = await receiverProcess(["--max-reports", "1", "--run-dir", receiverDir], { AGENT_HARNESS_SECRET: SECRET });
+  const receiver = await receiverProcess(["--max-reports", "1", "--run-dir", receiverDir], {
+    AGENT_HARNESS_SECRET: SECRET,
+  });
   receiverProxy = failingProxy(receiver.url, 2);
   const keys = gateKeys();
   writeFileSync(
@@ -67,7 +75,10 @@ beforeAll(async () => {
     AGENT_ARTIFACT_ACCESS_KEY_ID: S3_CREDENTIALS.accessKeyId,
     AGENT_ARTIFACT_SECRET_ACCESS_KEY: S3_CREDENTIALS.secretAccessKey,
   };
-  const r = await run(binary("harness"), ["job", "execute", "--job", join(dir, "job.json"), "--json"], { env, timeoutMs: 120_000 });
+  const r = await run(binary("harness"), ["job", "execute", "--job", join(dir, "job.json"), "--json"], {
+    env,
+    timeoutMs: 120_000,
+  });
   job = { code: r.code, json: r.json, stderr: r.stderr };
   received = await receiver.done;
 }, 180_000);
@@ -101,11 +112,15 @@ describe("harness job execute over the example site's pipeline", () => {
     expect(job.json.data.delivered).toMatchObject({ attempts: 3, status: 200 });
     expect(receiverProxy.seen.map((s) => s.status)).toEqual([500, 500, 200]);
     expect(received.code).toBe(0);
-    expect(received.json.data.accepted).toEqual([{ job_id: "job-e2e-1", event_id: job.json.data.event_id, status: "succeeded" }]);
+    expect(received.json.data.accepted).toEqual([
+      { job_id: "job-e2e-1", event_id: job.json.data.event_id, status: "succeeded" },
+    ]);
     const db = new Database(storePath, { readonly: true });
     const rows = db.query("SELECT job_id, event_type, event_id, body FROM harness_events").all() as any[];
     db.close();
-    expect(rows.map((r) => [r.job_id, r.event_type, r.event_id])).toEqual([["job-e2e-1", "job.completed", job.json.data.event_id]]);
+    expect(rows.map((r) => [r.job_id, r.event_type, r.event_id])).toEqual([
+      ["job-e2e-1", "job.completed", job.json.data.event_id],
+    ]);
     expect(JSON.parse(rows[0].body)).toEqual(JSON.parse(readFileSync(job.json.data.report, "utf8")));
   });
 
@@ -124,13 +139,23 @@ describe("harness job execute over the example site's pipeline", () => {
       expect([sha(stored), stored.length]).toEqual([a.sha256, a.bytes]);
       expect(sha(readFileSync(join(dir, "run", a.name)))).toBe(a.sha256);
     }
-    expect(s3Proxy.seen.filter((s) => s.method === "PUT" && s.path.endsWith("/crawl.json")).map((s) => s.status)).toEqual([500, 200]);
+    expect(
+      s3Proxy.seen.filter((s) => s.method === "PUT" && s.path.endsWith("/crawl.json")).map((s) => s.status),
+    ).toEqual([500, 200]);
   });
 });
 
 describe("the job's history", () => {
   test("history render --job: the job's steps, then every item of the plan it applied with its outcome", async () => {
-    const r = await run(binary("harness"), ["history", "render", "--job", join(dir, "run"), "--run-dir", join(dir, "pages"), "--json"]);
+    const r = await run(binary("harness"), [
+      "history",
+      "render",
+      "--job",
+      join(dir, "run"),
+      "--run-dir",
+      join(dir, "pages"),
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     const html = readFileSync(r.json.data.history, "utf8");
     const plan = JSON.parse(readFileSync(join(dir, "run", "plan.json"), "utf8"));
@@ -144,7 +169,8 @@ describe("the job's history", () => {
 describe("the receiver refuses, each with its own reason", () => {
   test("a replay, a bad signature, an old timestamp and a body changed in flight; then a fresh report is accepted", async () => {
     const again = await receiverProcess(["--max-reports", "1", "--store", storePath], { AGENT_HARNESS_SECRET: SECRET });
-    const post = (headers: Record<string, string>, body: Uint8Array | string) => fetch(`${again.url}/reports`, { method: "POST", headers, body });
+    const post = (headers: Record<string, string>, body: Uint8Array | string) =>
+      fetch(`${again.url}/reports`, { method: "POST", headers, body });
     const last = receiverProxy.last!;
     const answers: [number, string][] = [];
     const note = async (res: Response) => answers.push([res.status, ((await res.json()) as any).reason ?? "accepted"]);
@@ -165,6 +191,11 @@ describe("the receiver refuses, each with its own reason", () => {
     ]);
     const r = await again.done;
     expect(r.code).toBe(0);
-    expect(r.json.data.refused.map((x: any) => x.reason)).toEqual(["replay", "bad-signature", "stale-timestamp", "body-changed"]);
+    expect(r.json.data.refused.map((x: any) => x.reason)).toEqual([
+      "replay",
+      "bad-signature",
+      "stale-timestamp",
+      "body-changed",
+    ]);
   }, 120_000);
 });

@@ -13,7 +13,17 @@ import { receiverProcess, storedEvents } from "../helpers/harness.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const SECRET = "forged-secret-0123456789abcdef";
-const CRAWL = { source: { kind: "dir", location: "/s" }, start_url: "https://h.example/", pages: 1, by_status: { "200": 1 }, redirected: 0, skipped: {}, robots_txt: false, dry_run: false, artifact: "/r/crawl.json" };
+const CRAWL = {
+  source: { kind: "dir", location: "/s" },
+  start_url: "https://h.example/",
+  pages: 1,
+  by_status: { "200": 1 },
+  redirected: 0,
+  skipped: {},
+  robots_txt: false,
+  dry_run: false,
+  artifact: "/r/crawl.json",
+};
 const meta = (schema: string | null) => ({ schema, cost_usd: 0, llm_tokens: 0, outcome: null });
 
 /** A report as the harness writes it: a failed audit, then a crawl that succeeded. */
@@ -24,8 +34,27 @@ const base = (eventId: string): any =>
         jobId: "job-forged",
         eventId,
         runs: [
-          { index: 0, argv: ["seo", "audit"], exit: 4, durationMs: 1, envelope: { ok: false, tool: "seo", command: "audit", data: null, error: { code: "UPSTREAM_ERROR", message: "down", retryable: true }, meta: meta(null) } },
-          { index: 1, argv: ["seo", "crawl"], exit: 0, durationMs: 1, envelope: { ok: true, tool: "seo", command: "crawl", data: CRAWL, error: null, meta: meta("seo.crawl@1") } },
+          {
+            index: 0,
+            argv: ["seo", "audit"],
+            exit: 4,
+            durationMs: 1,
+            envelope: {
+              ok: false,
+              tool: "seo",
+              command: "audit",
+              data: null,
+              error: { code: "UPSTREAM_ERROR", message: "down", retryable: true },
+              meta: meta(null),
+            },
+          },
+          {
+            index: 1,
+            argv: ["seo", "crawl"],
+            exit: 0,
+            durationMs: 1,
+            envelope: { ok: true, tool: "seo", command: "crawl", data: CRAWL, error: null, meta: meta("seo.crawl@1") },
+          },
         ],
         notRun: 0,
         cancelled: false,
@@ -40,9 +69,21 @@ const FORGED: [string, (r: any) => unknown, string][] = [
   ["no artifacts", ({ artifacts, ...r }) => r, "$.artifacts"],
   ["tokens concatenated as a string", (r) => ({ ...r, llm_tokens: "-100lots1000" }), "$.llm_tokens"],
   ["a negative total cost", (r) => ({ ...r, cost_usd: -4.88 }), "$.cost_usd"],
-  ["a failed step carrying data", (r) => ({ ...r, steps: [{ ...r.steps[0], data: { pages: 1 } }, r.steps[1]] }), "$.steps[0].data"],
-  ["a failed step without its error", (r) => ({ ...r, steps: [{ ...r.steps[0], error: null }, r.steps[1]] }), "$.steps[0].error"],
-  ["a seo step claiming brain.note.list@1", (r) => ({ ...r, steps: [r.steps[0], { ...r.steps[1], schema: "brain.note.list@1", data: { items: [] } }] }), "$.steps[1].schema"],
+  [
+    "a failed step carrying data",
+    (r) => ({ ...r, steps: [{ ...r.steps[0], data: { pages: 1 } }, r.steps[1]] }),
+    "$.steps[0].data",
+  ],
+  [
+    "a failed step without its error",
+    (r) => ({ ...r, steps: [{ ...r.steps[0], error: null }, r.steps[1]] }),
+    "$.steps[0].error",
+  ],
+  [
+    "a seo step claiming brain.note.list@1",
+    (r) => ({ ...r, steps: [r.steps[0], { ...r.steps[1], schema: "brain.note.list@1", data: { items: [] } }] }),
+    "$.steps[1].schema",
+  ],
 ];
 
 let receiver: Awaited<ReturnType<typeof receiverProcess>>;
@@ -55,7 +96,11 @@ afterAll(() => receiver?.stop(), SLOW_HOOK);
 
 const post = (report: unknown, eventId: string) => {
   const body = JSON.stringify(report);
-  return fetch(`${receiver.url}/reports`, { method: "POST", body, headers: signedHeaders(SECRET, body, eventId, Date.now()) });
+  return fetch(`${receiver.url}/reports`, {
+    method: "POST",
+    body,
+    headers: signedHeaders(SECRET, body, eventId, Date.now()),
+  });
 };
 
 describe("the receiver stores only what the contract allows", () => {

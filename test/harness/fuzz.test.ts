@@ -45,17 +45,28 @@ describe("through job execute and receive", () => {
         steps.push({ argv: ["seo", "print", `env-${j}-${i}.json`], continue_on_error: true });
         expected.push(succeeds);
       }
-      writeFileSync(join(dir, `job-${j}.json`), JSON.stringify({ id: `fuzz-${j}`, run_dir: `run-${j}`, steps, delivery: { url: `${receiver.url}/reports` } }));
-      const p = Bun.spawn([bin, "job", "execute", "--job", join(dir, `job-${j}.json`), "--json"], { env: baseEnv({ AGENT_HARNESS_SECRET: SECRET }), stdout: "pipe", stderr: "pipe" });
+      writeFileSync(
+        join(dir, `job-${j}.json`),
+        JSON.stringify({ id: `fuzz-${j}`, run_dir: `run-${j}`, steps, delivery: { url: `${receiver.url}/reports` } }),
+      );
+      const p = Bun.spawn([bin, "job", "execute", "--job", join(dir, `job-${j}.json`), "--json"], {
+        env: baseEnv({ AGENT_HARNESS_SECRET: SECRET }),
+        stdout: "pipe",
+        stderr: "pipe",
+      });
       const [out, code] = await Promise.all([new Response(p.stdout).text(), p.exited]);
       const r = JSON.parse(out);
       expect([code, r.ok, r.data.delivered.status]).toEqual([0, true, 200]);
       expect(r.data.steps.map((s: any) => s.ok)).toEqual(expected);
       // Each failed step says why: the tool's own error, an envelope that breaks the contract (and where), or no envelope at all.
-      for (const s of r.data.steps.filter((x: any) => !x.ok)) expect(s.error.message).toMatch(/^(down|m$|the step's envelope breaks the contract at [a-z_.]+: |the step printed no envelope: stdout was not one envelope)/);
+      for (const s of r.data.steps.filter((x: any) => !x.ok))
+        expect(s.error.message).toMatch(
+          /^(down|m$|the step's envelope breaks the contract at [a-z_.]+: |the step printed no envelope: stdout was not one envelope)/,
+        );
     }
     const events = storedEvents(store);
     expect(events.map((e) => e.job_id)).toEqual([0, 1, 2, 3, 4, 5].map((j) => `fuzz-${j}`));
-    for (const e of events) if (!validReport(e.body)) throw new Error(`${e.job_id}: ${JSON.stringify(validReport.errors)}`);
+    for (const e of events)
+      if (!validReport(e.body)) throw new Error(`${e.job_id}: ${JSON.stringify(validReport.errors)}`);
   }, 120_000);
 });

@@ -23,7 +23,9 @@ afterAll(() => {
 }, SLOW_HOOK);
 
 /** A plan with hostile reasons and targets whose first item is in the log (applied, by a hostile actor) and whose second failed. */
-async function loggedPlan(ledgerUrl: string | undefined): Promise<{ dir: string; env: Record<string, string>; checksum: string }> {
+async function loggedPlan(
+  ledgerUrl: string | undefined,
+): Promise<{ dir: string; env: Record<string, string>; checksum: string }> {
   const dir = mkdtempSync(join(tmpdir(), "history-"));
   dirs.push(dir);
   mkdirSync(join(dir, "plan"));
@@ -35,8 +37,18 @@ async function loggedPlan(ledgerUrl: string | undefined): Promise<{ dir: string;
     ttlSeconds: 86400,
     context: { repo: dir },
     items: [
-      { action: "create-note", reason: `create note ${SCRIPT}`, params: { id: "a" }, preconditions: [{ target: `notes/${IMG}.md`, version: null }] },
-      { action: "update-note", reason: `update ${IMG} & <b>bold</b>`, params: { id: "b" }, preconditions: [{ target: "notes/b.md", version: "sha256:0000" }] },
+      {
+        action: "create-note",
+        reason: `create note ${SCRIPT}`,
+        params: { id: "a" },
+        preconditions: [{ target: `notes/${IMG}.md`, version: null }],
+      },
+      {
+        action: "update-note",
+        reason: `update ${IMG} & <b>bold</b>`,
+        params: { id: "b" },
+        preconditions: [{ target: "notes/b.md", version: "sha256:0000" }],
+      },
     ],
   });
   writePlanFile(join(dir, "plan", "plan.json"), plan);
@@ -45,11 +57,37 @@ async function loggedPlan(ledgerUrl: string | undefined): Promise<{ dir: string;
     for (const [i, it] of plan.items.entries()) {
       const key = it.idempotency_key;
       const at = Date.parse("2026-01-03T10:00:00Z") + i * 60_000;
-      const claim = await ledger.claim({ key, fingerprint: "f", tool: plan.tool, action: it.action, plan: plan.checksum, item: it.id, owner: "golden/1/x", leaseMs: 60_000, now: at });
+      const claim = await ledger.claim({
+        key,
+        fingerprint: "f",
+        tool: plan.tool,
+        action: it.action,
+        plan: plan.checksum,
+        item: it.id,
+        owner: "golden/1/x",
+        leaseMs: 60_000,
+        now: at,
+      });
       if (claim.kind !== "acquired") throw new Error(`claim: ${claim.kind}`);
       const outcome = i === 0 ? "applied" : "failed";
-      const log = { at, actor: `ada ${IMG}`, tool: plan.tool, action: it.action, plan: plan.checksum, item: it.id, key, outcome, executed: true, startedAt: at - 500, finishedAt: at, detail: { note: SCRIPT } };
-      await ledger.settle({ key, owner: "golden/1/x", generation: claim.generation }, { outcome, result: null, now: at, log });
+      const log = {
+        at,
+        actor: `ada ${IMG}`,
+        tool: plan.tool,
+        action: it.action,
+        plan: plan.checksum,
+        item: it.id,
+        key,
+        outcome,
+        executed: true,
+        startedAt: at - 500,
+        finishedAt: at,
+        detail: { note: SCRIPT },
+      };
+      await ledger.settle(
+        { key, owner: "golden/1/x", generation: claim.generation },
+        { outcome, result: null, now: at, log },
+      );
     }
   } finally {
     await ledger.close();
@@ -61,14 +99,22 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES))
   describe(`history render from the ${engine} action log`, () => {
     test("one entry per item with its outcome and audit path; the timeline has every row; hostile strings are escaped", async () => {
       const { dir, env, checksum } = await loggedPlan(ledgerUrl());
-      const r = await run(binary("harness"), ["history", "render", "--plan", join(dir, "plan"), "--run-dir", join(dir, "pages"), "--json"], { env });
+      const r = await run(
+        binary("harness"),
+        ["history", "render", "--plan", join(dir, "plan"), "--run-dir", join(dir, "pages"), "--json"],
+        { env },
+      );
       expect([r.code, r.json.data.items, r.json.data.entries]).toEqual([0, 2, 2]);
       const html = readFileSync(r.json.data.history, "utf8");
       expect(html.match(/<li class="/g)?.length).toBe(2);
       expect(html).toContain('<li class="applied">');
       expect(html).toContain('<li class="failed">');
-      expect(html).toContain(`audit path</dt><dd>plan <code>${checksum.slice(0, 23)}</code> → approval <code>none</code> → key <code>`);
-      expect(html).toContain("&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;script&#39;)&lt;/script&gt;");
+      expect(html).toContain(
+        `audit path</dt><dd>plan <code>${checksum.slice(0, 23)}</code> → approval <code>none</code> → key <code>`,
+      );
+      expect(html).toContain(
+        "&lt;script&gt;document.body.setAttribute(&#39;data-pwned&#39;,&#39;script&#39;)&lt;/script&gt;",
+      );
       expect(html).not.toContain("<script");
       expect(html).not.toContain("<img");
       const timeline = readFileSync(r.json.data.timeline, "utf8");
@@ -79,7 +125,15 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES))
 describe("in headless Chromium", () => {
   test("the page renders, and nothing a tool wrote runs: the hostile strings are text", async () => {
     const { dir } = await loggedPlan(undefined);
-    const r = await run(binary("harness"), ["history", "render", "--plan", join(dir, "plan"), "--run-dir", join(dir, "pages"), "--json"]);
+    const r = await run(binary("harness"), [
+      "history",
+      "render",
+      "--plan",
+      join(dir, "plan"),
+      "--run-dir",
+      join(dir, "pages"),
+      "--json",
+    ]);
     const url = `file://${r.json.data.history}`;
     const dom = headless(url, ["--dump-dom", "--virtual-time-budget=2000"]);
     // Had either string run, Chromium's DOM would show the attribute it sets on <body>.
@@ -107,10 +161,25 @@ describe("what a person reads is what is there", () => {
       now: Date.parse("2026-01-02T00:00:00Z"),
       ttlSeconds: 86400,
       context: { repo: dir },
-      items: [{ action: "create-note", reason: `attach ${RLO}gnp.exe and ${LONG}`, params: { id: "a" }, preconditions: [{ target: `notes/${RLO}gnp.exe.md`, version: null }] }],
+      items: [
+        {
+          action: "create-note",
+          reason: `attach ${RLO}gnp.exe and ${LONG}`,
+          params: { id: "a" },
+          preconditions: [{ target: `notes/${RLO}gnp.exe.md`, version: null }],
+        },
+      ],
     });
     writePlanFile(join(dir, "plan", "plan.json"), plan);
-    const r = await run(binary("harness"), ["history", "render", "--plan", join(dir, "plan"), "--run-dir", join(dir, "pages"), "--json"]);
+    const r = await run(binary("harness"), [
+      "history",
+      "render",
+      "--plan",
+      join(dir, "plan"),
+      "--run-dir",
+      join(dir, "pages"),
+      "--json",
+    ]);
     expect(r.code).toBe(0);
     return { dir, html: readFileSync(r.json.data.history, "utf8"), path: r.json.data.history };
   }
@@ -127,7 +196,10 @@ describe("what a person reads is what is there", () => {
     // The page runs no script (its policy forbids it): a copy without the policy measures it.
     const measure = `<script>const wide = [...document.querySelectorAll("li, li *, h1, table")].filter((e) => e.scrollWidth > e.clientWidth + 1).length; document.body.setAttribute("data-overflowing", String(wide));</script>`;
     const probe = join(dir, "probe.html");
-    writeFileSync(probe, html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "").replace("</body>", `${measure}</body>`));
+    writeFileSync(
+      probe,
+      html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "").replace("</body>", `${measure}</body>`),
+    );
     const dom = headless(`file://${probe}`, ["--dump-dom", "--virtual-time-budget=2000", "--window-size=800,900"]);
     expect(dom).toMatch(/<body data-overflowing="0">/);
   }, 120_000);

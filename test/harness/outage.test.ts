@@ -53,10 +53,22 @@ const env = () => ({
 /** A crawl and an extract of the example site, delivered through the receiver's proxy. */
 function job(id: string): string {
   const path = join(dir, `${id}.json`);
-  writeFileSync(path, JSON.stringify({ id, run_dir: `run-${id}`, steps: [{ argv: ["seo", "crawl", "--dir", "site", "--base-url", "https://harbour.example"] }, { argv: ["seo", "extract"] }], delivery: { url: `${receiverProxy.url}/reports` } }));
+  writeFileSync(
+    path,
+    JSON.stringify({
+      id,
+      run_dir: `run-${id}`,
+      steps: [
+        { argv: ["seo", "crawl", "--dir", "site", "--base-url", "https://harbour.example"] },
+        { argv: ["seo", "extract"] },
+      ],
+      delivery: { url: `${receiverProxy.url}/reports` },
+    }),
+  );
   return path;
 }
-const execute = (id: string) => run(binary("harness"), ["job", "execute", "--job", job(id), "--json"], { env: env(), timeoutMs: 60_000 });
+const execute = (id: string) =>
+  run(binary("harness"), ["job", "execute", "--job", job(id), "--json"], { env: env(), timeoutMs: 60_000 });
 const stored = (id: string) => storedEvents(store).filter((e) => e.job_id === id);
 
 describe("storage down", () => {
@@ -66,7 +78,11 @@ describe("storage down", () => {
     storageDown = false;
     expect(r.code).toBe(0);
     const data = r.json.data;
-    expect([data.status, data.steps.map((s: any) => s.ok), data.delivered.status]).toEqual(["partial", [true, true], 200]);
+    expect([data.status, data.steps.map((s: any) => s.ok), data.delivered.status]).toEqual([
+      "partial",
+      [true, true],
+      200,
+    ]);
     expect(data.artifacts.map((a: any) => [a.name, a.location, a.url])).toEqual([
       ["crawl.json", "unstored", null],
       ["extract.json", "unstored", null],
@@ -78,7 +94,9 @@ describe("storage down", () => {
     }
     expect(s3Proxy.seen.filter((s) => s.method === "PUT").map((s) => s.status)).toEqual([503, 503, 503, 503, 503, 503]);
     const events = stored("job-storage-down");
-    expect(events.map((e) => [e.event_id, e.body.status, e.body.artifacts.map((a: any) => a.location)])).toEqual([[data.event_id, "partial", ["unstored", "unstored"]]]);
+    expect(events.map((e) => [e.event_id, e.body.status, e.body.artifacts.map((a: any) => a.location)])).toEqual([
+      [data.event_id, "partial", ["unstored", "unstored"]],
+    ]);
   }, 120_000);
 
   test("storage and receiver down: the report is kept; once they are back, report deliver stores it once, and a second delivery is a 409", async () => {
@@ -93,10 +111,27 @@ describe("storage down", () => {
     expect(stored("job-all-down")).toEqual([]);
     const kept = JSON.parse(readFileSync(join(dir, "run-job-all-down", "report.json"), "utf8"));
     expect([kept.status, kept.artifacts.map((a: any) => a.location)]).toEqual(["partial", ["unstored", "unstored"]]);
-    const again = await run(binary("harness"), ["report", "deliver", "--report", join(dir, "run-job-all-down"), "--json"], { env: { AGENT_HARNESS_SECRET: SECRET } });
-    expect([again.code, again.json.data.event_id, again.json.data.delivered.status, again.json.data.delivered.url]).toEqual([0, kept.event_id, 200, `${receiverProxy.url}/reports`]);
-    const twice = await run(binary("harness"), ["report", "deliver", "--report", join(dir, "run-job-all-down", "report.json"), "--json"], { env: { AGENT_HARNESS_SECRET: SECRET } });
-    expect([twice.code, twice.json.error.code, twice.json.error.detail]).toEqual([3, "CONFLICT", { status: 409, attempts: 1 }]);
+    const again = await run(
+      binary("harness"),
+      ["report", "deliver", "--report", join(dir, "run-job-all-down"), "--json"],
+      { env: { AGENT_HARNESS_SECRET: SECRET } },
+    );
+    expect([
+      again.code,
+      again.json.data.event_id,
+      again.json.data.delivered.status,
+      again.json.data.delivered.url,
+    ]).toEqual([0, kept.event_id, 200, `${receiverProxy.url}/reports`]);
+    const twice = await run(
+      binary("harness"),
+      ["report", "deliver", "--report", join(dir, "run-job-all-down", "report.json"), "--json"],
+      { env: { AGENT_HARNESS_SECRET: SECRET } },
+    );
+    expect([twice.code, twice.json.error.code, twice.json.error.detail]).toEqual([
+      3,
+      "CONFLICT",
+      { status: 409, attempts: 1 },
+    ]);
     const events = stored("job-all-down");
     expect(events.map((e) => e.event_id)).toEqual([kept.event_id]);
     expect(events[0]!.body).toEqual(kept);
@@ -123,11 +158,16 @@ describe("a job run again", () => {
 describe("Retry-After", () => {
   test("a 429 with Retry-After: 3: the next attempt arrives at least 3 s later, and the report is stored once", async () => {
     let first = true;
-    const proxy = switchProxy(receiver.url, () => (first ? ((first = false), { status: 429, headers: { "retry-after": "3" } }) : null));
+    const proxy = switchProxy(receiver.url, () =>
+      first ? ((first = false), { status: 429, headers: { "retry-after": "3" } }) : null,
+    );
     try {
       const path = job("job-retry-after");
       writeFileSync(path, readFileSync(path, "utf8").replace(receiverProxy.url, proxy.url));
-      const r = await run(binary("harness"), ["job", "execute", "--job", path, "--json"], { env: env(), timeoutMs: 60_000 });
+      const r = await run(binary("harness"), ["job", "execute", "--job", path, "--json"], {
+        env: env(),
+        timeoutMs: 60_000,
+      });
       expect([r.code, r.json.data.delivered.attempts, r.json.data.delivered.status]).toEqual([0, 2, 200]);
       expect(proxy.arrivals.map((a) => a.status)).toEqual([429, 200]);
       expect(proxy.arrivals[1]!.at - proxy.arrivals[0]!.at).toBeGreaterThanOrEqual(3000);

@@ -27,7 +27,19 @@ const envelope = {
   command: "crawl",
   data: { registered: true },
   error: null,
-  meta: { schema: "seo.crawl@1", duration_ms: 1, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: null, next: [], secrets_out: { SEO_CLIENT_SECRET: ISSUED } },
+  meta: {
+    schema: "seo.crawl@1",
+    duration_ms: 1,
+    cost_usd: 0,
+    llm_tokens: 0,
+    pagination: null,
+    truncated: false,
+    truncation_hint: null,
+    run_dir: null,
+    outcome: null,
+    next: [],
+    secrets_out: { SEO_CLIENT_SECRET: ISSUED },
+  },
 };
 
 describe("a register-once secret through harness job execute", () => {
@@ -47,7 +59,12 @@ describe("a register-once secret through harness job execute", () => {
       async fetch(req) {
         const body = new Uint8Array(await req.arrayBuffer());
         const text = new TextDecoder().decode(body);
-        sent.push({ path: new URL(req.url).pathname, signed: checkSignature(HMAC, req.headers, body, Date.now()) === null, body: JSON.parse(text), text });
+        sent.push({
+          path: new URL(req.url).pathname,
+          signed: checkSignature(HMAC, req.headers, body, Date.now()) === null,
+          body: JSON.parse(text),
+          text,
+        });
         return Response.json({ stored: true });
       },
     });
@@ -56,9 +73,21 @@ describe("a register-once secret through harness job execute", () => {
   const at = (path: string) => `http://127.0.0.1:${platform.port}${path}`;
 
   const execute = async (id: string, delivery: Record<string, string>) => {
-    writeFileSync(join(dir, `${id}.json`), JSON.stringify({ id, run_dir: `run-${id}`, steps: [{ argv: ["seo", "print", "issued.json"] }], delivery }));
-    await using p = Bun.spawn([bin, "job", "execute", "--job", join(dir, `${id}.json`), "--json"], { cwd: dir, env: baseEnv({ AGENT_HARNESS_SECRET: HMAC }), stdout: "pipe", stderr: "pipe" });
-    const [out, err, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+    writeFileSync(
+      join(dir, `${id}.json`),
+      JSON.stringify({ id, run_dir: `run-${id}`, steps: [{ argv: ["seo", "print", "issued.json"] }], delivery }),
+    );
+    await using p = Bun.spawn([bin, "job", "execute", "--job", join(dir, `${id}.json`), "--json"], {
+      cwd: dir,
+      env: baseEnv({ AGENT_HARNESS_SECRET: HMAC }),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const [out, err, code] = await Promise.all([
+      new Response(p.stdout).text(),
+      new Response(p.stderr).text(),
+      p.exited,
+    ]);
     return { code, out, err, json: JSON.parse(out) };
   };
   const filesHolding = (text: string): string[] =>
@@ -72,10 +101,19 @@ describe("a register-once secret through harness job execute", () => {
 
   test("goes to the sink once, signed, and into no answer, report or store", async () => {
     const r = await execute("with-sink", { url: at("/reports"), secrets_url: at("/secrets") });
-    expect([r.code, r.json.ok, r.json.data.secrets_delivered?.names, r.json.data.delivered?.status]).toEqual([0, true, ["SEO_CLIENT_SECRET"], 200]);
-    expect(sunk().map((s) => [s.signed, s.body.job_id, s.body.secrets.map((x: any) => [x.name, x.value])])).toEqual([[true, "with-sink", [["SEO_CLIENT_SECRET", ISSUED]]]]);
+    expect([r.code, r.json.ok, r.json.data.secrets_delivered?.names, r.json.data.delivered?.status]).toEqual([
+      0,
+      true,
+      ["SEO_CLIENT_SECRET"],
+      200,
+    ]);
+    expect(sunk().map((s) => [s.signed, s.body.job_id, s.body.secrets.map((x: any) => [x.name, x.value])])).toEqual([
+      [true, "with-sink", [["SEO_CLIENT_SECRET", ISSUED]]],
+    ]);
     const reports = sent.filter((s) => s.path === "/reports");
-    expect(reports.map((s) => [s.signed, s.body.job_id, s.text.includes(ISSUED)])).toEqual([[true, "with-sink", false]]);
+    expect(reports.map((s) => [s.signed, s.body.job_id, s.text.includes(ISSUED)])).toEqual([
+      [true, "with-sink", false],
+    ]);
     expect([r.out.includes(ISSUED), r.err.includes(ISSUED)]).toEqual([false, false]);
     // The fake tool's own input file holds it, as the service's answer would; nothing the harness wrote does.
     expect(filesHolding(ISSUED)).toEqual(["issued.json"]);
@@ -83,8 +121,16 @@ describe("a register-once secret through harness job execute", () => {
 
   test("with no sink, the job names the secret (never its value) and still delivers its report", async () => {
     const r = await execute("no-sink", { url: at("/reports") });
-    expect([r.code, r.json.error.code, r.json.error.message.includes("SEO_CLIENT_SECRET"), r.out.includes(ISSUED)]).toEqual([3, "INVALID_INPUT", true, false]);
-    expect(sent.filter((s) => s.path === "/reports").map((s) => [s.body.job_id, s.text.includes(ISSUED)])).toEqual([["with-sink", false], ["no-sink", false]]);
+    expect([
+      r.code,
+      r.json.error.code,
+      r.json.error.message.includes("SEO_CLIENT_SECRET"),
+      r.out.includes(ISSUED),
+    ]).toEqual([3, "INVALID_INPUT", true, false]);
+    expect(sent.filter((s) => s.path === "/reports").map((s) => [s.body.job_id, s.text.includes(ISSUED)])).toEqual([
+      ["with-sink", false],
+      ["no-sink", false],
+    ]);
     expect(sunk()).toHaveLength(1);
     expect(readFileSync(join(dir, "run-no-sink", "report.json"), "utf8")).not.toContain(ISSUED);
     expect(filesHolding(ISSUED)).toEqual(["issued.json"]);

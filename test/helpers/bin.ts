@@ -21,7 +21,8 @@ export const binary = (name: string): string => built(join(dist, name));
 export const testBinary = (name: string): string => built(join(dist, "test", name));
 
 /** The build a run with these variables needs: the test build when they ask for a failpoint. */
-export const binaryFor = (name: string, env: Record<string, string | undefined>): string => (env[FAILPOINT] === undefined ? binary(name) : testBinary(name));
+export const binaryFor = (name: string, env: Record<string, string | undefined>): string =>
+  env[FAILPOINT] === undefined ? binary(name) : testBinary(name);
 
 export interface RunResult {
   code: number;
@@ -57,7 +58,12 @@ function throwawayHome(): string {
 
 /** A clean environment: no inherited secrets, a throwaway HOME, never a TTY. */
 export function baseEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? "/usr/bin:/bin", HOME: throwawayHome(), LANG: "C.UTF-8", TMPDIR: tmpdir() };
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: throwawayHome(),
+    LANG: "C.UTF-8",
+    TMPDIR: tmpdir(),
+  };
   for (const [k, v] of Object.entries(extra)) if (v !== undefined) env[k] = v;
   return env;
 }
@@ -73,7 +79,11 @@ export async function run(bin: string, args: readonly string[], opts: RunOptions
     timeout: opts.timeoutMs ?? 60_000,
     killSignal: "SIGKILL",
   });
-  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
   if (env.HOME !== opts.env?.HOME) rmSync(env.HOME!, { recursive: true, force: true });
   return {
     code,
@@ -87,7 +97,8 @@ export async function run(bin: string, args: readonly string[], opts: RunOptions
 
 /** Exactly one JSON value followed by one newline: nothing before it, nothing after it. */
 export function parseOneJson(stdout: string): any {
-  if (!stdout.endsWith("\n")) throw new Error(`stdout does not end with a newline: ${JSON.stringify(stdout.slice(-80))}`);
+  if (!stdout.endsWith("\n"))
+    throw new Error(`stdout does not end with a newline: ${JSON.stringify(stdout.slice(-80))}`);
   const body = stdout.slice(0, -1);
   if (body.includes("\n")) throw new Error(`stdout has more than one line:\n${stdout.slice(0, 500)}`);
   return JSON.parse(body);

@@ -32,7 +32,11 @@ export function chatServer(answers: Answer[]): ChatServer {
       requests.push({ body: await req.json(), authorization: req.headers.get("authorization") });
       const a = answers[Math.min(i++, answers.length - 1)]!;
       if (a.delayMs) await Bun.sleep(a.delayMs);
-      if (a.status && a.status !== 200) return new Response(a.body ?? JSON.stringify({ error: { message: `status ${a.status}` } }), { status: a.status, headers: a.headers });
+      if (a.status && a.status !== 200)
+        return new Response(a.body ?? JSON.stringify({ error: { message: `status ${a.status}` } }), {
+          status: a.status,
+          headers: a.headers,
+        });
       return Response.json({
         id: "chatcmpl-test",
         object: "chat.completion",

@@ -9,11 +9,23 @@ import { baseEnv, binary } from "./bin.ts";
 export const S3_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
 /** s3rver on 127.0.0.1 with one bucket, in a fresh folder. */
-export async function s3Server(bucket: string): Promise<{ endpoint: string; client: Bun.S3Client; close(): Promise<void> }> {
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: mkdtempSync(join(tmpdir(), "s3-")), configureBuckets: [{ name: bucket, configs: [] }] });
+export async function s3Server(
+  bucket: string,
+): Promise<{ endpoint: string; client: Bun.S3Client; close(): Promise<void> }> {
+  const server = new S3rver({
+    port: 0,
+    address: "127.0.0.1",
+    silent: true,
+    directory: mkdtempSync(join(tmpdir(), "s3-")),
+    configureBuckets: [{ name: bucket, configs: [] }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  return { endpoint, client: new Bun.S3Client({ endpoint, bucket, ...S3_CREDENTIALS, region: "us-east-1" }), close: () => server.close() };
+  return {
+    endpoint,
+    client: new Bun.S3Client({ endpoint, bucket, ...S3_CREDENTIALS, region: "us-east-1" }),
+    close: () => server.close(),
+  };
 }
 
 export interface Proxy {
@@ -26,7 +38,11 @@ export interface Proxy {
 }
 
 /** Forwards to `target`, answering 500 instead to the first `failures` requests that match `when`. */
-export function failingProxy(target: string, failures: number, when: (method: string, path: string) => boolean = () => true): Proxy {
+export function failingProxy(
+  target: string,
+  failures: number,
+  when: (method: string, path: string) => boolean = () => true,
+): Proxy {
   let left = failures;
   const proxy: Proxy = {
     url: "",
@@ -43,11 +59,18 @@ export function failingProxy(target: string, failures: number, when: (method: st
       if (left > 0 && when(req.method, url.pathname)) {
         left--;
         proxy.seen.push({ method: req.method, path: url.pathname, status: 500 });
-        return new Response("<Error><Code>InternalError</Code><Message>failing on purpose</Message></Error>", { status: 500, headers: { "content-type": "application/xml" } });
+        return new Response("<Error><Code>InternalError</Code><Message>failing on purpose</Message></Error>", {
+          status: 500,
+          headers: { "content-type": "application/xml" },
+        });
       }
       const headers = Object.fromEntries(req.headers.entries());
       if (req.method === "POST") proxy.last = { headers, body };
-      const res = await fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body });
+      const res = await fetch(`${target}${url.pathname}${url.search}`, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+      });
       proxy.seen.push({ method: req.method, path: url.pathname, status: res.status });
       return new Response(await res.arrayBuffer(), { status: res.status, headers: res.headers });
     },
@@ -57,8 +80,16 @@ export function failingProxy(target: string, failures: number, when: (method: st
 }
 
 /** `harness receive` as a process: resolves its URL once it says it is listening. */
-export async function receiverProcess(args: string[], env: Record<string, string>): Promise<{ url: string; done: Promise<{ code: number; json: any; stderr: string }>; stop(): void }> {
-  const p = Bun.spawn([binary("harness"), "receive", "--listen", "127.0.0.1:0", "--json", ...args], { env: baseEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+export async function receiverProcess(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ url: string; done: Promise<{ code: number; json: any; stderr: string }>; stop(): void }> {
+  const p = Bun.spawn([binary("harness"), "receive", "--listen", "127.0.0.1:0", "--json", ...args], {
+    env: baseEnv(env),
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
   const reader = p.stderr.getReader();
   let stderr = "";
   let url: string | null = null;
@@ -125,14 +156,18 @@ export function leftovers(marker: string): string[] {
     try {
       const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ");
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      if (cmdline.includes(marker) && !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3))) found.push(`${pid} ${cmdline}`);
+      if (cmdline.includes(marker) && !/^[ZX]$/.test(stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3)))
+        found.push(`${pid} ${cmdline}`);
     } catch {}
   }
   return found;
 }
 
 /** A proxy in front of `target` that, while `down()` says so, answers `status` itself (with `headers`); it notes when each request arrived. */
-export function switchProxy(target: string, down: () => { status: number; headers?: Record<string, string> } | null): Proxy & { arrivals: { at: number; status: number }[] } {
+export function switchProxy(
+  target: string,
+  down: () => { status: number; headers?: Record<string, string> } | null,
+): Proxy & { arrivals: { at: number; status: number }[] } {
   const arrivals: { at: number; status: number }[] = [];
   const proxy = {
     url: "",
@@ -152,11 +187,18 @@ export function switchProxy(target: string, down: () => { status: number; header
       if (answer) {
         arrivals.push({ at, status: answer.status });
         proxy.seen.push({ method: req.method, path: url.pathname, status: answer.status });
-        return new Response("<html><body>down on purpose</body></html>", { status: answer.status, headers: { "content-type": "text/html", ...answer.headers } });
+        return new Response("<html><body>down on purpose</body></html>", {
+          status: answer.status,
+          headers: { "content-type": "text/html", ...answer.headers },
+        });
       }
       const headers = Object.fromEntries(req.headers.entries());
       if (req.method === "POST") proxy.last = { headers, body };
-      const res = await fetch(`${target}${url.pathname}${url.search}`, { method: req.method, headers, body: req.method === "GET" || req.method === "HEAD" ? undefined : body });
+      const res = await fetch(`${target}${url.pathname}${url.search}`, {
+        method: req.method,
+        headers,
+        body: req.method === "GET" || req.method === "HEAD" ? undefined : body,
+      });
       arrivals.push({ at, status: res.status });
       proxy.seen.push({ method: req.method, path: url.pathname, status: res.status });
       return new Response(await res.arrayBuffer(), { status: res.status, headers: res.headers });
@@ -170,7 +212,9 @@ export function switchProxy(target: string, down: () => { status: number; header
 export function storedEvents(path: string): { job_id: string; event_id: string; body: any }[] {
   const db = new Database(path, { readonly: true });
   try {
-    return (db.query("SELECT job_id, event_id, body FROM harness_events ORDER BY received_at").all() as any[]).map((r) => ({ job_id: r.job_id, event_id: r.event_id, body: JSON.parse(r.body) }));
+    return (db.query("SELECT job_id, event_id, body FROM harness_events ORDER BY received_at").all() as any[]).map(
+      (r) => ({ job_id: r.job_id, event_id: r.event_id, body: JSON.parse(r.body) }),
+    );
   } finally {
     db.close();
   }

@@ -39,7 +39,11 @@ const compiledOf = (tool: Tool): CompiledTool => {
   return c;
 };
 
-export async function runInProcess(tool: Tool, argv: readonly string[], opts: InProcessOptions = {}): Promise<InProcessResult> {
+export async function runInProcess(
+  tool: Tool,
+  argv: readonly string[],
+  opts: InProcessOptions = {},
+): Promise<InProcessResult> {
   const out = { stdout: "", stderr: "", runs: 0 };
   let exited: (code: number) => void = () => {};
   const exit = new Promise<number>((resolve) => (exited = resolve));
@@ -72,7 +76,10 @@ export async function runInProcess(tool: Tool, argv: readonly string[], opts: In
     };
     return runTool(sourceOf(tool, compiledOf(tool)), io);
   };
-  const code = await Promise.race([once({ PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8", ...opts.env }), exit]);
+  const code = await Promise.race([
+    once({ PATH: process.env.PATH, HOME: process.env.HOME, LANG: "C.UTF-8", ...opts.env }),
+    exit,
+  ]);
   return {
     code,
     ...out,

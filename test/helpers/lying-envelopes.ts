@@ -1,9 +1,36 @@
 /** Step envelopes that lie, for the harness's fuzz tests: seeded, each with whether it should make a successful step. */
-const CRAWL = { source: { kind: "dir", location: "/s" }, start_url: "https://h.example/", pages: 1, by_status: { "200": 1 }, redirected: 0, skipped: {}, robots_txt: false, dry_run: false, artifact: "/r/crawl.json" };
-const ok = () => ({ ok: true, contract_version: 0, tool: "seo", command: "crawl", data: structuredClone(CRAWL), error: null, meta: { schema: "seo.crawl@1", cost_usd: 0.01, llm_tokens: 5, outcome: null, next: ["seo extract"] } });
-const failed = () => ({ ok: false, contract_version: 0, tool: "seo", command: "audit", data: null, error: { code: "UPSTREAM_ERROR", message: "down", retryable: true }, meta: { schema: "seo.audit@1", cost_usd: 0.02, llm_tokens: 0, outcome: null } });
+const CRAWL = {
+  source: { kind: "dir", location: "/s" },
+  start_url: "https://h.example/",
+  pages: 1,
+  by_status: { "200": 1 },
+  redirected: 0,
+  skipped: {},
+  robots_txt: false,
+  dry_run: false,
+  artifact: "/r/crawl.json",
+};
+const ok = () => ({
+  ok: true,
+  contract_version: 0,
+  tool: "seo",
+  command: "crawl",
+  data: structuredClone(CRAWL),
+  error: null,
+  meta: { schema: "seo.crawl@1", cost_usd: 0.01, llm_tokens: 5, outcome: null, next: ["seo extract"] },
+});
+const failed = () => ({
+  ok: false,
+  contract_version: 0,
+  tool: "seo",
+  command: "audit",
+  data: null,
+  error: { code: "UPSTREAM_ERROR", message: "down", retryable: true },
+  meta: { schema: "seo.audit@1", cost_usd: 0.02, llm_tokens: 0, outcome: null },
+});
 
-const meta = (e: any, key: string, value: unknown) => (typeof e.meta === "object" && e.meta !== null ? ((e.meta[key] = value), e) : e);
+const meta = (e: any, key: string, value: unknown) =>
+  typeof e.meta === "object" && e.meta !== null ? ((e.meta[key] = value), e) : e;
 
 /** Each mutation, and whether it breaks the envelope (the step must then fail with the path named). */
 const MUTATIONS: [string, (e: any) => unknown, boolean][] = [
@@ -53,4 +80,3 @@ export function envelope(rnd: () => number): { value: unknown; succeeds: boolean
   }
   return { value, succeeds: good && !broken };
 }
-

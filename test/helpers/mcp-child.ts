@@ -49,7 +49,12 @@ export interface ServerChild {
 }
 
 export async function serveChild(tool: string, args: string[], env: Record<string, string>): Promise<ServerChild> {
-  const proc = Bun.spawn([binaryFor(tool, env), "--mcp", ...args], { env: baseEnv(env), stdin: "pipe", stdout: "pipe", stderr: "pipe" });
+  const proc = Bun.spawn([binaryFor(tool, env), "--mcp", ...args], {
+    env: baseEnv(env),
+    stdin: "pipe",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const stderr = new Response(proc.stderr).text();
   const client = new Client({ name: "test", version: "1.0.0" });
   await client.connect(new ChildTransport(proc));

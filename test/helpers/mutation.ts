@@ -10,18 +10,39 @@ import { postgresUrl } from "./postgres.ts";
 
 export function gateKeys(): { privateKey: string; publicKey: string } {
   const { privateKey, publicKey } = generateKeyPairSync("ed25519");
-  return { privateKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString(), publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64") };
+  return {
+    privateKey: privateKey.export({ format: "pem", type: "pkcs8" }).toString(),
+    publicKey: publicKey.export({ format: "der", type: "spki" }).toString("base64"),
+  };
 }
 
 /** The person every test policy names as its approver, and the key they approve with (AGENT_APPROVER_KEY). */
 export const APPROVER = { name: "Ada Lovelace", ...gateKeys() };
 
-export const SEO_ACTIONS = ["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"];
+export const SEO_ACTIONS = [
+  "set-lang",
+  "add-viewport",
+  "add-canonical",
+  "remove-duplicate-canonical",
+  "add-meta-description",
+  "fix-broken-link",
+];
 
 export function writePolicy(dir: string, version = "p1", limits: Record<string, object> = {}, maxItems = 1000): string {
   const path = join(dir, "policy.json");
-  const actions = Object.fromEntries(SEO_ACTIONS.map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000, ...(limits[a] ?? {}) }]));
-  writeFileSync(path, JSON.stringify({ version, max_items: maxItems, actions, roots: { seo: [dir] }, approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }] }));
+  const actions = Object.fromEntries(
+    SEO_ACTIONS.map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000, ...(limits[a] ?? {}) }]),
+  );
+  writeFileSync(
+    path,
+    JSON.stringify({
+      version,
+      max_items: maxItems,
+      actions,
+      roots: { seo: [dir] },
+      approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }],
+    }),
+  );
   return path;
 }
 
@@ -61,7 +82,12 @@ export function snapshot(dir: string): Record<string, string> {
 
 /** `<tool> apply --plan PLAN --json` started in the background, as a racing, crashing or slow applier is. */
 export function spawnApply(bin: string, plan: string, env: Record<string, string>, extra: readonly string[] = []) {
-  return Bun.spawn([bin, "apply", "--plan", plan, "--json", ...extra], { env: baseEnv(env), stdout: "pipe", stderr: "pipe", stdin: "ignore" });
+  return Bun.spawn([bin, "apply", "--plan", plan, "--json", ...extra], {
+    env: baseEnv(env),
+    stdout: "pipe",
+    stderr: "pipe",
+    stdin: "ignore",
+  });
 }
 
 /** Its exit and envelope: null when it was killed before printing one, the start of what it printed when that was not JSON. */
@@ -75,7 +101,10 @@ export async function finishApply(p: ReturnType<typeof spawnApply>): Promise<{ c
 }
 
 /** Both ledger engines, as AGENT_LEDGER_URL gives them: unset (a SQLite file beside the plan), or PostgreSQL. */
-export const LEDGER_ENGINES = { sqlite: (): string | undefined => undefined, postgres: (): string | undefined => postgresUrl() } as const;
+export const LEDGER_ENGINES = {
+  sqlite: (): string | undefined => undefined,
+  postgres: (): string | undefined => postgresUrl(),
+} as const;
 
 /** `seo plan`, then the gate's review; the plan's data. Throws, saying why, if either fails. */
 export async function planAndReview(ws: Workspace): Promise<any> {
@@ -106,7 +135,9 @@ export function removeWorkspaces(): void {
  * through the kit's seam. The gate is always its binary: its read-back starts
  * the seo binary beside it.
  */
-export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxPages?: number; door?: "binary" | "in-process" } = {}): Promise<Workspace> {
+export async function workspace(
+  opts: { ledgerUrl?: string; pages?: number; maxPages?: number; door?: "binary" | "in-process" } = {},
+): Promise<Workspace> {
   const dir = mkdtempSync(join(tmpdir(), "mut-"));
   made.push(dir);
   const site = join(dir, "site");
@@ -130,10 +161,15 @@ export async function workspace(opts: { ledgerUrl?: string; pages?: number; maxP
       opts.door === "in-process"
         ? runInProcess(seoTool, [...args, "--json"], { env: { ...env, ...extra } })
         : run(binaryFor("seo", extra), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
-    gate: (args, extra = {}) => run(binary("gate"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
+    gate: (args, extra = {}) =>
+      run(binary("gate"), [...args, "--json"], { env: { ...env, ...extra }, timeoutMs: 60_000 }),
   };
   const base = opts.pages ? "https://gen.example" : "https://harbour.example";
-  for (const stage of [["crawl", "--dir", site, "--base-url", base, "--max-pages", String(opts.maxPages ?? 500)], ["extract"], ["audit"]]) {
+  for (const stage of [
+    ["crawl", "--dir", site, "--base-url", base, "--max-pages", String(opts.maxPages ?? 500)],
+    ["extract"],
+    ["audit"],
+  ]) {
     const r = await ws.seo([...stage, "--run-dir", runDir]);
     if (r.code !== 0) throw new Error(`seo ${stage[0]} failed: ${r.stdout}${r.stderr}`);
   }

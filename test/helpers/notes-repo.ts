@@ -5,14 +5,23 @@ import { join } from "node:path";
 import { binary, binaryFor, root, run } from "./bin.ts";
 import { APPROVER, gateKeys } from "./mutation.ts";
 
-const GIT_IDENTITY = { GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.invalid", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.invalid" };
+const GIT_IDENTITY = {
+  GIT_AUTHOR_NAME: "t",
+  GIT_AUTHOR_EMAIL: "t@example.invalid",
+  GIT_COMMITTER_NAME: "t",
+  GIT_COMMITTER_EMAIL: "t@example.invalid",
+};
 
 export type Git = (...args: string[]) => string;
 
 /** Makes `repo` (already holding its files) a repository with one commit; returns a git runner for it. */
 export function commitAll(repo: string): Git {
   const git: Git = (...args) => {
-    const p = Bun.spawnSync(["git", "-C", repo, ...args], { env: { ...process.env, ...GIT_IDENTITY }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawnSync(["git", "-C", repo, ...args], {
+      env: { ...process.env, ...GIT_IDENTITY },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     if (p.exitCode !== 0) throw new Error(p.stderr.toString());
     return p.stdout.toString();
   };
@@ -26,9 +35,28 @@ export function commitAll(repo: string): Git {
 export function brainEnv(dir: string, repo: string, maxItems: number): Record<string, string> {
   const keys = gateKeys();
   const policy = join(dir, "policy.json");
-  const actions = Object.fromEntries(["create-note", "update-note", "delete-note"].map((a) => [`brain.${a}`, { auto_approve: true, max_write_bytes: 300_000 }]));
-  writeFileSync(policy, JSON.stringify({ version: "v1", max_items: maxItems, actions, roots: { brain: [dir] }, approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }] }));
-  return { AGENT_GATE_PRIVATE_KEY: keys.privateKey, AGENT_GATE_PUBLIC_KEY: keys.publicKey, AGENT_POLICY_FILE: policy, AGENT_BRAIN_REPO: repo };
+  const actions = Object.fromEntries(
+    ["create-note", "update-note", "delete-note"].map((a) => [
+      `brain.${a}`,
+      { auto_approve: true, max_write_bytes: 300_000 },
+    ]),
+  );
+  writeFileSync(
+    policy,
+    JSON.stringify({
+      version: "v1",
+      max_items: maxItems,
+      actions,
+      roots: { brain: [dir] },
+      approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }],
+    }),
+  );
+  return {
+    AGENT_GATE_PRIVATE_KEY: keys.privateKey,
+    AGENT_GATE_PUBLIC_KEY: keys.publicKey,
+    AGENT_POLICY_FILE: policy,
+    AGENT_BRAIN_REPO: repo,
+  };
 }
 
 export interface KnowledgeBase {
@@ -56,9 +84,11 @@ export function knowledgeBase(opts: { fill?: (repo: string) => void; maxItems?: 
     run: join(dir, "run"),
     env,
     git,
-    brain: (args, extra = {}, stdin) => run(binaryFor("brain", extra), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
+    brain: (args, extra = {}, stdin) =>
+      run(binaryFor("brain", extra), [...args, "--json"], { env: { ...env, ...extra }, stdin }),
     // Only the gate's own command line holds a person's key.
-    gate: (args) => run(binary("gate"), [...args, "--json"], { env: { ...env, AGENT_APPROVER_KEY: APPROVER.privateKey } }),
+    gate: (args) =>
+      run(binary("gate"), [...args, "--json"], { env: { ...env, AGENT_APPROVER_KEY: APPROVER.privateKey } }),
   };
 }
 
@@ -71,7 +101,17 @@ export async function listAll(repo: string, extra: readonly string[] = []): Prom
   const out: { id: string; title: string }[] = [];
   for (let cursor: string | null = null; ; ) {
     await Bun.sleep(60);
-    const r = await run(binary("brain"), ["note", "list", "--repo", repo, "--json", "--limit", "500", ...extra, ...(cursor ? ["--cursor", cursor] : [])]);
+    const r = await run(binary("brain"), [
+      "note",
+      "list",
+      "--repo",
+      repo,
+      "--json",
+      "--limit",
+      "500",
+      ...extra,
+      ...(cursor ? ["--cursor", cursor] : []),
+    ]);
     if (r.code !== 0) throw new Error(`brain note list exited ${r.code}: ${r.stdout}`);
     out.push(...r.json.data.items);
     cursor = r.json.meta.pagination.next_cursor;

@@ -7,7 +7,11 @@ let url: string | null = null;
 
 export function postgresUrl(): string {
   if (url) return url;
-  const p = Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh")], { stdout: "pipe", stderr: "pipe", env: machineEnv() });
+  const p = Bun.spawnSync(["bash", join(root, "scripts", "postgres.sh")], {
+    stdout: "pipe",
+    stderr: "pipe",
+    env: machineEnv(),
+  });
   if (p.exitCode !== 0) throw new Error(`scripts/postgres.sh failed: ${p.stderr.toString()}`);
   url = p.stdout.toString().trim();
   return url;

@@ -1,7 +1,13 @@
 /** The part of s3rver (a test-only S3-compatible server) the harness tests use. */
 declare module "s3rver" {
   export default class S3rver {
-    constructor(options: { port: number; address: string; silent?: boolean; directory: string; configureBuckets?: { name: string; configs: unknown[] }[] });
+    constructor(options: {
+      port: number;
+      address: string;
+      silent?: boolean;
+      directory: string;
+      configureBuckets?: { name: string; configs: unknown[] }[];
+    });
     run(): Promise<{ address: string; port: number }>;
     close(): Promise<void>;
   }

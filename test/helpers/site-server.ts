@@ -31,9 +31,16 @@ export function serveSite(routes: Record<string, Route>): SiteServer {
       requests.push(path);
       waiters.get(path)?.();
       const route = routes[path];
-      if (!route) return new Response("<html><head><title>Not found</title></head><body>gone</body></html>", { status: 404, headers: { "content-type": "text/html" } });
+      if (!route)
+        return new Response("<html><head><title>Not found</title></head><body>gone</body></html>", {
+          status: 404,
+          headers: { "content-type": "text/html" },
+        });
       if (route.hold) await route.hold;
-      return new Response(route.body ?? "", { status: route.status ?? 200, headers: { "content-type": "text/html; charset=utf-8", ...route.headers } });
+      return new Response(route.body ?? "", {
+        status: route.status ?? 200,
+        headers: { "content-type": "text/html; charset=utf-8", ...route.headers },
+      });
     },
   });
   return {

@@ -24,7 +24,12 @@ let why: string | null | undefined;
 /** A tmpfs of `bytes` mounted on a new folder; null, with the reason printed, where this machine cannot mount one. */
 export function smallDisk(bytes: number, mode = 0o755): SmallDisk | null {
   const dir = mkdtempSync(join(tmpdir(), "small-disk-"));
-  const r = why === undefined || why === null ? Bun.spawnSync(["mount", "-t", "tmpfs", "-o", `size=${bytes},mode=${mode.toString(8)}`, "tmpfs", dir], { stderr: "pipe" }) : null;
+  const r =
+    why === undefined || why === null
+      ? Bun.spawnSync(["mount", "-t", "tmpfs", "-o", `size=${bytes},mode=${mode.toString(8)}`, "tmpfs", dir], {
+          stderr: "pipe",
+        })
+      : null;
   if (r?.exitCode !== 0) {
     why ??= `cannot mount a tmpfs (${r?.stderr.toString().trim() || "not root"}): the disk-full tests are skipped`;
     console.log(why);

@@ -74,7 +74,8 @@ export function tokenServer(opts: TokenServerOptions = {}): TokenServer {
       if (req.method === "POST" && url.pathname === "/refresh") {
         const body = (await req.json().catch(() => ({}))) as { credential?: string; refresh_token?: string };
         const credential = refresh.get(body.refresh_token ?? "");
-        if (!credential || credential !== body.credential) return Response.json({ error: "the refresh token is unknown or already used" }, { status: 401 });
+        if (!credential || credential !== body.credential)
+          return Response.json({ error: "the refresh token is unknown or already used" }, { status: 401 });
         refresh.delete(body.refresh_token!);
         s.counts.refreshes++;
         return Response.json(s.issue(credential));
@@ -88,7 +89,10 @@ export function tokenServer(opts: TokenServerOptions = {}): TokenServer {
         const page = Number(url.searchParams.get("page") ?? 0);
         return Response.json({ items: page < (o.pages ?? 3) ? [{ name: `record-${page}` }] : [] });
       }
-      if (parts[0] === "records" && parts.length === 2 && req.method === "GET") return s.creates.has(parts[1]!) ? Response.json({ name: parts[1] }) : new Response("no such record", { status: 404 });
+      if (parts[0] === "records" && parts.length === 2 && req.method === "GET")
+        return s.creates.has(parts[1]!)
+          ? Response.json({ name: parts[1] })
+          : new Response("no such record", { status: 404 });
       if (parts[0] === "records" && req.method === "POST") {
         const { name } = (await req.json()) as { name: string };
         s.creates.set(name, (s.creates.get(name) ?? 0) + 1);

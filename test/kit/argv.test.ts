@@ -21,7 +21,10 @@ const rejects = (tokens: string[]): KitError => {
 
 describe("argv", () => {
   test("leading bare words name the command; the first flag ends them", () => {
-    expect(splitCommandWords(["page", "list", "--limit", "5"], 2)).toEqual({ words: ["page", "list"], rest: ["--limit", "5"] });
+    expect(splitCommandWords(["page", "list", "--limit", "5"], 2)).toEqual({
+      words: ["page", "list"],
+      rest: ["--limit", "5"],
+    });
     expect(splitCommandWords(["audit", "extra", "more"], 2)).toEqual({ words: ["audit", "extra"], rest: ["more"] });
     expect(splitCommandWords(["--describe"], 2)).toEqual({ words: [], rest: ["--describe"] });
   });

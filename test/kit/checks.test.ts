@@ -28,7 +28,8 @@ const getCommand = (flags: z.ZodMiniObject): CommandSpec<any, any> =>
     errors: [],
     run: async () => ({ items: [] }),
   });
-const toolWith = (flags: z.ZodMiniObject) => defineTool({ name: "t", version: "1", contractVersion: 0, purpose: "p", commands: [getCommand(flags)] });
+const toolWith = (flags: z.ZodMiniObject) =>
+  defineTool({ name: "t", version: "1", contractVersion: 0, purpose: "p", commands: [getCommand(flags)] });
 
 const compiled = compileTool(
   toolWith(
@@ -73,13 +74,38 @@ const cases: [Record<string, unknown>, unknown][] = [
   [{}, { code: "MISSING_FLAG", message: "--id is required" }],
   [{ id: "" }, { code: "INVALID_VALUE", message: "--id must have at least 1 character (got: '')" }],
   [{ id: "toolong" }, { code: "INVALID_VALUE", message: "--id must have at most 5 characters (got: 'toolong')" }],
-  [{ id: "a", severity: "urgent" }, { code: "INVALID_ENUM", message: "--severity must be one of: low, medium, high (got: 'urgent')", allowed: ["low", "medium", "high"] }],
-  [{ id: "a", maxPages: 0 }, { code: "OUT_OF_RANGE", message: "--max-pages must be within 1..500 (got: 0)", allowed: range }],
-  [{ id: "a", maxPages: 501 }, { code: "OUT_OF_RANGE", message: "--max-pages must be within 1..500 (got: 501)", allowed: range }],
-  [{ id: "a", maxPages: 1.5 }, { code: "INVALID_VALUE", message: "--max-pages must be an integer (got: 1.5)" }],
-  [{ id: "a", url: "not a url" }, { code: "INVALID_VALUE", message: "--url must be a valid url (got: 'not a url')" }],
-  [{ id: "a", lang: "english" }, { code: "INVALID_VALUE", message: "--lang must match /^[a-z]{2}$/ (got: 'english')" }],
-  [{ id: "a", tags: "x" }, { code: "INVALID_VALUE", message: "--tags must be a list of string values (got: 'x')" }],
+  [
+    { id: "a", severity: "urgent" },
+    {
+      code: "INVALID_ENUM",
+      message: "--severity must be one of: low, medium, high (got: 'urgent')",
+      allowed: ["low", "medium", "high"],
+    },
+  ],
+  [
+    { id: "a", maxPages: 0 },
+    { code: "OUT_OF_RANGE", message: "--max-pages must be within 1..500 (got: 0)", allowed: range },
+  ],
+  [
+    { id: "a", maxPages: 501 },
+    { code: "OUT_OF_RANGE", message: "--max-pages must be within 1..500 (got: 501)", allowed: range },
+  ],
+  [
+    { id: "a", maxPages: 1.5 },
+    { code: "INVALID_VALUE", message: "--max-pages must be an integer (got: 1.5)" },
+  ],
+  [
+    { id: "a", url: "not a url" },
+    { code: "INVALID_VALUE", message: "--url must be a valid url (got: 'not a url')" },
+  ],
+  [
+    { id: "a", lang: "english" },
+    { code: "INVALID_VALUE", message: "--lang must match /^[a-z]{2}$/ (got: 'english')" },
+  ],
+  [
+    { id: "a", tags: "x" },
+    { code: "INVALID_VALUE", message: "--tags must be a list of string values (got: 'x')" },
+  ],
   [{ id: 3 }, { code: "INVALID_VALUE", message: "--id must be a string (got: 3)" }],
 ];
 
@@ -91,14 +117,19 @@ for (const door of ["in-process", "binary"])
       });
     test("results: valid data passes with unknown keys dropped; a lie names its path", () => {
       const checks = doors[door]!;
-      expect(checks.result({ items: [{ id: "a", n: null, extra: 1 }], more: true })).toEqual({ ok: true, data: { items: [{ id: "a", n: null }] } });
+      expect(checks.result({ items: [{ id: "a", n: null, extra: 1 }], more: true })).toEqual({
+        ok: true,
+        data: { items: [{ id: "a", n: null }] },
+      });
       expect(checks.result({ items: [{ id: "a", n: "three" }] })).toMatchObject({ ok: false, path: "items.0.n" });
     });
   });
 
 group("the index the compile step derives from JSON Schema", () => {
   test("flag specs: kind, enum values, required and defaulted, in declaration order", () => {
-    expect(head.flags.map((f) => [f.name, f.kind, f.required, f.defaulted, f.enumValues ?? f.itemKind ?? null])).toEqual([
+    expect(
+      head.flags.map((f) => [f.name, f.kind, f.required, f.defaulted, f.enumValues ?? f.itemKind ?? null]),
+    ).toEqual([
       ["severity", "enum", false, true, ["low", "medium", "high"]],
       ["max-pages", "integer", false, true, null],
       ["url", "string", false, false, null],
@@ -114,14 +145,30 @@ group("the index the compile step derives from JSON Schema", () => {
 
 group("what cannot be compiled fails the compile step", () => {
   test("a refinement", () => {
-    expect(() => compileTool(toolWith(z.object({ n: z.number().check(z.refine((n) => n % 2 === 0)) })))).toThrow("a refinement cannot be compiled");
+    expect(() => compileTool(toolWith(z.object({ n: z.number().check(z.refine((n) => n % 2 === 0)) })))).toThrow(
+      "a refinement cannot be compiled",
+    );
   });
   test("a transform", () => {
-    expect(() => compileTool(toolWith(z.object({ s: z.pipe(z.string(), z.transform((s) => s.trim())) })))).toThrow("cannot be compiled");
+    expect(() =>
+      compileTool(
+        toolWith(
+          z.object({
+            s: z.pipe(
+              z.string(),
+              z.transform((s) => s.trim()),
+            ),
+          }),
+        ),
+      ),
+    ).toThrow("cannot be compiled");
   });
   test("a zod member the binary's stand-in lacks, in a source the binary bundles", () => {
     const file = join(dir, "uses-email.ts");
-    writeFileSync(file, `import * as z from "zod/mini";\nexport const flags = z.object({ to: z.email(), n: z.optional(z.int()) });\ntype T = z.output<typeof flags>;\n`);
+    writeFileSync(
+      file,
+      `import * as z from "zod/mini";\nexport const flags = z.object({ to: z.email(), n: z.optional(z.int()) });\ntype T = z.output<typeof flags>;\n`,
+    );
     expect(() => compileTool(toolWith(z.object({})), { sources: [file] })).toThrow(`lacks z.email (${file})`);
   });
 });

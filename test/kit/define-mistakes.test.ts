@@ -30,8 +30,21 @@ const base = {
   examples: [{ argv: ["--id", "i-1"], summary: "One item." }],
   run: async () => ({ id: "i-1" }),
 } as const;
-const list = { ...base, verb: "list", schema: "demo.item.list@1", flags: z.object({}), result: z.object({ items: z.array(z.string()) }), examples: [] };
-const toolOf = (...commands: object[]): ToolSpec => ({ name: "demo", version: "1.0.0", contractVersion: 0, purpose: "A demonstration.", commands: commands as never });
+const list = {
+  ...base,
+  verb: "list",
+  schema: "demo.item.list@1",
+  flags: z.object({}),
+  result: z.object({ items: z.array(z.string()) }),
+  examples: [],
+};
+const toolOf = (...commands: object[]): ToolSpec => ({
+  name: "demo",
+  version: "1.0.0",
+  contractVersion: 0,
+  purpose: "A demonstration.",
+  commands: commands as never,
+});
 const command = (override: object) => toolOf({ ...base, ...override });
 const without = (key: keyof typeof base) => toolOf(Object.fromEntries(Object.entries(base).filter(([k]) => k !== key)));
 const example = (argv: unknown) => command({ examples: [{ argv, summary: "An example." }] });
@@ -50,7 +63,8 @@ const MISTAKES: Record<string, () => ToolSpec> = {
   "a result that is not an object schema": () => command({ result: z.array(z.string()) }),
   "`flags` left out": () => without("flags"),
   "flags that are not a zod object": () => command({ flags: z.string() }),
-  "a refinement in the flags": () => command({ flags: z.object({ id: z.string().check(z.refine((s) => s.startsWith("i-"))) }) }),
+  "a refinement in the flags": () =>
+    command({ flags: z.object({ id: z.string().check(z.refine((s) => s.startsWith("i-"))) }) }),
   "a list without bounds": () => toolOf({ ...list, list: {} }),
   "a default page of 0": () => toolOf({ ...list, list: { defaultLimit: 0 } }),
   "a default page over the kit's 50": () => toolOf({ ...list, list: { defaultLimit: 100 } }),
@@ -69,7 +83,8 @@ const MISTAKES: Record<string, () => ToolSpec> = {
   "`run` left out": () => without("run"),
   "a flag the kit already provides": () => command({ flags: z.object({ id: z.string(), limit: z.int() }) }),
   "a flag shaped like a credential": () => command({ flags: z.object({ id: z.string(), apiKey: z.string() }) }),
-  "an environment variable not in capitals": () => command({ env: [{ name: "demo_token", scope: "read", description: "A token." }] }),
+  "an environment variable not in capitals": () =>
+    command({ env: [{ name: "demo_token", scope: "read", description: "A token." }] }),
   "an example whose argv is one string": () => example("--id i-1"),
   "an example without a summary": () => command({ examples: [{ argv: ["--id", "i-1"] }] }),
   "an example with an unknown flag": () => example(["--idd", "i-1"]),
@@ -81,7 +96,8 @@ const MISTAKES: Record<string, () => ToolSpec> = {
   "a tool without a version": () => ({ ...toolOf(base), version: undefined as never }),
   "a tool without a purpose": () => ({ ...toolOf(base), purpose: "" }),
   "a tool with no commands": () => toolOf(),
-  "a verb that is also a resource": () => toolOf(base, { ...base, resource: undefined, verb: "item", tier: 2, schema: "demo.item@1" }),
+  "a verb that is also a resource": () =>
+    toolOf(base, { ...base, resource: undefined, verb: "item", tier: 2, schema: "demo.item@1" }),
 };
 
 /** The message a declaration prints, from defineTool or (past it) compileTool. */
@@ -139,15 +155,24 @@ describe("declaration mistakes", () => {
         `await runMain(defineTool({ name: "demo", version: "1.0.0", contractVersion: 0, purpose: "p", commands: [{ tier: 1, resource: "item", verb: "get", rw: "read", summary: "s", ` +
         `flags: z.object({ id: z.string() }), result: z.object({}), schema: "demo.item.get@1", errors: [], examples: [{ argv: ["--idd", "x"], summary: "s" }], run: async () => ({}) }] }));\n`,
     );
-    const proc = Bun.spawnSync([process.execPath, entry, "item", "get", "--id", "x"], { cwd: dir, stdout: "pipe", stderr: "pipe", env: { ...process.env, NODE_PATH: join(import.meta.dir, "..", "..", "node_modules") } });
+    const proc = Bun.spawnSync([process.execPath, entry, "item", "get", "--id", "x"], {
+      cwd: dir,
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, NODE_PATH: join(import.meta.dir, "..", "..", "node_modules") },
+    });
     expect({ exit: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() }).toEqual({
       exit: 1,
       stdout: "",
-      stderr: 'tool.ts: tool demo, command "item get": example 1 (`demo item get --idd x`) would be refused: UNKNOWN_FLAG: unknown flag --idd for demo item get; valid flags: --id, --json, --describe, --help, --dry-run, --fields, --limit, --cursor, --force, --yes, --no-input, --wait, --run-dir, --params, --toon. Fix: did you mean --id?\n',
+      stderr:
+        'tool.ts: tool demo, command "item get": example 1 (`demo item get --idd x`) would be refused: UNKNOWN_FLAG: unknown flag --idd for demo item get; valid flags: --id, --json, --describe, --help, --dry-run, --fields, --limit, --cursor, --force, --yes, --no-input, --wait, --run-dir, --params, --toon. Fix: did you mean --id?\n',
     });
   });
 
   test("the same declaration without the mistake is accepted", () => {
-    expect(compileTool(defineTool(toolOf(base, list))).describe.commands.map((c) => c.name)).toEqual(["item get", "item list"]);
+    expect(compileTool(defineTool(toolOf(base, list))).describe.commands.map((c) => c.name)).toEqual([
+      "item get",
+      "item list",
+    ]);
   });
 });

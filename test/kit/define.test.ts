@@ -2,8 +2,19 @@ import { describe, expect, test } from "bun:test";
 import * as z from "zod/mini";
 import { defineCommand, defineTool, type CommandSpec } from "../../src/kit/declare/define.ts";
 
-const base = { tier: 2, verb: "scan", rw: "read", summary: "s", flags: z.object({}), result: z.object({}), schema: "t.scan@1", errors: [], run: async () => ({}) } as const;
-const tool = (...commands: CommandSpec<any, any>[]) => defineTool({ name: "t", version: "1", contractVersion: 0, purpose: "p", commands });
+const base = {
+  tier: 2,
+  verb: "scan",
+  rw: "read",
+  summary: "s",
+  flags: z.object({}),
+  result: z.object({}),
+  schema: "t.scan@1",
+  errors: [],
+  run: async () => ({}),
+} as const;
+const tool = (...commands: CommandSpec<any, any>[]) =>
+  defineTool({ name: "t", version: "1", contractVersion: 0, purpose: "p", commands });
 
 describe("declarations are checked against the contract at start-up", () => {
   test("a well-formed tool is accepted", () => {
@@ -18,7 +29,7 @@ describe("declarations are checked against the contract at start-up", () => {
     ["a wrong schema id", { schema: "t.other@1" }, 'schema must be "t.scan@N"'],
     ["a flag that redefines a universal flag", { flags: z.object({ limit: z.number() }) }, "--limit is universal"],
     ["a flag shaped like a credential", { flags: z.object({ apiKey: z.string() }) }, "looks like a credential"],
-    ["an undeclared error code", { errors: ["NOPE"] }, "unknown error code \"NOPE\""],
+    ["an undeclared error code", { errors: ["NOPE"] }, 'unknown error code "NOPE"'],
   ];
   for (const [name, override, message] of bad)
     test(`refuses ${name}`, () => {

@@ -56,7 +56,8 @@ test("every hook in the test suite passes its own timeout, not bun's 5 s default
   for (const file of sourcesUnder(join(root, "test"))) {
     const text = readFileSync(file, "utf8");
     for (const m of text.matchAll(/\b(after|before)(All|Each)\(/g))
-      if (argumentsAt(text, m.index + m[0].length) < 2) bare.push(`${relative(root, file)}:${text.slice(0, m.index).split("\n").length}`);
+      if (argumentsAt(text, m.index + m[0].length) < 2)
+        bare.push(`${relative(root, file)}:${text.slice(0, m.index).split("\n").length}`);
   }
   expect(bare).toEqual([]);
 });

@@ -36,14 +36,25 @@ test("zod's internals are read only by the compile step", () => {
 
 /** Every import specifier a file names, static, re-exported and dynamic alike. */
 const specifiersOf = (file: string): string[] =>
-  [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map((m) => m[1]!);
+  [...readFileSync(file, "utf8").matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^import\s+)["']([^"']+)["']/gm)].map(
+    (m) => m[1]!,
+  );
 
 test("the fleet's tools reach the kit only through the package's exports, as an outside tool does", () => {
-  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { name: string; exports: Record<string, unknown> };
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    name: string;
+    exports: Record<string, unknown>;
+  };
   const surface = new Set(Object.keys(pkg.exports).map((k) => (k === "." ? pkg.name : `${pkg.name}/${k.slice(2)}`)));
   const reaching = sourcesUnder(join(root, "tools")).flatMap((f) =>
     specifiersOf(f)
-      .filter((s) => /(^|\/)src\/kit(\/|$)/.test(s) || (s.startsWith(pkg.name) && !surface.has(s)) || s === "zod/mini" || s === "zod")
+      .filter(
+        (s) =>
+          /(^|\/)src\/kit(\/|$)/.test(s) ||
+          (s.startsWith(pkg.name) && !surface.has(s)) ||
+          s === "zod/mini" ||
+          s === "zod",
+      )
       .map((s) => `${relative(root, f)}: ${s}`),
   );
   expect(reaching).toEqual([]);

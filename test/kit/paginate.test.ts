@@ -22,7 +22,12 @@ describe("pagination", () => {
 
   test("cursors are stable: the same query over the same data gives the same cursor", () => {
     const a = paginate(items, { limit: 5, maxLimit: 100, offset: 0, fingerprint: fp });
-    const b = paginate(items, { limit: 5, maxLimit: 100, offset: 0, fingerprint: queryFingerprint("thing list", { severity: "low" }) });
+    const b = paginate(items, {
+      limit: 5,
+      maxLimit: 100,
+      offset: 0,
+      fingerprint: queryFingerprint("thing list", { severity: "low" }),
+    });
     expect(a.pagination.next_cursor).toBe(b.pagination.next_cursor);
   });
 
@@ -38,7 +43,9 @@ describe("pagination", () => {
       const cut = paginate({ total: items.length, items: items.slice(offset, offset + 5) }, req);
       expect(cut).toEqual(paginate(items, req));
     }
-    expect(() => paginate({ total: 3, items: [] }, { limit: 5, maxLimit: 100, offset: 5, fingerprint: fp })).toThrow("past the end of the list (3 items)");
+    expect(() => paginate({ total: 3, items: [] }, { limit: 5, maxLimit: 100, offset: 5, fingerprint: fp })).toThrow(
+      "past the end of the list (3 items)",
+    );
   });
 
   test("garbage is not a cursor", () => {

@@ -5,11 +5,17 @@ import { KitError } from "../../src/kit/output/errors.ts";
 import { resolvePath, resolveWithin } from "../../src/kit/pipeline/paths.ts";
 
 const segment = fc.constantFrom("a", "b", "..", ".", "", "..x", "x..", " s", "é");
-const path = fc.tuple(fc.boolean(), fc.array(segment, { maxLength: 6 })).map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
+const path = fc
+  .tuple(fc.boolean(), fc.array(segment, { maxLength: 6 }))
+  .map(([absolute, parts]) => `${absolute ? "/" : ""}${parts.join("/")}`);
 
 group("paths", () => {
   test("resolvePath agrees with node's path.resolve on POSIX", () => {
-    fc.assert(fc.property(fc.array(path, { minLength: 1, maxLength: 4 }), (paths) => expect(resolvePath(...paths)).toBe(resolve(...paths))));
+    fc.assert(
+      fc.property(fc.array(path, { minLength: 1, maxLength: 4 }), (paths) =>
+        expect(resolvePath(...paths)).toBe(resolve(...paths)),
+      ),
+    );
   });
 
   test("resolveWithin keeps a path strictly inside its root", () => {

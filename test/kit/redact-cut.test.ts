@@ -21,8 +21,13 @@ const KEY = "OPENROUTER_API_KEY";
 const MASK_KEEPS = 8;
 
 /** Keys as providers issue them, and secrets holding characters that JSON and URLs escape (never the padding's '.'). */
-const CHARS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", ..."-_\"\\/+=&%:~"];
-const secrets = fc.tuple(fc.constantFrom("sk-or-v1-", "sk-ant-", "ghp_", "AKIA", ""), fc.string({ unit: fc.constantFrom(...CHARS), minLength: 16, maxLength: 40 })).map(([p, s]) => p + s);
+const CHARS = [..."ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789", ...'-_"\\/+=&%:~'];
+const secrets = fc
+  .tuple(
+    fc.constantFrom("sk-or-v1-", "sk-ant-", "ghp_", "AKIA", ""),
+    fc.string({ unit: fc.constantFrom(...CHARS), minLength: 16, maxLength: 40 }),
+  )
+  .map(([p, s]) => p + s);
 
 /** What leaves the process for an error: its wire form, through the redactor once more, as the envelope is emitted. */
 const emitted = (e: KitError, redact: (t: string) => string) => {
@@ -39,7 +44,10 @@ describe("redact first, then cut (unit)", () => {
           for (const offset of offsetsOf(form)) {
             const e = new KitError("UPSTREAM_ERROR", echoing(form, offset, 999), { got: echoing(form, offset, 199) });
             const leak = leakOf(secret, ...emitted(e, redact));
-            if (leak > MASK_KEEPS) throw new Error(`${leak} characters of ${JSON.stringify(secret)} left as ${JSON.stringify(form)} cut ${offset} in: ${emitted(e, redact)[0]}`);
+            if (leak > MASK_KEEPS)
+              throw new Error(
+                `${leak} characters of ${JSON.stringify(secret)} left as ${JSON.stringify(form)} cut ${offset} in: ${emitted(e, redact)[0]}`,
+              );
           }
       }),
       { numRuns: 40 },
@@ -48,21 +56,49 @@ describe("redact first, then cut (unit)", () => {
 });
 
 describe("redact first, then clip (text on a terminal)", () => {
-  const meta: Meta = { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null }, next: [] };
+  const meta: Meta = {
+    schema: null,
+    duration_ms: 0,
+    cost_usd: 0,
+    llm_tokens: 0,
+    pagination: null,
+    truncated: false,
+    truncation_hint: null,
+    run_dir: null,
+    outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null },
+    next: [],
+  };
 
   test("a key in a table cell or a long value, clipped or wrapped at any width, leaks at most 8 characters", async () => {
     await fc.assert(
-      fc.asyncProperty(secrets, fc.integer({ min: 20, max: 120 }), fc.integer({ min: 0, max: 60 }), async (secret, width, pad) => {
-        const redact = createRedactor({ [KEY]: secret }, [KEY]);
-        const lead = ".".repeat(pad);
-        for (const data of [{ items: [{ id: "a", value: `${lead}${secret}` }] }, { value: `${lead}${secret}` }, { note: `${lead} ${secret} and more` }]) {
-          const out: string[] = [];
-          const sink = { mode: "text" as const, redact, colour: false, width, writeStdout: async (t: string) => void out.push(t), writeStderr: (t: string) => void out.push(t) };
-          await emitEnvelope(success({ tool: "t", contractVersion: 1, command: "c", meta }, data), sink);
-          const leak = leakOf(secret, out.join(""), out.join("").replace(/\s+/g, ""));
-          if (leak > MASK_KEEPS) throw new Error(`${leak} characters of ${JSON.stringify(secret)} at width ${width}: ${out.join("")}`);
-        }
-      }),
+      fc.asyncProperty(
+        secrets,
+        fc.integer({ min: 20, max: 120 }),
+        fc.integer({ min: 0, max: 60 }),
+        async (secret, width, pad) => {
+          const redact = createRedactor({ [KEY]: secret }, [KEY]);
+          const lead = ".".repeat(pad);
+          for (const data of [
+            { items: [{ id: "a", value: `${lead}${secret}` }] },
+            { value: `${lead}${secret}` },
+            { note: `${lead} ${secret} and more` },
+          ]) {
+            const out: string[] = [];
+            const sink = {
+              mode: "text" as const,
+              redact,
+              colour: false,
+              width,
+              writeStdout: async (t: string) => void out.push(t),
+              writeStderr: (t: string) => void out.push(t),
+            };
+            await emitEnvelope(success({ tool: "t", contractVersion: 1, command: "c", meta }, data), sink);
+            const leak = leakOf(secret, out.join(""), out.join("").replace(/\s+/g, ""));
+            if (leak > MASK_KEEPS)
+              throw new Error(`${leak} characters of ${JSON.stringify(secret)} at width ${width}: ${out.join("")}`);
+          }
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -73,7 +109,12 @@ describe("redact first, then cut (the llm error path, a real server)", () => {
   afterAll(() => {
     for (const s of servers) s.stop();
   }, SLOW_HOOK);
-  const ctx = (redact: (t: string) => string) => ({ signal: new AbortController().signal, addCost: () => {}, log: createLogger({ write: () => {}, colour: false, level: 3 }), redact });
+  const ctx = (redact: (t: string) => string) => ({
+    signal: new AbortController().signal,
+    addCost: () => {},
+    log: createLogger({ write: () => {}, colour: false, level: 3 }),
+    redact,
+  });
 
   test("a 401 echoing the key, cut at 200 at every offset of every form, leaks at most 8 characters of it", async () => {
     const answer: { status: number; body: string } = { status: 401, body: "" };
@@ -85,11 +126,23 @@ describe("redact first, then cut (the llm error path, a real server)", () => {
         for (const form of formsOf(secret))
           for (const offset of offsetsOf(form)) {
             answer.body = echoing(form, offset, 200);
-            const request = { baseUrl: server.url, apiKey: secret, keyVariable: KEY, model: "m", messages: [{ role: "user" as const, content: "hi" }], timeoutMs: 10_000, attempts: 1 };
+            const request = {
+              baseUrl: server.url,
+              apiKey: secret,
+              keyVariable: KEY,
+              model: "m",
+              messages: [{ role: "user" as const, content: "hi" }],
+              timeoutMs: 10_000,
+              attempts: 1,
+            };
             const e = (await chatCompletion(ctx(redact), request).catch((x) => x)) as KitError;
-            if (e.code !== "CREDENTIAL_REJECTED") throw new Error(`expected CREDENTIAL_REJECTED, got ${e.code}: ${e.message}`);
+            if (e.code !== "CREDENTIAL_REJECTED")
+              throw new Error(`expected CREDENTIAL_REJECTED, got ${e.code}: ${e.message}`);
             const leak = leakOf(secret, e.message, ...emitted(e, redact));
-            if (leak > MASK_KEEPS) throw new Error(`${leak} characters of ${JSON.stringify(secret)} left as ${JSON.stringify(form)} cut ${offset} in: ${e.message}`);
+            if (leak > MASK_KEEPS)
+              throw new Error(
+                `${leak} characters of ${JSON.stringify(secret)} left as ${JSON.stringify(form)} cut ${offset} in: ${e.message}`,
+              );
           }
       }),
       { numRuns: 25 },

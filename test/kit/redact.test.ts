@@ -8,10 +8,17 @@ describe("redaction", () => {
   });
 
   test("a large text (an artifact) is redacted the same way, and a value of a name that marks no secret is left", () => {
-    const redact = createRedactor({ MY_API_KEY: "canary-4f9a1c77e0", HOME: "/home/me/someone", LEDGER_URL: "postgres://app:hunter22@db/x" }, ["LEDGER_URL"]);
+    const redact = createRedactor(
+      { MY_API_KEY: "canary-4f9a1c77e0", HOME: "/home/me/someone", LEDGER_URL: "postgres://app:hunter22@db/x" },
+      ["LEDGER_URL"],
+    );
     const filler = "<p>harbour spade trowel</p>\n".repeat(5000);
-    expect(redact(`${filler}key=canary-4f9a1c77e0 at postgres://app:hunter22@db/x in /home/me/someone${filler}`)).toBe(`${filler}key=[REDACTED] at [REDACTED] in /home/me/someone${filler}`);
-    expect(redact(`${filler}AKIAIOSFODNN7EXAMPLE and password=hunter2hunter2${filler}`)).toBe(`${filler}AKIAIOSF_REDACTED and password=hunter2_REDACTED${filler}`);
+    expect(redact(`${filler}key=canary-4f9a1c77e0 at postgres://app:hunter22@db/x in /home/me/someone${filler}`)).toBe(
+      `${filler}key=[REDACTED] at [REDACTED] in /home/me/someone${filler}`,
+    );
+    expect(redact(`${filler}AKIAIOSFODNN7EXAMPLE and password=hunter2hunter2${filler}`)).toBe(
+      `${filler}AKIAIOSF_REDACTED and password=hunter2_REDACTED${filler}`,
+    );
   });
 
   test("replaces declared credentials even when the name does not look secret", () => {
@@ -32,8 +39,12 @@ describe("redaction", () => {
     expect(redact("key sk-or-v1-0123456789abcdef0123")).toBe("key sk-or-v1_REDACTED");
     expect(redact("ghp_abcdefghijklmnopqrstuvwxyz0123456789")).toBe("ghp_abcd_REDACTED");
     expect(redact("xoxb-1234567890-abcdefghij")).toBe("xoxb-123_REDACTED");
-    expect(redact("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload")).toBe("Authorization: Bearer eyJhbGci_REDACTED");
-    expect(redact("https://b.s3.amazonaws.com/o?X-Amz-Signature=abcdef0123456789&x=1")).toBe("https://b.s3.amazonaws.com/o?X-Amz-Signature=abcdef01_REDACTED&x=1");
+    expect(redact("Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.payload")).toBe(
+      "Authorization: Bearer eyJhbGci_REDACTED",
+    );
+    expect(redact("https://b.s3.amazonaws.com/o?X-Amz-Signature=abcdef0123456789&x=1")).toBe(
+      "https://b.s3.amazonaws.com/o?X-Amz-Signature=abcdef01_REDACTED&x=1",
+    );
     expect(redact("password=hunter2hunter2")).toBe("password=hunter2_REDACTED");
     expect(redact("postgres://user:s3cretpw@host/db")).toBe("postgres://user:s3cr_REDACTED@host/db");
   });

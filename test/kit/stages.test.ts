@@ -37,13 +37,23 @@ describe("parse", () => {
   const io = (stdin: string) => ({ cwd: "/", readStdin: async () => stdin });
 
   test("argv: flags converted by kind, universal flags read by the table (--yes is --force)", async () => {
-    const r = await readCommandFlags(["--max-pages", "7", "--tag", "a", "--tag", "b", "--yes", "--limit", "3"], specs, "t get", io(""));
+    const r = await readCommandFlags(
+      ["--max-pages", "7", "--tag", "a", "--tag", "b", "--yes", "--limit", "3"],
+      specs,
+      "t get",
+      io(""),
+    );
     expect(r.input).toEqual({ maxPages: 7, tag: ["a", "b"] });
     expect(r.universal).toMatchObject({ force: true, limit: "3", dryRun: false, json: false });
   });
 
   test("--params -: JSON values as they are, universal values among them", async () => {
-    const r = await readCommandFlags(["--params", "-"], specs, "t get", io('{"max-pages": 9, "dry-run": true, "cursor": "c1"}'));
+    const r = await readCommandFlags(
+      ["--params", "-"],
+      specs,
+      "t get",
+      io('{"max-pages": 9, "dry-run": true, "cursor": "c1"}'),
+    );
     expect(r.input).toEqual({ maxPages: 9 });
     expect(r.universal).toMatchObject({ dryRun: true, cursor: "c1", params: "-" });
   });
@@ -54,8 +64,18 @@ describe("parse", () => {
   });
 
   test("the early flags are read off argv as whole tokens, -h included", () => {
-    expect(earlyUniversal(["page", "get", "-h", "--json"])).toEqual({ json: true, toon: false, describe: false, help: true });
-    expect(earlyUniversal(["--jsonx", "--describe=1"])).toEqual({ json: false, toon: false, describe: false, help: false });
+    expect(earlyUniversal(["page", "get", "-h", "--json"])).toEqual({
+      json: true,
+      toon: false,
+      describe: false,
+      help: true,
+    });
+    expect(earlyUniversal(["--jsonx", "--describe=1"])).toEqual({
+      json: false,
+      toon: false,
+      describe: false,
+      help: false,
+    });
     expect(universalOf({})).toMatchObject({ json: false, force: false, wait: false });
   });
 });
@@ -63,9 +83,24 @@ describe("parse", () => {
 describe("resolve", () => {
   const head = (name: string): CommandHead => {
     const [resource, verb] = name.includes(" ") ? name.split(" ") : [undefined, name];
-    return { name, ...(resource ? { resource } : {}), verb: verb!, tier: 1, rw: "read", schema: `t.${name.replace(" ", ".")}@1`, pagination: null, flags: [], fields: [] } as CommandHead;
+    return {
+      name,
+      ...(resource ? { resource } : {}),
+      verb: verb!,
+      tier: 1,
+      rw: "read",
+      schema: `t.${name.replace(" ", ".")}@1`,
+      pagination: null,
+      flags: [],
+      fields: [],
+    } as CommandHead;
   };
-  const tool: ToolIndex = { name: "t", version: "1", contractVersion: 0, commands: [head("audit"), head("page get"), head("page list")] };
+  const tool: ToolIndex = {
+    name: "t",
+    version: "1",
+    contractVersion: 0,
+    commands: [head("audit"), head("page get"), head("page list")],
+  };
 
   test("words to a command, and the words left over", () => {
     expect(resolveCommand(tool, ["page", "get"]).command.name).toBe("page get");
@@ -73,7 +108,10 @@ describe("resolve", () => {
   });
 
   test("a resource without its verb lists the verbs; a forbidden synonym names the canonical verb", () => {
-    expect(thrown(() => resolveCommand(tool, ["page"]))).toMatchObject({ code: "UNKNOWN_COMMAND", allowed: ["page get", "page list"] });
+    expect(thrown(() => resolveCommand(tool, ["page"]))).toMatchObject({
+      code: "UNKNOWN_COMMAND",
+      allowed: ["page get", "page list"],
+    });
     expect(thrown(() => resolveCommand(tool, ["page", "show"])).hint).toContain("`t page get`");
   });
 });
@@ -92,9 +130,15 @@ describe("scope credentials", () => {
   });
 
   test("a required variable of the phase is MISSING_ENV; a write credential is never required of a read", () => {
-    expect(thrown(() => assertRequiredEnv({}, read, {}))).toMatchObject({ code: "MISSING_ENV", detail: { variable: "R_TOKEN", scope: "read" } });
+    expect(thrown(() => assertRequiredEnv({}, read, {}))).toMatchObject({
+      code: "MISSING_ENV",
+      detail: { variable: "R_TOKEN", scope: "read" },
+    });
     expect(() => assertRequiredEnv({}, read, { R_TOKEN: "r" })).not.toThrow();
-    expect(thrown(() => assertRequiredEnv({}, apply, { R_TOKEN: "r" })).detail).toEqual({ variable: "W_TOKEN", scope: "write" });
+    expect(thrown(() => assertRequiredEnv({}, apply, { R_TOKEN: "r" })).detail).toEqual({
+      variable: "W_TOKEN",
+      scope: "write",
+    });
   });
 });
 
@@ -102,23 +146,54 @@ describe("pages", () => {
   test("a list's page, bounded by the kit's ceiling; a cursor where no list is, refused", () => {
     const list = { name: "finding list", pagination: KIT_BOUNDS };
     expect(pageRequestOf(list, {}, {})).toMatchObject({ limit: 50, maxLimit: 1000, offset: 0 });
-    expect(thrown(() => pageRequestOf(list, { limit: "1001" }, {}))).toMatchObject({ code: "OUT_OF_RANGE", allowed: { min: 1, max: 1000 } });
+    expect(thrown(() => pageRequestOf(list, { limit: "1001" }, {}))).toMatchObject({
+      code: "OUT_OF_RANGE",
+      allowed: { min: 1, max: 1000 },
+    });
     expect(pageRequestOf({ name: "audit", pagination: null }, {}, {})).toBeNull();
-    expect(thrown(() => pageRequestOf({ name: "audit", pagination: null }, { cursor: "x" }, {})).code).toBe("INVALID_CURSOR");
+    expect(thrown(() => pageRequestOf({ name: "audit", pagination: null }, { cursor: "x" }, {})).code).toBe(
+      "INVALID_CURSOR",
+    );
   });
 });
 
 describe("emit", () => {
-  const meta = { schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null }, next: [] } as Meta;
+  const meta = {
+    schema: null,
+    duration_ms: 0,
+    cost_usd: 0,
+    llm_tokens: 0,
+    pagination: null,
+    truncated: false,
+    truncation_hint: null,
+    run_dir: null,
+    outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null },
+    next: [],
+  } as Meta;
   const parts = { tool: "t", contractVersion: 0, command: "audit", meta };
   const sink = (mode: Sink["mode"]) => {
     const out = { stdout: "", stderr: "" };
-    const s: Sink = { mode, redact: Object.assign((t: string) => t.replaceAll("s3cret", "[REDACTED]"), { secrets: ["s3cret"], add: () => {} }), colour: false, width: 80, writeStdout: async (t) => void (out.stdout += t), writeStderr: (t) => void (out.stderr += t) };
+    const s: Sink = {
+      mode,
+      redact: Object.assign((t: string) => t.replaceAll("s3cret", "[REDACTED]"), {
+        secrets: ["s3cret"],
+        add: () => {},
+      }),
+      colour: false,
+      width: 80,
+      writeStdout: async (t) => void (out.stdout += t),
+      writeStderr: (t) => void (out.stderr += t),
+    };
     return { s, out };
   };
 
   test("JSON off a terminal unless TOON is asked; text on one; --json wins", () => {
-    expect([modeOf({ json: false, toon: false }, false), modeOf({ json: false, toon: false }, true), modeOf({ json: false, toon: true }, false), modeOf({ json: true, toon: true }, true)]).toEqual(["json", "text", "toon", "json"]);
+    expect([
+      modeOf({ json: false, toon: false }, false),
+      modeOf({ json: false, toon: false }, true),
+      modeOf({ json: false, toon: true }, false),
+      modeOf({ json: true, toon: true }, true),
+    ]).toEqual(["json", "text", "toon", "json"]);
   });
 
   test("one redacted line of JSON; the exit code is the error's class", async () => {

@@ -20,7 +20,8 @@ const specs = flagSpecsFrom(js);
 const checks = compiledChecks(validatorsOf(js, {}).live(), specs);
 
 /** Both steps, as the runtime takes them: the specs' checks, then the compiled schema's. */
-const check = async (raw: Record<string, unknown>, source: "argv" | "params") => checks.flags(convertFlags(specs, raw, source));
+const check = async (raw: Record<string, unknown>, source: "argv" | "params") =>
+  checks.flags(convertFlags(specs, raw, source));
 
 async function rejection(raw: Record<string, unknown>, source: "argv" | "params" = "argv"): Promise<KitError> {
   try {
@@ -55,7 +56,11 @@ group("flag validation", () => {
 
   test("rejects a number outside its range with the bounds in allowed", async () => {
     const e = await rejection({ url: "https://a.test", "max-pages": "0" });
-    expect({ code: e.code, allowed: e.allowed, got: e.got }).toEqual({ code: "OUT_OF_RANGE", allowed: { min: 1, max: 500 }, got: 0 });
+    expect({ code: e.code, allowed: e.allowed, got: e.got }).toEqual({
+      code: "OUT_OF_RANGE",
+      allowed: { min: 1, max: 500 },
+      got: 0,
+    });
   });
 
   test("rejects text where a number belongs", async () => {

@@ -28,7 +28,18 @@ const request = (over: Partial<ClaimRequest> = {}): ClaimRequest => ({
 });
 
 const logRow = (r: ClaimRequest, outcome: string, executed = outcome === "applied"): ActionLogRow => ({
-  at: r.now, actor: "a", tool: "t", action: "x", plan: r.plan, item: "i", key: r.key, outcome, executed, startedAt: r.now, finishedAt: r.now, detail: { outcome },
+  at: r.now,
+  actor: "a",
+  tool: "t",
+  action: "x",
+  plan: r.plan,
+  item: "i",
+  key: r.key,
+  outcome,
+  executed,
+  startedAt: r.now,
+  finishedAt: r.now,
+  detail: { outcome },
 });
 const fenceOf = (r: ClaimRequest, generation: number, owner = r.owner): Fence => ({ key: r.key, owner, generation });
 const settle = (l: Ledger, f: Fence, r: ClaimRequest, outcome: Outcome, result: unknown = {}) =>
@@ -115,10 +126,14 @@ for (const [engine, open] of Object.entries(ENGINES)) {
       const r = request();
       const next = request({ plan: r.plan });
       await l.claim(r);
-      const s = (f: Fence, n: ClaimRequest) => l.settleAndClaim(f, { outcome: "applied", result: {}, now: r.now + 20, log: logRow(r, "applied") }, n);
+      const s = (f: Fence, n: ClaimRequest) =>
+        l.settleAndClaim(f, { outcome: "applied", result: {}, now: r.now + 20, log: logRow(r, "applied") }, n);
       expect(await s(fenceOf(r, 1, "elsewhere/9/y"), next)).toEqual({ settled: false, next: null });
       expect(await l.item(next.key)).toBeNull(); // a refused settle claims nothing
-      expect(await s(fenceOf(r, 1), next)).toEqual({ settled: true, next: { kind: "acquired", takeover: false, previousOwner: null, generation: 1 } });
+      expect(await s(fenceOf(r, 1), next)).toEqual({
+        settled: true,
+        next: { kind: "acquired", takeover: false, previousOwner: null, generation: 1 },
+      });
       expect(await l.item(next.key)).toMatchObject({ state: "intent", owner: next.owner });
       expect((await l.actions({ plan: r.plan })).map((x) => x.key)).toEqual([r.key]);
       expect((await l.claim({ ...next, owner: "elsewhere/2/b" })).kind).toBe("busy"); // the claim is a claim like any other
@@ -126,7 +141,13 @@ for (const [engine, open] of Object.entries(ENGINES)) {
       // A key someone else holds is not taken by a settlement: it goes through the usual claim.
       const third = request({ plan: r.plan, owner: "elsewhere/3/c" });
       await l.claim(third);
-      expect(await l.settleAndClaim(fenceOf(next, 1), { outcome: "applied", result: {}, now: r.now + 30, log: logRow(next, "applied") }, { ...third, owner: next.owner })).toEqual({ settled: true, next: null });
+      expect(
+        await l.settleAndClaim(
+          fenceOf(next, 1),
+          { outcome: "applied", result: {}, now: r.now + 30, log: logRow(next, "applied") },
+          { ...third, owner: next.owner },
+        ),
+      ).toEqual({ settled: true, next: null });
       expect(await l.item(third.key)).toMatchObject({ state: "intent", owner: "elsewhere/3/c" });
       await l.close();
     });
@@ -153,7 +174,11 @@ for (const [engine, open] of Object.entries(ENGINES)) {
       await l.claim(r);
       await l.release(fenceOf(r, 1), "reconcile");
       expect(await l.item(r.key)).toMatchObject({ state: "intent", owner: null, outcome: null });
-      expect(await l.claim({ ...r, owner: "elsewhere/8/h" })).toMatchObject({ kind: "acquired", takeover: true, generation: 2 });
+      expect(await l.claim({ ...r, owner: "elsewhere/8/h" })).toMatchObject({
+        kind: "acquired",
+        takeover: true,
+        generation: 2,
+      });
       await l.close();
     });
 
@@ -162,9 +187,10 @@ for (const [engine, open] of Object.entries(ENGINES)) {
       await a.close();
       const b = await open();
       expect(await b.item("none")).toBeNull();
-      const versions = b.engine === "sqlite"
-        ? new (await import("bun:sqlite")).Database(sqliteFile).query("SELECT version FROM ledger_migrations").all()
-        : await new Bun.SQL(postgresUrl())`SELECT version FROM ledger_migrations`;
+      const versions =
+        b.engine === "sqlite"
+          ? new (await import("bun:sqlite")).Database(sqliteFile).query("SELECT version FROM ledger_migrations").all()
+          : await new Bun.SQL(postgresUrl())`SELECT version FROM ledger_migrations`;
       expect(versions.map((v: any) => v.version)).toEqual([1]);
       await b.close();
     });
@@ -177,8 +203,16 @@ describe("the sqlite ledger, opened by many processes at once", () => {
       const file = join(mkdtempSync(join(tmpdir(), "ledger-open-")), "ledger.sqlite");
       const script = `const { openLedger } = await import(${JSON.stringify(join(import.meta.dir, "../../src/kit/mutations/ledger/open.ts"))}); const at = Number(process.argv[2]); while (Date.now() < at) {} const l = await openLedger(undefined, ${JSON.stringify(file)}); await l.close(); console.log("ok");`;
       const at = Date.now() + 400;
-      const procs = Array.from({ length: 8 }, () => Bun.spawn([process.execPath, "-e", script, String(at)], { stdout: "pipe", stderr: "pipe" }));
-      const results = await Promise.all(procs.map(async (p) => ({ code: await p.exited, out: await new Response(p.stdout).text(), err: await new Response(p.stderr).text() })));
+      const procs = Array.from({ length: 8 }, () =>
+        Bun.spawn([process.execPath, "-e", script, String(at)], { stdout: "pipe", stderr: "pipe" }),
+      );
+      const results = await Promise.all(
+        procs.map(async (p) => ({
+          code: await p.exited,
+          out: await new Response(p.stdout).text(),
+          err: await new Response(p.stderr).text(),
+        })),
+      );
       for (const res of results) expect(res).toMatchObject({ code: 0, out: "ok\n" });
     }
   }, 120_000);

@@ -12,7 +12,12 @@ import { binary, root } from "../helpers/bin.ts";
 const LAUNCH = join(root, "src", "author", "launch.js");
 
 async function kit(args: string[], cwd: string) {
-  await using p = Bun.spawn(["node", LAUNCH, ...args, "--json"], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  await using p = Bun.spawn(["node", LAUNCH, ...args, "--json"], {
+    cwd,
+    stdin: "ignore",
+    stdout: "pipe",
+    stderr: "pipe",
+  });
   const [stdout, exit] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return { exit, json: JSON.parse(stdout) };
 }
@@ -24,10 +29,20 @@ describe("agent-cli-kit", () => {
     const dir = scratch();
     const baseline = join(dir, "baseline.json");
     writeFileSync(baseline, JSON.stringify({ "agent-cli-kit": ["errors.kit-codes"] }));
-    await using p = Bun.spawn([binary("verify"), "--strict", "--no-golden", "--json", "--baseline", baseline, LAUNCH], { cwd: dir, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+    await using p = Bun.spawn([binary("verify"), "--strict", "--no-golden", "--json", "--baseline", baseline, LAUNCH], {
+      cwd: dir,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const answer = JSON.parse(await new Response(p.stdout).text());
     const checks = answer.data?.tools[0].checks ?? answer.error.detail.tools[0].checks;
-    expect({ exit: await p.exited, departures: checks.filter((c: { status: string }) => c.status !== "pass" && c.status !== "skip").map((c: { id: string; status: string }) => `${c.id}: ${c.status}`) }).toEqual({
+    expect({
+      exit: await p.exited,
+      departures: checks
+        .filter((c: { status: string }) => c.status !== "pass" && c.status !== "skip")
+        .map((c: { id: string; status: string }) => `${c.id}: ${c.status}`),
+    }).toEqual({
       exit: 0,
       departures: ["errors.kit-codes: expected-fail"],
     });
@@ -44,14 +59,29 @@ describe("agent-cli-kit", () => {
   test("init never writes over a folder's own files, and run again over its own work answers the same", async () => {
     const dir = scratch();
     const first = await kit(["init", "--name", "w", "--dry-run"], dir);
-    expect([first.exit, first.json.data.binary, first.json.data.files]).toEqual([0, null, expect.arrayContaining(["tool.ts", "spec.yaml", "ci.sh", ".github/workflows/ci.yml"])]);
+    expect([first.exit, first.json.data.binary, first.json.data.files]).toEqual([
+      0,
+      null,
+      expect.arrayContaining(["tool.ts", "spec.yaml", "ci.sh", ".github/workflows/ci.yml"]),
+    ]);
     const made = await kit(["init", "--name", "w"], dir);
     // The kit does not resolve from a bare temp folder, and init installs only when asked: the lines left to run.
-    expect([made.exit, made.json.data.installed, made.json.data.then.slice(1)]).toEqual([0, false, ["npm install", "npx agent-cli-kit build", "npx agent-cli-kit verify --update dist/w"]]);
-    expect(await kit(["init", "--name", "w"], dir)).toEqual({ exit: 0, json: { ...made.json, meta: expect.anything() } });
+    expect([made.exit, made.json.data.installed, made.json.data.then.slice(1)]).toEqual([
+      0,
+      false,
+      ["npm install", "npx agent-cli-kit build", "npx agent-cli-kit verify --update dist/w"],
+    ]);
+    expect(await kit(["init", "--name", "w"], dir)).toEqual({
+      exit: 0,
+      json: { ...made.json, meta: expect.anything() },
+    });
     writeFileSync(join(dir, "w", "notes.txt"), "mine");
     const refused = await kit(["init", "--name", "w"], dir);
-    expect([refused.exit, refused.json.error.code, refused.json.error.hint]).toEqual([3, "INVALID_INPUT", expect.stringContaining("never written over")]);
+    expect([refused.exit, refused.json.error.code, refused.json.error.hint]).toEqual([
+      3,
+      "INVALID_INPUT",
+      expect.stringContaining("never written over"),
+    ]);
     expect(readFileSync(join(dir, "w", "notes.txt"), "utf8")).toBe("mine");
   });
 
@@ -59,7 +89,9 @@ describe("agent-cli-kit", () => {
     for (let round = 0; round < 10; round++) {
       const dir = scratch();
       const answers = await Promise.all(Array.from({ length: 8 }, () => kit(["init", "--name", "w"], dir)));
-      expect(new Set(answers.map((a) => JSON.stringify([a.exit, a.json.data])))).toEqual(new Set([JSON.stringify([0, answers[0]!.json.data])]));
+      expect(new Set(answers.map((a) => JSON.stringify([a.exit, a.json.data])))).toEqual(
+        new Set([JSON.stringify([0, answers[0]!.json.data])]),
+      );
       expect(readFileSync(join(dir, "w", "ci.sh"), "utf8")).toContain("agent-cli-kit verify --strict");
     }
   }, 300_000);
@@ -86,7 +118,13 @@ describe("agent-cli-kit", () => {
       }
       mkdirSync(folder, { recursive: true });
       const r = await kit(["build", "--dir", folder], dir);
-      expect([name, r.exit, r.json.error?.code, r.json.error?.message.includes(says), typeof r.json.error?.hint]).toEqual([name, 3, "INVALID_INPUT", true, "string"]);
+      expect([
+        name,
+        r.exit,
+        r.json.error?.code,
+        r.json.error?.message.includes(says),
+        typeof r.json.error?.hint,
+      ]).toEqual([name, 3, "INVALID_INPUT", true, "string"]);
     }
   });
 });

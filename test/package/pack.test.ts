@@ -38,7 +38,11 @@ function envOutside(extra: Record<string, string> = {}): Record<string, string> 
 
 async function sh(argv: string[], cwd: string, env: Record<string, string> = envOutside()): Promise<Ran> {
   await using p = Bun.spawn(argv, { cwd, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-  const [stdout, stderr, exit] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+  const [stdout, stderr, exit] = await Promise.all([
+    new Response(p.stdout).text(),
+    new Response(p.stderr).text(),
+    p.exited,
+  ]);
   return { exit, stdout, stderr };
 }
 
@@ -63,13 +67,26 @@ beforeAll(async () => {
   folder = join(base, "project");
   mkdirSync(home);
   mkdirSync(folder);
-  const packed = await sh(["npm", "pack", "--json", "--pack-destination", folder], root, { ...process.env, HOME: home } as Record<string, string>);
+  const packed = await sh(["npm", "pack", "--json", "--pack-destination", folder], root, {
+    ...process.env,
+    HOME: home,
+  } as Record<string, string>);
   expect(packed.exit).toBe(0);
-  const [info] = JSON.parse(packed.stdout) as { filename: string; size: number; unpackedSize: number; entryCount: number }[];
+  const [info] = JSON.parse(packed.stdout) as {
+    filename: string;
+    size: number;
+    unpackedSize: number;
+    entryCount: number;
+  }[];
   tarball = join(folder, info!.filename);
-  console.log(`npm pack: ${info!.filename}, ${(info!.size / 1024).toFixed(1)} KiB packed, ${(info!.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${info!.entryCount} files`);
+  console.log(
+    `npm pack: ${info!.filename}, ${(info!.size / 1024).toFixed(1)} KiB packed, ${(info!.unpackedSize / 1024).toFixed(1)} KiB unpacked, ${info!.entryCount} files`,
+  );
   const installed = await sh(["npm", "install", "--no-audit", "--no-fund", tarball], folder);
-  expect({ exit: installed.exit, stderr: installed.stderr.includes("EBADENGINE") ? installed.stderr : "" }).toEqual({ exit: 0, stderr: "" });
+  expect({ exit: installed.exit, stderr: installed.stderr.includes("EBADENGINE") ? installed.stderr : "" }).toEqual({
+    exit: 0,
+    stderr: "",
+  });
 }, 10 * MINUTES);
 
 // Two installs and an image (~500 MB): removed here, with the time that takes, not by the run's last hook.
@@ -78,9 +95,20 @@ afterAll(() => rmSync(base, { recursive: true, force: true, maxRetries: 3 }), 2 
 describe("the packed kit, installed outside this repository", () => {
   test("ships the kit, its command and the verifier, and no tests, fixtures, fleet tools or example sites", async () => {
     const listed = await sh(["tar", "-tzf", tarball], folder);
-    const files = listed.stdout.trim().split("\n").map((f) => f.replace(/^package\//, ""));
+    const files = listed.stdout
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""));
     expect(files.filter((f) => /^(test|tools|examples|scripts)\//.test(f) || f.endsWith(".test.ts"))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["package.json", "src/kit/index.ts", "src/author/launch.js", "verify/main.ts", "src/author/template/tool.ts.tmpl"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package.json",
+        "src/kit/index.ts",
+        "src/author/launch.js",
+        "verify/main.ts",
+        "src/author/template/tool.ts.tmpl",
+      ]),
+    );
   });
 
   test("import 'agent-cli-kit' under Node says the runtime is Bun's, not ERR_MODULE_NOT_FOUND", async () => {
@@ -92,7 +120,18 @@ describe("the packed kit, installed outside this repository", () => {
   test(
     "npx agent-cli-kit new weather makes a repository whose own CI script passes as generated",
     async () => {
-      const made = await sh(["npx", "agent-cli-kit", "new", "weather", "--kit", `file:../${tarball.slice(tarball.lastIndexOf("/") + 1)}`, "--json"], folder);
+      const made = await sh(
+        [
+          "npx",
+          "agent-cli-kit",
+          "new",
+          "weather",
+          "--kit",
+          `file:../${tarball.slice(tarball.lastIndexOf("/") + 1)}`,
+          "--json",
+        ],
+        folder,
+      );
       const answer = JSON.parse(made.stdout);
       expect({ exit: made.exit, ok: answer.ok, error: answer.error }).toEqual({ exit: 0, ok: true, error: null });
       expect(answer.data.golden_cases).toBeGreaterThanOrEqual(5);
@@ -102,28 +141,60 @@ describe("the packed kit, installed outside this repository", () => {
       expect(ci.exit).toBe(0);
       expect(readFileSync(join(repo, "dist", "verify.xml"), "utf8")).toContain('failures="0"');
       // Start-up, side by side in one run: the generated binary against the fleet's seo.
-      const [weather, seo] = timesSideBySide([[join(repo, "dist", "weather"), "--describe"], [join(root, "dist", "seo"), "--describe"]], 21) as [number[], number[]];
-      console.log(`--describe, median of 21 rounds: weather ${median(weather).toFixed(1)} ms, seo ${median(seo).toFixed(1)} ms (${(median(weather) / median(seo)).toFixed(2)}×)`);
+      const [weather, seo] = timesSideBySide(
+        [
+          [join(repo, "dist", "weather"), "--describe"],
+          [join(root, "dist", "seo"), "--describe"],
+        ],
+        21,
+      ) as [number[], number[]];
+      console.log(
+        `--describe, median of 21 rounds: weather ${median(weather).toFixed(1)} ms, seo ${median(seo).toFixed(1)} ms (${(median(weather) / median(seo)).toFixed(2)}×)`,
+      );
     },
     15 * MINUTES,
   );
 
-  test("the tool made outside joins the fleet's image: the multicall, its link, tools.json and the fleet skill", async () => {
-    const out = join(folder, "image-build");
-    const built = await sh(["bun", join(root, "scripts", "build.ts"), "--out", out, "--with", join(folder, "weather"), "fleet"], root, { ...process.env } as Record<string, string>);
-    expect(built.exit).toBe(0);
-    const linked = await sh([join(out, "image", "bin", "weather"), "item", "get", "--id", "alpha"], folder);
-    expect([linked.exit, JSON.parse(linked.stdout).data.item.id]).toEqual([0, "alpha"]);
-    const declared = JSON.parse(readFileSync(join(out, "tools.json"), "utf8")) as { tools: Record<string, unknown> };
-    expect(Object.keys(declared.tools).filter((n) => n.startsWith("weather_")).sort()).toEqual(["weather_get_item", "weather_list_item"]);
-    expect(readFileSync(join(out, "share", "SKILL.md"), "utf8")).toContain("weather");
-  }, 5 * MINUTES);
+  test(
+    "the tool made outside joins the fleet's image: the multicall, its link, tools.json and the fleet skill",
+    async () => {
+      const out = join(folder, "image-build");
+      const built = await sh(
+        ["bun", join(root, "scripts", "build.ts"), "--out", out, "--with", join(folder, "weather"), "fleet"],
+        root,
+        { ...process.env } as Record<string, string>,
+      );
+      expect(built.exit).toBe(0);
+      const linked = await sh([join(out, "image", "bin", "weather"), "item", "get", "--id", "alpha"], folder);
+      expect([linked.exit, JSON.parse(linked.stdout).data.item.id]).toEqual([0, "alpha"]);
+      const declared = JSON.parse(readFileSync(join(out, "tools.json"), "utf8")) as { tools: Record<string, unknown> };
+      expect(
+        Object.keys(declared.tools)
+          .filter((n) => n.startsWith("weather_"))
+          .sort(),
+      ).toEqual(["weather_get_item", "weather_list_item"]);
+      expect(readFileSync(join(out, "share", "SKILL.md"), "utf8")).toContain("weather");
+    },
+    5 * MINUTES,
+  );
 
-  test("a Python tool passes npx agent-cli-kit verify from its own folder", async () => {
-    const tool = join(folder, "shelf-tool");
-    cpSync(join(root, "test", "fixtures", "outside-tool"), tool, { recursive: true });
-    const r = await sh(["npx", "agent-cli-kit", "verify", "--golden", "golden", "--json", "./shelf"], tool, envOutside({ CI: "true" }));
-    const answer = JSON.parse(r.stdout);
-    expect({ exit: r.exit, ok: answer.ok, conforming: answer.data?.summary?.conforming }).toEqual({ exit: 0, ok: true, conforming: 1 });
-  }, 5 * MINUTES);
+  test(
+    "a Python tool passes npx agent-cli-kit verify from its own folder",
+    async () => {
+      const tool = join(folder, "shelf-tool");
+      cpSync(join(root, "test", "fixtures", "outside-tool"), tool, { recursive: true });
+      const r = await sh(
+        ["npx", "agent-cli-kit", "verify", "--golden", "golden", "--json", "./shelf"],
+        tool,
+        envOutside({ CI: "true" }),
+      );
+      const answer = JSON.parse(r.stdout);
+      expect({ exit: r.exit, ok: answer.ok, conforming: answer.data?.summary?.conforming }).toEqual({
+        exit: 0,
+        ok: true,
+        conforming: 1,
+      });
+    },
+    5 * MINUTES,
+  );
 });

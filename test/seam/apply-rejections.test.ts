@@ -64,7 +64,15 @@ describe("apply refuses", () => {
     const plan = readPlan(ws);
     plan.policy_version = "p1";
     plan.approval_id = "apr-0000000000000000";
-    plan.approval = { checksum: plan.checksum, policy_version: "p1", expiry: plan.expiry, mode: "policy", approved_by: "me", approved_at: plan.created_at, signature: Buffer.alloc(64).toString("base64") };
+    plan.approval = {
+      checksum: plan.checksum,
+      policy_version: "p1",
+      expiry: plan.expiry,
+      mode: "policy",
+      approved_by: "me",
+      approved_at: plan.created_at,
+      signature: Buffer.alloc(64).toString("base64"),
+    };
     writePlan(ws, plan);
     await refused(ws, "APPROVAL_INVALID", 5);
   });
@@ -76,7 +84,11 @@ describe("apply refuses", () => {
     expect((await b.seo(["plan", "--run-dir", b.run])).code).toBe(0);
     const plan = readPlan(b);
     const approved = readPlan(a);
-    Object.assign(plan, { policy_version: approved.policy_version, approval_id: approved.approval_id, approval: approved.approval });
+    Object.assign(plan, {
+      policy_version: approved.policy_version,
+      approval_id: approved.approval_id,
+      approval: approved.approval,
+    });
     writePlan(b, plan);
     await refused(b, "APPROVAL_MISMATCH", 5, { AGENT_GATE_PUBLIC_KEY: a.env.AGENT_GATE_PUBLIC_KEY! });
   });
@@ -178,7 +190,15 @@ describe("the gate", () => {
 
   test("an action the policy does not list, and a plan over the item limit, need a person", async () => {
     const ws = await workspace({ door: "in-process" });
-    writeFileSync(join(ws.dir, "policy.json"), JSON.stringify({ version: "p1", max_items: 2, actions: { "seo.set-lang": { auto_approve: true } }, roots: { seo: [ws.dir] } }));
+    writeFileSync(
+      join(ws.dir, "policy.json"),
+      JSON.stringify({
+        version: "p1",
+        max_items: 2,
+        actions: { "seo.set-lang": { auto_approve: true } },
+        roots: { seo: [ws.dir] },
+      }),
+    );
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     const r = await ws.gate(["review", "--plan", ws.run]);
     expect(r.json.error.code).toBe("APPROVAL_REQUIRED");

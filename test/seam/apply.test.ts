@@ -6,7 +6,14 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { actionLog, LEDGER_ENGINES, planAndReview, removeWorkspaces, snapshot, workspace } from "../helpers/mutation.ts";
+import {
+  actionLog,
+  LEDGER_ENGINES,
+  planAndReview,
+  removeWorkspaces,
+  snapshot,
+  workspace,
+} from "../helpers/mutation.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 afterAll(removeWorkspaces, SLOW_HOOK);
@@ -17,7 +24,16 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       const ws = await workspace({ ledgerUrl: ledgerUrl(), door: "in-process" });
       const before = snapshot(ws.site);
       const plan = await planAndReview(ws);
-      expect(plan.items.map((i: any) => i.action)).toEqual(expect.arrayContaining(["set-lang", "add-viewport", "add-canonical", "remove-duplicate-canonical", "add-meta-description", "fix-broken-link"]));
+      expect(plan.items.map((i: any) => i.action)).toEqual(
+        expect.arrayContaining([
+          "set-lang",
+          "add-viewport",
+          "add-canonical",
+          "remove-duplicate-canonical",
+          "add-meta-description",
+          "fix-broken-link",
+        ]),
+      );
       expect(snapshot(ws.site)).toEqual(before); // planning and reviewing mutate nothing
 
       const first = await ws.seo(["apply", "--plan", ws.run]);
@@ -46,7 +62,6 @@ for (const [engine, ledgerUrl] of Object.entries(LEDGER_ENGINES)) {
       expect(log.length).toBe(plan.items.length);
       expect(log.every((r) => r.executed && r.outcome === "applied")).toBe(true);
     }, 120_000);
-
 
     test("--dry-run reports every item as would-apply and changes nothing, the ledger included", async () => {
       const ws = await workspace({ ledgerUrl: ledgerUrl(), door: "in-process" });

@@ -16,7 +16,9 @@ const WRITE = "write-credential-0123456789";
 
 describe("identity (contract §10)", () => {
   test("a read verb is run again without the write credential", async () => {
-    const r = await runInProcess(probe, ["secret", "get"], { env: { PROBE_READ_TOKEN: READ, PROBE_WRITE_TOKEN: WRITE } });
+    const r = await runInProcess(probe, ["secret", "get"], {
+      env: { PROBE_READ_TOKEN: READ, PROBE_WRITE_TOKEN: WRITE },
+    });
     expect([r.code, r.runs]).toEqual([0, 2]);
     expect(r.json.data).toMatchObject({ sees_read: true, sees_write: false });
   });
@@ -34,7 +36,9 @@ describe("identity (contract §10)", () => {
   });
 
   test("a declared credential is redacted from every byte", async () => {
-    const r = await runInProcess(probe, ["thing", "delete", "--id", READ, "--yes"], { env: { PROBE_READ_TOKEN: READ } });
+    const r = await runInProcess(probe, ["thing", "delete", "--id", READ, "--yes"], {
+      env: { PROBE_READ_TOKEN: READ },
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).not.toContain(READ);
     expect(r.json.data.deleted).toBe("[REDACTED]");
@@ -55,7 +59,10 @@ describe("failures become envelopes", () => {
   });
 
   test("a signal while a command runs is CANCELLED, exit 130, with one envelope", async () => {
-    const r = await runInProcess(probe, ["idle"], { env: { PROBE_READ_TOKEN: READ }, signal: { name: "SIGTERM", afterMs: 20 } });
+    const r = await runInProcess(probe, ["idle"], {
+      env: { PROBE_READ_TOKEN: READ },
+      signal: { name: "SIGTERM", afterMs: 20 },
+    });
     expect(r.code).toBe(130);
     expect(r.json.error).toMatchObject({ code: "CANCELLED", message: "interrupted by SIGTERM", retryable: true });
   });
@@ -103,7 +110,10 @@ describe("output modes and tool-level answers", () => {
     const skill = await runInProcess(seoTool, ["--skill"]);
     expect([skill.code, skill.stdout]).toEqual([0, compileTool(seoTool).skill]);
     const spec = await runInProcess(seoTool, ["--spec"]);
-    expect([spec.code, Bun.YAML.parse(spec.stdout)]).toEqual([0, { name: "seo", version: seoTool.version, contract_version: 0, purpose: seoTool.purpose }]);
+    expect([spec.code, Bun.YAML.parse(spec.stdout)]).toEqual([
+      0,
+      { name: "seo", version: seoTool.version, contract_version: 0, purpose: seoTool.purpose },
+    ]);
   });
 
   test("a command word after a flag is a USAGE error that shows the command shape", async () => {

@@ -22,7 +22,18 @@ beforeAll(async () => {
 }, SLOW_HOOK);
 
 const ENVELOPE_KEYS = ["ok", "contract_version", "tool", "command", "data", "error", "meta"];
-const META_KEYS = ["schema", "duration_ms", "cost_usd", "llm_tokens", "pagination", "truncated", "truncation_hint", "run_dir", "outcome", "next"];
+const META_KEYS = [
+  "schema",
+  "duration_ms",
+  "cost_usd",
+  "llm_tokens",
+  "pagination",
+  "truncated",
+  "truncation_hint",
+  "run_dir",
+  "outcome",
+  "next",
+];
 
 function expectEnvelope(env: any) {
   expect(Object.keys(env)).toEqual(ENVELOPE_KEYS);
@@ -113,7 +124,10 @@ describe("seo: errors and exit codes agree", () => {
     const dir = mkdtempSync(join(tmpdir(), "seo-older-"));
     const crawl = JSON.parse(readFileSync(join(runDir, "crawl.json"), "utf8"));
     // An older crawl.json held its pages inline.
-    crawl.data.pages = readFileSync(join(runDir, crawl.data.pages_file.file), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    crawl.data.pages = readFileSync(join(runDir, crawl.data.pages_file.file), "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
     delete crawl.data.pages_file;
     for (const page of crawl.data.pages) {
       delete page.parsed;
@@ -145,7 +159,15 @@ describe("seo: bounded lists and cursors", () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const r = await seo(["finding", "list", "--run-dir", runDir, "--limit", "7", ...(cursor ? ["--cursor", cursor] : [])]);
+      const r = await seo([
+        "finding",
+        "list",
+        "--run-dir",
+        runDir,
+        "--limit",
+        "7",
+        ...(cursor ? ["--cursor", cursor] : []),
+      ]);
       expect(r.code).toBe(0);
       seen.push(...r.json.data.items.map((f: any) => f.id));
       cursor = r.json.meta.pagination.next_cursor;
@@ -159,7 +181,18 @@ describe("seo: bounded lists and cursors", () => {
   test("a cursor replayed with different filters is refused", async () => {
     const first = await seo(["finding", "list", "--run-dir", runDir, "--limit", "2"]);
     const cursor = first.json.meta.pagination.next_cursor;
-    const r = await seo(["finding", "list", "--run-dir", runDir, "--limit", "2", "--severity", "high", "--cursor", cursor]);
+    const r = await seo([
+      "finding",
+      "list",
+      "--run-dir",
+      runDir,
+      "--limit",
+      "2",
+      "--severity",
+      "high",
+      "--cursor",
+      cursor,
+    ]);
     expect([r.code, r.json.error.code]).toEqual([2, "INVALID_CURSOR"]);
   });
 });
@@ -174,7 +207,18 @@ describe("seo: --fields and --params", () => {
   });
 
   test("--params - reads the flags as JSON from stdin, the same as argv", async () => {
-    const viaArgv = await seo(["finding", "list", "--run-dir", runDir, "--severity", "medium", "--rule", "canonical", "--limit", "3"]);
+    const viaArgv = await seo([
+      "finding",
+      "list",
+      "--run-dir",
+      runDir,
+      "--severity",
+      "medium",
+      "--rule",
+      "canonical",
+      "--limit",
+      "3",
+    ]);
     const viaParams = await seo(["finding", "list", "--params", "-"], {
       stdin: JSON.stringify({ severity: "medium", rule: "canonical", limit: 3, "run-dir": runDir }),
     });
@@ -186,10 +230,10 @@ describe("seo: --fields and --params", () => {
   test("--params from a file, with a value an agent would need to shell-quote", async () => {
     const dir = mkdtempSync(join(tmpdir(), "seo-params-"));
     const file = join(dir, "params.json");
-    writeFileSync(file, JSON.stringify({ url: "https://harbour.example/it's \"quoted\" $(rm -rf)", "run-dir": runDir }));
+    writeFileSync(file, JSON.stringify({ url: 'https://harbour.example/it\'s "quoted" $(rm -rf)', "run-dir": runDir }));
     const r = await seo(["page", "get", "--params", file]);
     expect([r.code, r.json.error.code]).toEqual([3, "NOT_FOUND"]);
-    expect(r.json.error.got).toBe("https://harbour.example/it's \"quoted\" $(rm -rf)");
+    expect(r.json.error.got).toBe('https://harbour.example/it\'s "quoted" $(rm -rf)');
   });
 
   test("--params with command flags on the command line too is a conflict", async () => {
@@ -198,7 +242,12 @@ describe("seo: --fields and --params", () => {
   });
 
   test("--params that is not a JSON object, or has an unknown key, is a usage error", async () => {
-    for (const [stdin, code] of [["[1,2]", "INVALID_PARAMS"], ["{oops", "INVALID_PARAMS"], ['{"severty":"high"}', "UNKNOWN_FLAG"], ['{"severity":3}', "INVALID_ENUM"]] as const) {
+    for (const [stdin, code] of [
+      ["[1,2]", "INVALID_PARAMS"],
+      ["{oops", "INVALID_PARAMS"],
+      ['{"severty":"high"}', "UNKNOWN_FLAG"],
+      ['{"severity":3}', "INVALID_ENUM"],
+    ] as const) {
       const r = await seo(["finding", "list", "--params", "-"], { stdin });
       expect([r.code, r.json.error.code]).toEqual([2, code]);
     }
@@ -211,7 +260,21 @@ describe("seo: describe and help", () => {
     expect(r.code).toBe(0);
     const doc = r.json;
     expect(doc.contract_version).toBe(0);
-    expect(doc.commands.map((c: any) => c.name)).toEqual(["crawl", "extract", "audit", "score", "synthesize", "plan", "apply", "target list", "action list", "page list", "page get", "finding list", "finding get"]);
+    expect(doc.commands.map((c: any) => c.name)).toEqual([
+      "crawl",
+      "extract",
+      "audit",
+      "score",
+      "synthesize",
+      "plan",
+      "apply",
+      "target list",
+      "action list",
+      "page list",
+      "page get",
+      "finding list",
+      "finding get",
+    ]);
     const writes = ["plan", "apply"];
     for (const c of doc.commands) {
       expect(c.rw).toBe(writes.includes(c.name) ? "write" : "read");
@@ -221,7 +284,12 @@ describe("seo: describe and help", () => {
       expect(c.result_schema).toBe(`seo.${c.name.replace(" ", ".")}@1`);
     }
     const audit = doc.commands.find((c: any) => c.name === "audit");
-    expect(audit.flags.find((f: any) => f.name === "severity")).toMatchObject({ type: "enum", enum: ["low", "medium", "high"], default: "low", required: false });
+    expect(audit.flags.find((f: any) => f.name === "severity")).toMatchObject({
+      type: "enum",
+      enum: ["low", "medium", "high"],
+      default: "low",
+      required: false,
+    });
     expect(audit.pagination).toEqual({ default_limit: 20, max_limit: 1000 });
   });
 

@@ -12,8 +12,20 @@ import { SLOW_HOOK } from "../helpers/hooks.ts";
 const REPORT = JSON.stringify({
   summary: "Fix the broken link and the missing page metadata first.",
   actions: [
-    { priority: 2, title: "Add meta descriptions", why: "Pages without one show random snippets.", rules: ["meta-description"], pages: ["https://harbour.example/about.html"] },
-    { priority: 1, title: "Fix the broken link", why: "Visitors and crawlers hit a 404.", rules: ["broken-link"], pages: ["https://harbour.example/"] },
+    {
+      priority: 2,
+      title: "Add meta descriptions",
+      why: "Pages without one show random snippets.",
+      rules: ["meta-description"],
+      pages: ["https://harbour.example/about.html"],
+    },
+    {
+      priority: 1,
+      title: "Fix the broken link",
+      why: "Visitors and crawlers hit a 404.",
+      rules: ["broken-link"],
+      pages: ["https://harbour.example/"],
+    },
   ],
 });
 const USAGE = { prompt_tokens: 1234, completion_tokens: 567, total_tokens: 1801 };
@@ -24,7 +36,12 @@ afterEach(() => server?.stop(), SLOW_HOOK);
 
 beforeAll(async () => {
   audited = mkdtempSync(join(tmpdir(), "synth-"));
-  for (const stage of [["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"], ["extract"], ["audit"], ["score"]]) {
+  for (const stage of [
+    ["crawl", "--dir", join(root, "examples", "site"), "--base-url", "https://harbour.example"],
+    ["extract"],
+    ["audit"],
+    ["score"],
+  ]) {
     const r = await runInProcess(seoTool, [...stage, "--run-dir", audited, "--json"]);
     expect(r.code).toBe(0);
   }
@@ -36,8 +53,16 @@ function runDir(): string {
   return dir;
 }
 
-const synthesize = (dir: string, extra: string[] = [], env: Record<string, string> = { OPENROUTER_API_KEY: "sk-or-v1-test-0123456789abcdef0123456789abcdef" }) =>
-  runInProcess(seoTool, ["synthesize", "--run-dir", dir, "--base-url", server!.url, "--model", "openai/gpt-4o-mini", "--json", ...extra], { env });
+const synthesize = (
+  dir: string,
+  extra: string[] = [],
+  env: Record<string, string> = { OPENROUTER_API_KEY: "sk-or-v1-test-0123456789abcdef0123456789abcdef" },
+) =>
+  runInProcess(
+    seoTool,
+    ["synthesize", "--run-dir", dir, "--base-url", server!.url, "--model", "openai/gpt-4o-mini", "--json", ...extra],
+    { env },
+  );
 
 describe("seo synthesize", () => {
   test("fills meta.llm_tokens and meta.cost_usd with what the server reported, and records model, prompt and input", async () => {
@@ -56,7 +81,9 @@ describe("seo synthesize", () => {
     expect(artifact.data.usage).toEqual(USAGE);
     // The key went to the server, and nowhere else.
     expect(server.requests[0]!.authorization).toBe("Bearer sk-or-v1-test-0123456789abcdef0123456789abcdef");
-    expect(r.stdout + r.stderr + readFileSync(join(dir, "synthesize.json"), "utf8")).not.toContain("0123456789abcdef0123456789abcdef");
+    expect(r.stdout + r.stderr + readFileSync(join(dir, "synthesize.json"), "utf8")).not.toContain(
+      "0123456789abcdef0123456789abcdef",
+    );
     expect(server.requests[0]!.body.model).toBe("openai/gpt-4o-mini");
   });
 

@@ -12,11 +12,19 @@ describe("verify on the fleet", () => {
   test("every tool in dist/ conforms, golden cases replayed with CI set, and the JUnit report says so", async () => {
     const xml = join(mkdtempSync(join(tmpdir(), "junit-")), "report.xml");
     const tools = ["seo", "gate"];
-    const r = await verify(["--golden", join(root, "test", "golden"), "--junit", xml, ...tools.map(binary)], { CI: "1" });
-    const reports = (r.json.data ?? r.json.error.detail).tools as { tool: string; checks: { id: string; status: string }[] }[];
+    const r = await verify(["--golden", join(root, "test", "golden"), "--junit", xml, ...tools.map(binary)], {
+      CI: "1",
+    });
+    const reports = (r.json.data ?? r.json.error.detail).tools as {
+      tool: string;
+      checks: { id: string; status: string }[];
+    }[];
     expect(reports.map((t) => t.tool)).toEqual(tools);
     for (const t of reports) {
-      expect({ tool: t.tool, failing: t.checks.filter((c) => c.status === "fail") }).toEqual({ tool: t.tool, failing: [] });
+      expect({ tool: t.tool, failing: t.checks.filter((c) => c.status === "fail") }).toEqual({
+        tool: t.tool,
+        failing: [],
+      });
       expect(t.checks.find((c) => c.id === "golden")?.status).toBe("pass");
     }
     expect(r.code).toBe(0);
@@ -29,12 +37,17 @@ describe("verify on the fleet", () => {
 
 describe("verify obeys the contract it checks", () => {
   test("dist/verify passes dist/verify, with its golden describe snapshot and fuzzing, under CI", async () => {
-    const r = await verify(["--golden", join(root, "test", "golden"), "--fuzz", "10", "--seed", "3", binary("verify")], { CI: "1" });
+    const r = await verify(
+      ["--golden", join(root, "test", "golden"), "--fuzz", "10", "--seed", "3", binary("verify")],
+      { CI: "1" },
+    );
     const checks = (r.json.data ?? r.json.error.detail).tools[0].checks as { id: string; status: string }[];
     expect(checks.filter((c) => c.status === "fail")).toEqual([]);
     expect(r.code).toBe(0);
     const doc = JSON.parse((await run(binary("verify"), ["--describe"])).stdout);
-    expect(doc.commands.map((c: { name: string; verb: string; tier: number }) => [c.name, c.verb, c.tier])).toEqual([["audit", "audit", 2]]);
+    expect(doc.commands.map((c: { name: string; verb: string; tier: number }) => [c.name, c.verb, c.tier])).toEqual([
+      ["audit", "audit", 2],
+    ]);
   }, 120_000);
 
   test("a malformed invocation teaches: unknown flag, bad number, no binary, each exit 2", async () => {
@@ -53,9 +66,14 @@ describe("verify obeys the contract it checks", () => {
 describe("golden snapshots under CI", () => {
   test("a case without a recorded expectation fails instead of being recorded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "golden-"));
-    cpSync(join(root, "test", "golden", "seo", "describe.json"), join(dir, "seo", "describe.json"), { recursive: true });
+    cpSync(join(root, "test", "golden", "seo", "describe.json"), join(dir, "seo", "describe.json"), {
+      recursive: true,
+    });
     const unrecorded = join(dir, "seo", "new-case.json");
-    const spec = JSON.stringify({ description: "not yet recorded", argv: ["finding", "list", "--run-dir", "[CASE_DIR]/none"] });
+    const spec = JSON.stringify({
+      description: "not yet recorded",
+      argv: ["finding", "list", "--run-dir", "[CASE_DIR]/none"],
+    });
     writeFileSync(unrecorded, spec);
     const r = await verify(["--golden", dir, binary("seo")], { CI: "true" });
     expect(r.code).toBe(3);

@@ -36,7 +36,10 @@ describe("a tool whose children would hang verify", () => {
   ] as const)
     test(`${what}: verify ends with noninteractive.no-hang failed and no process left`, async () => {
       const started = performance.now();
-      const r = await run(binary("verify"), ["--json", "--no-golden", "--timeout", "3000", outside.binary(defect)], { cwd: root, timeoutMs: 60_000 });
+      const r = await run(binary("verify"), ["--json", "--no-golden", "--timeout", "3000", outside.binary(defect)], {
+        cwd: root,
+        timeoutMs: 60_000,
+      });
       console.log(`verify judged ${defect} in ${((performance.now() - started) / 1000).toFixed(1)} s`);
       const checks = (r.json.data ?? r.json.error.detail).tools[0].checks as { id: string; status: string }[];
       expect(r.code).toBe(3);

@@ -23,7 +23,8 @@ interface Check {
 const checksOf = (json: any): Check[] => (json.data ?? json.error.detail).tools[0].checks;
 const ids = (checks: Check[], status: string) => checks.filter((c) => c.status === status).map((c) => c.id);
 
-const verify = (args: string[], cwd = OUTSIDE, timeoutMs = 120_000) => run(binary("verify"), ["--json", ...args], { cwd, timeoutMs });
+const verify = (args: string[], cwd = OUTSIDE, timeoutMs = 120_000) =>
+  run(binary("verify"), ["--json", ...args], { cwd, timeoutMs });
 
 describe("a tool from outside the kit", () => {
   test("passes at the contract level from its own folder, with its golden cases and fuzzing", async () => {
@@ -40,7 +41,20 @@ describe("a tool from outside the kit", () => {
     }
     // Every check says what it enforces.
     for (const c of checks) expect(c.title).toMatch(/^(contract §|kit extension |golden cases)/);
-    expect(ids(checks, "pass")).toEqual(expect.arrayContaining(["describe.shape", "describe.contract-version", "introspection.help", "introspection.skill", "errors.unknown-flag", "errors.enum", "lists.bounded", "lists.truncation", "golden", "fuzz"]));
+    expect(ids(checks, "pass")).toEqual(
+      expect.arrayContaining([
+        "describe.shape",
+        "describe.contract-version",
+        "introspection.help",
+        "introspection.skill",
+        "errors.unknown-flag",
+        "errors.enum",
+        "lists.bounded",
+        "lists.truncation",
+        "golden",
+        "fuzz",
+      ]),
+    );
   }, 150_000);
 
   test("fails --strict only on the kit extensions it does not claim", async () => {
@@ -48,7 +62,11 @@ describe("a tool from outside the kit", () => {
     expect(r.code).toBe(3);
     const failing = checksOf(r.json).filter((c) => c.status === "fail");
     expect(failing.length).toBeGreaterThan(0);
-    for (const c of failing) expect({ id: c.id, title: c.title.split(":")[0] }).toEqual({ id: c.id, title: expect.stringMatching(/^kit extension /) });
+    for (const c of failing)
+      expect({ id: c.id, title: c.title.split(":")[0] }).toEqual({
+        id: c.id,
+        title: expect.stringMatching(/^kit extension /),
+      });
   }, 150_000);
 });
 
@@ -58,7 +76,10 @@ describe("a tool that hangs", () => {
     writeFileSync(join(dir, "describe.json"), (await run(join(OUTSIDE, "shelf"), ["--describe"])).stdout);
     writeFileSync(join(dir, "spec.yaml"), readFileSync(join(OUTSIDE, "spec.yaml")));
     const tool = join(dir, "hangs");
-    writeFileSync(tool, `#!/bin/sh\nif [ "$1" = --describe ]; then exec cat "${dir}/describe.json"; fi\nexec sleep 1000\n`);
+    writeFileSync(
+      tool,
+      `#!/bin/sh\nif [ "$1" = --describe ]; then exec cat "${dir}/describe.json"; fi\nexec sleep 1000\n`,
+    );
     chmodSync(tool, 0o755);
     const started = performance.now();
     const r = await verify(["--no-golden", tool], dir, 100_000);
@@ -75,7 +96,10 @@ describe("an expected-failures baseline", () => {
     const dir = tmp("baseline-");
     // shelf with one real defect: the universal --wait refused.
     const broken = join(dir, "shelf");
-    writeFileSync(broken, readFileSync(join(OUTSIDE, "shelf"), "utf8").replace(`"no-input": False, "wait": False,`, `"no-input": False,`));
+    writeFileSync(
+      broken,
+      readFileSync(join(OUTSIDE, "shelf"), "utf8").replace(`"no-input": False, "wait": False,`, `"no-input": False,`),
+    );
     chmodSync(broken, 0o755);
     copyFileSync(join(OUTSIDE, "spec.yaml"), join(dir, "spec.yaml"));
     copyFileSync(join(OUTSIDE, "SKILL.md"), join(dir, "SKILL.md"));
@@ -105,7 +129,9 @@ describe("no false failures, and nothing silently skipped", () => {
     const r = await verify(["--no-golden", "./shelf"], dir);
     const checks = checksOf(r.json);
     expect(ids(checks, "fail")).toEqual([]);
-    expect(checks.filter((c) => ["describe.contract-version", "introspection.skill"].includes(c.id)).map((c) => c.status)).toEqual(["pass", "pass"]);
+    expect(
+      checks.filter((c) => ["describe.contract-version", "introspection.skill"].includes(c.id)).map((c) => c.status),
+    ).toEqual(["pass", "pass"]);
   }, 120_000);
 
   test("--strict with no golden cases: the list checks are proven on the tool's own data, or fail saying why; never skipped", async () => {
@@ -113,7 +139,9 @@ describe("no false failures, and nothing silently skipped", () => {
     const checks = checksOf(r.json);
     const lists = checks.filter((c) => c.id.startsWith("lists.") || c.id === "fs.read-only");
     expect(lists.filter((c) => c.status === "skip")).toEqual([]);
-    expect(ids(lists, "pass")).toEqual(expect.arrayContaining(["lists.bounded", "lists.truncation", "lists.limit-zero", "fs.read-only"]));
+    expect(ids(lists, "pass")).toEqual(
+      expect.arrayContaining(["lists.bounded", "lists.truncation", "lists.limit-zero", "fs.read-only"]),
+    );
     // shelf pages with --limit only: the extension cursor, demanded by --strict, fails with its reason.
     const cursor = checks.find((c) => c.id === "lists.cursor")! as Check & { evidence: { what: string }[] };
     expect(cursor.status).toBe("fail");

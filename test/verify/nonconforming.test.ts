@@ -24,7 +24,11 @@ const GROUPS: Record<string, { args: string[]; defects: Defect[] }> = {
 /** crate (Python, outside the kit) at the contract level it targets: each defect with and without golden cases. */
 const CRATE_MODES = { "without golden cases": ["--no-golden"], "with golden cases": ["--golden", GOLDEN] };
 
-interface ToolReport { binary: string; ok: boolean; checks: { id: string; status: string }[] }
+interface ToolReport {
+  binary: string;
+  ok: boolean;
+  checks: { id: string; status: string }[];
+}
 
 let corpus: Corpus;
 let outside: Corpus;
@@ -34,7 +38,10 @@ const reports = new Map<string, ToolReport>();
 const key = (level: LevelName, id: string) => `${level} ${id}`;
 
 async function verify(args: string[], binaries: string[]): Promise<{ code: number; tools: ToolReport[] }> {
-  const r = await run(binary("verify"), ["--json", "--timeout", "3000", ...args, ...binaries], { timeoutMs: 170_000, cwd: root });
+  const r = await run(binary("verify"), ["--json", "--timeout", "3000", ...args, ...binaries], {
+    timeoutMs: 170_000,
+    cwd: root,
+  });
   const body = r.json.data ?? r.json.error.detail;
   return { code: r.code, tools: body.tools };
 }
@@ -43,13 +50,19 @@ beforeAll(async () => {
   corpus = await buildCorpus([...FAKE.map((d) => d.id), "small-max-page"]);
   outside = buildOutsideCorpus(CRATE.map((d) => d.id));
   for (const [mode, args] of Object.entries(CRATE_MODES)) {
-    const { tools } = await verify(args, CRATE.map((d) => outside.binary(d.id)));
+    const { tools } = await verify(
+      args,
+      CRATE.map((d) => outside.binary(d.id)),
+    );
     for (const [i, d] of CRATE.entries()) reports.set(`${mode} ${d.id}`, tools[i]!);
   }
   for (const [level, extra] of Object.entries(LEVELS) as [LevelName, string[]][])
     await Promise.all(
       Object.values(GROUPS).map(async ({ args, defects }) => {
-        const { tools } = await verify([...extra, ...args], defects.map((d) => corpus.binary(d.id)));
+        const { tools } = await verify(
+          [...extra, ...args],
+          defects.map((d) => corpus.binary(d.id)),
+        );
         for (const [i, d] of defects.entries()) reports.set(key(level, d.id), tools[i]!);
       }),
     );
@@ -75,7 +88,16 @@ describe("the nonconforming corpus", () => {
       const { code, tools } = await verify(args, [outside.binary("none")]);
       const checks = tools[0]!.checks;
       expect(checks.filter((c) => c.status === "fail")).toEqual([]);
-      for (const id of ["lists.bounded", "lists.truncation", "lists.cursor", "fs.read-only", "fs.dry-run", "errors.range", "errors.enum"]) expect({ id, status: checks.find((c) => c.id === id)!.status }).toEqual({ id, status: "pass" });
+      for (const id of [
+        "lists.bounded",
+        "lists.truncation",
+        "lists.cursor",
+        "fs.read-only",
+        "fs.dry-run",
+        "errors.range",
+        "errors.enum",
+      ])
+        expect({ id, status: checks.find((c) => c.id === id)!.status }).toEqual({ id, status: "pass" });
       expect(code).toBe(0);
     }, 120_000);
 
@@ -94,7 +116,10 @@ describe("the nonconforming corpus", () => {
     // Its own golden case (the corpus's record pages of 10): recorded on this run, then replayed and walked.
     const golden = mkdtempSync(join(tmpdir(), "golden-small-page-"));
     mkdirSync(join(golden, "fake"));
-    writeFileSync(join(golden, "fake", "item-list.json"), JSON.stringify({ description: "every item, paged", argv: ["item", "list"] }));
+    writeFileSync(
+      join(golden, "fake", "item-list.json"),
+      JSON.stringify({ description: "every item, paged", argv: ["item", "list"] }),
+    );
     const { code, tools } = await verify(["--strict", "--golden", golden], [corpus.binary("small-max-page")]);
     const cursor = tools[0]!.checks.find((c) => c.id === "lists.cursor")!;
     expect(cursor.status).toBe("pass");
@@ -104,7 +129,10 @@ describe("the nonconforming corpus", () => {
 
   for (const [level, extra] of Object.entries(LEVELS))
     test(`the conforming twin passes every check, with golden cases and fuzzing (${level})`, async () => {
-      const { code, tools } = await verify([...extra, "--golden", GOLDEN, "--fuzz", "40", "--seed", "7"], [corpus.binary("none")]);
+      const { code, tools } = await verify(
+        [...extra, "--golden", GOLDEN, "--fuzz", "40", "--seed", "7"],
+        [corpus.binary("none")],
+      );
       expect(tools[0]!.checks.filter((c) => c.status === "fail")).toEqual([]);
       expect(code).toBe(0);
     }, 120_000);

@@ -9,8 +9,21 @@ import type { Subject } from "../../verify/inspect.ts";
 import { Findings } from "../../verify/report.ts";
 import type { RunResult } from "../../verify/sandbox.ts";
 
-const doc = { commands: [{ name: "apply", secrets_out: [{ name: "CLIENT_SECRET", description: "issued once" }] }, { name: "list" }] };
-const meta = (extra: Record<string, unknown>) => ({ schema: null, duration_ms: 0, cost_usd: 0, llm_tokens: 0, pagination: null, truncated: false, truncation_hint: null, run_dir: null, outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null }, ...extra });
+const doc = {
+  commands: [{ name: "apply", secrets_out: [{ name: "CLIENT_SECRET", description: "issued once" }] }, { name: "list" }],
+};
+const meta = (extra: Record<string, unknown>) => ({
+  schema: null,
+  duration_ms: 0,
+  cost_usd: 0,
+  llm_tokens: 0,
+  pagination: null,
+  truncated: false,
+  truncation_hint: null,
+  run_dir: null,
+  outcome: { unit: "count", projected: null, realized: null, cost_usd: 0, confidence: null },
+  ...extra,
+});
 const runOf = { run: { label: "probe", argv: ["apply"] }, exit: 0, stdout: "", stderr: "" } as unknown as RunResult;
 
 function judge(command: string, extra: Record<string, unknown>): { status: string; evidence: string[] } {
@@ -23,13 +36,25 @@ function judge(command: string, extra: Record<string, unknown>): { status: strin
 
 describe("identity.secrets-out", () => {
   test("no secrets_out, or a declared one: passes", () => {
-    expect([judge("list", {}).status, judge("apply", { secrets_out: { CLIENT_SECRET: "s3cr3t-value" } }).status]).toEqual(["pass", "pass"]);
+    expect([
+      judge("list", {}).status,
+      judge("apply", { secrets_out: { CLIENT_SECRET: "s3cr3t-value" } }).status,
+    ]).toEqual(["pass", "pass"]);
   });
 
   test("a secret out on a command that declares none, or under another name, or not a string: fails, naming it", () => {
-    expect(judge("list", { secrets_out: { CLIENT_SECRET: "x" } })).toEqual({ status: "fail", evidence: ["'list' returns CLIENT_SECRET in meta.secrets_out, which its --describe does not declare in secrets_out"] });
-    expect(judge("apply", { secrets_out: { OTHER: "x" } }).evidence).toEqual(["'apply' returns OTHER in meta.secrets_out, which its --describe does not declare in secrets_out (it declares CLIENT_SECRET)"]);
-    expect(judge("apply", { secrets_out: { CLIENT_SECRET: 42 } }).evidence).toEqual(["'apply': meta.secrets_out.CLIENT_SECRET is not a string"]);
+    expect(judge("list", { secrets_out: { CLIENT_SECRET: "x" } })).toEqual({
+      status: "fail",
+      evidence: [
+        "'list' returns CLIENT_SECRET in meta.secrets_out, which its --describe does not declare in secrets_out",
+      ],
+    });
+    expect(judge("apply", { secrets_out: { OTHER: "x" } }).evidence).toEqual([
+      "'apply' returns OTHER in meta.secrets_out, which its --describe does not declare in secrets_out (it declares CLIENT_SECRET)",
+    ]);
+    expect(judge("apply", { secrets_out: { CLIENT_SECRET: 42 } }).evidence).toEqual([
+      "'apply': meta.secrets_out.CLIENT_SECRET is not a string",
+    ]);
     expect(judge("apply", { secrets_out: ["x"] }).status).toBe("fail");
   });
 });

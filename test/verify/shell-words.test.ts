@@ -16,11 +16,36 @@ describe("shellWords splits a line as sh does", () => {
     });
 
   test("reports what the shell would do more than split: a glob, a variable, a pipe, an open quote", () => {
-    for (const line of ["x\ny", "x --url=https://e.com/a?b", "x --path $HOME", "x | y", "x 'open", 'x "a $b"', "x ~/notes"]) expect(shellWords(line)).toHaveProperty("error");
+    for (const line of [
+      "x\ny",
+      "x --url=https://e.com/a?b",
+      "x --path $HOME",
+      "x | y",
+      "x 'open",
+      'x "a $b"',
+      "x ~/notes",
+    ])
+      expect(shellWords(line)).toHaveProperty("error");
   });
 });
 
 test("every line the kit prints splits back into exactly its words", () => {
-  const words = ["brain", "note", "create", "--title", "Harbour history", "--body", "It's $5 & `free`; #1 ~ok", "", "--tag", "a=b", "--x", "*", "naïve", "tab\there", "new\nline"];
+  const words = [
+    "brain",
+    "note",
+    "create",
+    "--title",
+    "Harbour history",
+    "--body",
+    "It's $5 & `free`; #1 ~ok",
+    "",
+    "--tag",
+    "a=b",
+    "--x",
+    "*",
+    "naïve",
+    "tab\there",
+    "new\nline",
+  ];
   expect(shellWords(shellLine(words))).toEqual({ words });
 });

@@ -7,7 +7,10 @@ export const link = z.object({
   raw: z.nullable(z.string()),
   text: z.string(),
   rel: z.nullable(z.string()),
-  lang: describe(z.optional(z.nullable(z.string())), "The language of the link's text: the lang of its nearest element that states one."),
+  lang: describe(
+    z.optional(z.nullable(z.string())),
+    "The language of the link's text: the lang of its nearest element that states one.",
+  ),
   internal: z.boolean(),
   crawlable: z.boolean(),
 });
@@ -18,7 +21,10 @@ export const extractedPage = z.object({
   status: describe(z.number(), "HTTP status of the final response; 0 when the request failed."),
   depth: z.number(),
   size: describe(z.nullable(z.number()), "The HTML's full size in bytes; null when no HTML was read."),
-  cut: describe(z.boolean(), "Only the first --max-body-bytes of the HTML were read and judged (a `body-cut` finding)."),
+  cut: describe(
+    z.boolean(),
+    "Only the first --max-body-bytes of the HTML were read and judged (a `body-cut` finding).",
+  ),
   file: describe(z.nullable(z.string()), "For a folder crawl: the file, relative to the folder."),
   content_type: z.nullable(z.string()),
   encoding: describe(
@@ -38,14 +44,17 @@ export const extractedPage = z.object({
   lang: z.nullable(z.string()),
   hreflang: z.array(z.object({ lang: z.string(), href: z.nullable(z.string()), raw: z.string() })),
   robots_meta: z.nullable(z.string()),
-  robots_metas: describe(z.optional(z.array(z.object({ name: z.string(), content: z.string() }))), "The <head>'s robots metas by name: robots, googlebot, bingbot, duckduckbot, archive.org_bot."),
+  robots_metas: describe(
+    z.optional(z.array(z.object({ name: z.string(), content: z.string() }))),
+    "The <head>'s robots metas by name: robots, googlebot, bingbot, duckduckbot, archive.org_bot.",
+  ),
   x_robots_tag: z.nullable(z.string()),
   viewport: z.nullable(z.string()),
   links: z.array(link),
   images: z.array(
     z.object({
       src: z.nullable(z.string()),
-      alt: describe(z.nullable(z.string()), "Whitespace-collapsed; an alt of only spaces is \" \"."),
+      alt: describe(z.nullable(z.string()), 'Whitespace-collapsed; an alt of only spaces is " ".'),
       hidden: z.optional(describe(z.boolean(), "Not rendered, or aria-hidden: not judged by image-alt.")),
       named: z.optional(describe(z.boolean(), "A non-empty aria-label, aria-labelledby or title names it.")),
       presentational: z.optional(describe(z.boolean(), 'role="presentation" or role="none".')),

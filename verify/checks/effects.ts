@@ -38,15 +38,28 @@ const runDirOf = (w: Workspace, argv: readonly string[]): string | null => {
 /** Not watched: TMPDIR and the run dir, the tool's scratch (contract §7). */
 const scratch = (w: Workspace, argv: readonly string[]) => {
   const runDir = runDirOf(w, argv);
-  return (p: string) => p.startsWith(join(w.root, "tmp")) || (runDir !== null && (p === runDir || p.startsWith(`${runDir}/`)));
+  return (p: string) =>
+    p.startsWith(join(w.root, "tmp")) || (runDir !== null && (p === runDir || p.startsWith(`${runDir}/`)));
 };
 
 /** The tool's own plan examples, run for real in the workspace: the inputs a later example names. */
-async function prepare(s: Subject, doc: DescribeDoc, w: Workspace, c: CommandDoc, argv: readonly string[]): Promise<void> {
+async function prepare(
+  s: Subject,
+  doc: DescribeDoc,
+  w: Workspace,
+  c: CommandDoc,
+  argv: readonly string[],
+): Promise<void> {
   if (c.verb !== "apply" && !argv.some((a) => a === "--plan" || a.startsWith("--plan="))) return;
   const planners = doc.commands.filter((x) => x.verb === "plan" && x !== c && x.examples?.length);
   for (const p of planners)
-    for (const e of p.examples!) await s.sandbox.run({ label: `${p.name}: example (inputs for '${c.name}')`, argv: [...words(p), ...e.argv, "--no-input"], cwd: w.cwd, env: w.env });
+    for (const e of p.examples!)
+      await s.sandbox.run({
+        label: `${p.name}: example (inputs for '${c.name}')`,
+        argv: [...words(p), ...e.argv, "--no-input"],
+        cwd: w.cwd,
+        env: w.env,
+      });
 }
 
 async function probe(s: Subject, doc: DescribeDoc, c: CommandDoc, argv: readonly string[], n: number): Promise<void> {
@@ -55,13 +68,26 @@ async function probe(s: Subject, doc: DescribeDoc, c: CommandDoc, argv: readonly
   const skip = scratch(w, argv);
   const before = Sandbox.snapshot(w.root, skip);
   const dryRun = c.rw === "write" ? ["--dry-run"] : [];
-  const r = await s.sandbox.run({ label: `${c.name}: side effects of ${argv.join(" ") || "(required flags)"}${dryRun.length ? " --dry-run" : ""}`, argv: [...words(c), ...argv, ...dryRun, "--no-input"], cwd: w.cwd, env: w.env });
+  const r = await s.sandbox.run({
+    label: `${c.name}: side effects of ${argv.join(" ") || "(required flags)"}${dryRun.length ? " --dry-run" : ""}`,
+    argv: [...words(c), ...argv, ...dryRun, "--no-input"],
+    cwd: w.cwd,
+    env: w.env,
+  });
   inspectEnvelope(s, r, c);
   if (r.timedOut) return;
   const after = Sandbox.snapshot(w.root, skip);
-  const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p)).map((p) => p.replace(w.root, "[WORKSPACE]"));
+  const changed = [...new Set([...before.keys(), ...after.keys()])]
+    .filter((p) => before.get(p) !== after.get(p))
+    .map((p) => p.replace(w.root, "[WORKSPACE]"));
   const what = `changed ${changed.join(", ")}`;
-  if (c.rw === "write") s.findings.expect("fs.dry-run", changed.length === 0, `'${c.name} --dry-run' ${what}: a dry run does everything except the side effect`, r);
+  if (c.rw === "write")
+    s.findings.expect(
+      "fs.dry-run",
+      changed.length === 0,
+      `'${c.name} --dry-run' ${what}: a dry run does everything except the side effect`,
+      r,
+    );
   else s.findings.expect("fs.read-only", changed.length === 0, `the read command '${c.name}' ${what}`, r);
 }
 

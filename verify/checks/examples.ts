@@ -19,25 +19,43 @@ const full = (doc: DescribeDoc, c: CommandDoc, e: ExampleDoc): string[] => [doc.
 async function runExample(s: Subject, doc: DescribeDoc, c: CommandDoc, e: ExampleDoc, n: number): Promise<void> {
   const dryRun = c.rw === "write" && !e.argv.includes("--dry-run") ? ["--dry-run"] : [];
   const line = full(doc, c, e).join(" ");
-  const r = await s.sandbox.run({ label: `${c.name}: example ${n} (${line}${dryRun.length ? " --dry-run" : ""})`, argv: [...c.name.split(" "), ...e.argv, ...dryRun] });
+  const r = await s.sandbox.run({
+    label: `${c.name}: example ${n} (${line}${dryRun.length ? " --dry-run" : ""})`,
+    argv: [...c.name.split(" "), ...e.argv, ...dryRun],
+  });
   const env = inspectEnvelope(s, r, c);
   if (!env) return;
   const f = s.findings;
   if (env.ok) return f.exercised("examples.run");
   const code = env.error!.code;
-  if (!f.expect("examples.run", classOf(s, code, r.exit) !== 2 && r.exit !== 2, `example ${n} of '${c.name}' is refused as a usage error: ${code}: ${env.error!.message}`, r)) return;
+  if (
+    !f.expect(
+      "examples.run",
+      classOf(s, code, r.exit) !== 2 && r.exit !== 2,
+      `example ${n} of '${c.name}' is refused as a usage error: ${code}: ${env.error!.message}`,
+      r,
+    )
+  )
+    return;
   if (c.errors === null) return;
   const exits = new Set([0, ...c.errors.map((x) => KNOWN_CODE_EXITS[x] ?? doc.error_codes?.[x]?.exit)]);
-  f.expect("examples.run", c.errors.includes(code) && exits.has(r.exit ?? -1), `example ${n} of '${c.name}' exits ${r.exit} with ${code}, which '${c.name}' does not declare (${c.errors.join(", ")})`, r);
+  f.expect(
+    "examples.run",
+    c.errors.includes(code) && exits.has(r.exit ?? -1),
+    `example ${n} of '${c.name}' exits ${r.exit} with ${code}, which '${c.name}' does not declare (${c.errors.join(", ")})`,
+    r,
+  );
 }
 
 /** Whether each printed line splits into its example's words: null when all do, else the first that does not. */
 function misprinted(where: string, lines: readonly string[], expected: readonly string[][]): string | null {
-  if (lines.length !== expected.length) return `${where} prints ${lines.length} example line(s); --describe lists ${expected.length}`;
+  if (lines.length !== expected.length)
+    return `${where} prints ${lines.length} example line(s); --describe lists ${expected.length}`;
   for (const [i, line] of lines.entries()) {
     const split = shellWords(line);
     if ("error" in split) return `${where}: \`${line}\` has ${split.error}`;
-    if (!isDeepStrictEqual(split.words, expected[i])) return `${where}: \`${line}\` splits into ${JSON.stringify(split.words)}, not the example's ${JSON.stringify(expected[i])}`;
+    if (!isDeepStrictEqual(split.words, expected[i]))
+      return `${where}: \`${line}\` splits into ${JSON.stringify(split.words)}, not the example's ${JSON.stringify(expected[i])}`;
   }
   return null;
 }
@@ -57,19 +75,27 @@ function skillLines(text: string, tool: string): Map<string, string[]> {
   return out;
 }
 
-async function checkLines(s: Subject, doc: DescribeDoc, c: CommandDoc, skill: Map<string, string[]> | null): Promise<void> {
+async function checkLines(
+  s: Subject,
+  doc: DescribeDoc,
+  c: CommandDoc,
+  skill: Map<string, string[]> | null,
+): Promise<void> {
   const examples = c.examples ?? [];
   const expected = examples.map((e) => full(doc, c, e));
   const f = s.findings;
   const described = examples.map((e) => e.command_line);
-  if (described.some((l) => l === null)) f.fail("examples.quoting", `'${c.name}': an example in --describe has no command_line`);
+  if (described.some((l) => l === null))
+    f.fail("examples.quoting", `'${c.name}': an example in --describe has no command_line`);
   else {
     const problem = misprinted(`'${c.name}' --describe command_line`, described as string[], expected);
     f.expect("examples.quoting", problem === null, problem ?? "");
   }
   const r = await s.sandbox.run({ label: `${c.name} --help (examples)`, argv: [...c.name.split(" "), "--help"] });
   if (inspectStreams(s, r) && r.exit === 0) {
-    const lines = section(r.stdout, "EXAMPLES").filter((l) => l.startsWith(`  ${doc.tool} `)).map((l) => l.trim());
+    const lines = section(r.stdout, "EXAMPLES")
+      .filter((l) => l.startsWith(`  ${doc.tool} `))
+      .map((l) => l.trim());
     const problem = misprinted(`'${c.name} --help' EXAMPLES`, lines, expected);
     f.expect("examples.quoting", problem === null, problem ?? "", r);
   }
@@ -90,6 +116,9 @@ export async function checkExamples(s: Subject, doc: DescribeDoc, documents: Doc
   const found = await documents.get("SKILL.md");
   const skill = "missing" in found ? null : skillLines(found.text, doc.tool);
   await Promise.all(
-    withExamples.flatMap((c) => [checkLines(s, doc, c, skill), ...c.examples!.map((e, i) => runExample(s, doc, c, e, i + 1))]),
+    withExamples.flatMap((c) => [
+      checkLines(s, doc, c, skill),
+      ...c.examples!.map((e, i) => runExample(s, doc, c, e, i + 1)),
+    ]),
   );
 }

@@ -20,12 +20,34 @@ const raw = fc.string({ unit: "binary", maxLength: 16 }).map((x) => x.replace(/\
 
 function valueFor(c: CommandDoc, name: string): fc.Arbitrary<string> {
   const flag = c.flags.find((x) => x.name === name);
-  const p = ((c.input_schema?.properties ?? {}) as Record<string, Record<string, unknown>>)[name] ?? (flag?.enum ? { enum: flag.enum } : { type: flag?.type === "enum" ? "string" : flag?.type });
+  const p =
+    ((c.input_schema?.properties ?? {}) as Record<string, Record<string, unknown>>)[name] ??
+    (flag?.enum ? { enum: flag.enum } : { type: flag?.type === "enum" ? "string" : flag?.type });
   const sensible = plausible(p as never);
   return fc.oneof(
     { arbitrary: fc.constantFrom(...((p.enum as string[] | undefined) ?? [sensible ?? "x"])), weight: 3 },
     { arbitrary: fc.integer({ min: -5, max: 100000 }).map(String), weight: 2 },
-    { arbitrary: fc.constantFrom("", " ", "-1", "0", "1e309", "NaN", "--json", "true", "null", "../../etc/passwd", "https://example.invalid/", "ünïcödé", "名前", "🙂", "a\u202eb", "x\ny"), weight: 2 },
+    {
+      arbitrary: fc.constantFrom(
+        "",
+        " ",
+        "-1",
+        "0",
+        "1e309",
+        "NaN",
+        "--json",
+        "true",
+        "null",
+        "../../etc/passwd",
+        "https://example.invalid/",
+        "ünïcödé",
+        "名前",
+        "🙂",
+        "a\u202eb",
+        "x\ny",
+      ),
+      weight: 2,
+    },
     { arbitrary: text, weight: 2 },
     { arbitrary: raw, weight: 1 },
   );
@@ -38,21 +60,51 @@ function valueFor(c: CommandDoc, name: string): fc.Arbitrary<string> {
  */
 function argvFor(c: CommandDoc): fc.Arbitrary<string[]> {
   const own = fc.record(
-    Object.fromEntries(c.flags.map((f) => [f.name, f.type === "boolean" ? fc.constantFrom("true", "false", "maybe") : valueFor(c, f.name)])),
+    Object.fromEntries(
+      c.flags.map((f) => [
+        f.name,
+        f.type === "boolean" ? fc.constantFrom("true", "false", "maybe") : valueFor(c, f.name),
+      ]),
+    ),
     { requiredKeys: [] },
   );
   const universal = fc.record(
-    { json: fc.constant(""), "dry-run": fc.constant(""), limit: fc.integer({ min: -3, max: 2000 }).map(String), cursor: text, fields: text },
+    {
+      json: fc.constant(""),
+      "dry-run": fc.constant(""),
+      limit: fc.integer({ min: -3, max: 2000 }).map(String),
+      cursor: text,
+      fields: text,
+    },
     { requiredKeys: [] },
   );
-  const noise = fc.option(fc.oneof(fc.stringMatching(/^--[a-z][a-z-]{0,12}$/).map((x) => [x]), text.map((x) => [x])), { freq: 4 });
-  const toArgv = (flags: Record<string, string>) => Object.entries(flags).flatMap(([k, val]) => (val === "" ? [`--${k}`] : [`--${k}=${val}`]));
-  return fc.tuple(own, universal, noise).map(([o, u, n]) => [...words(c), ...toArgv(o as Record<string, string>), ...toArgv(u as Record<string, string>), ...(n ?? []), "--no-input"]);
+  const noise = fc.option(
+    fc.oneof(
+      fc.stringMatching(/^--[a-z][a-z-]{0,12}$/).map((x) => [x]),
+      text.map((x) => [x]),
+    ),
+    { freq: 4 },
+  );
+  const toArgv = (flags: Record<string, string>) =>
+    Object.entries(flags).flatMap(([k, val]) => (val === "" ? [`--${k}`] : [`--${k}=${val}`]));
+  return fc
+    .tuple(own, universal, noise)
+    .map(([o, u, n]) => [
+      ...words(c),
+      ...toArgv(o as Record<string, string>),
+      ...toArgv(u as Record<string, string>),
+      ...(n ?? []),
+      "--no-input",
+    ]);
 }
 
 function paramsFor(c: CommandDoc): fc.Arbitrary<string> {
   const key = fc.oneof(fc.constantFrom(...c.flags.map((f) => f.name), "limit", "cursor", "fields", "dry-run"), text);
-  return fc.oneof(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }).map((d) => JSON.stringify(d)), text, fc.jsonValue({ maxDepth: 2 }).map((j) => JSON.stringify(j)));
+  return fc.oneof(
+    fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { maxKeys: 5 }).map((d) => JSON.stringify(d)),
+    text,
+    fc.jsonValue({ maxDepth: 2 }).map((j) => JSON.stringify(j)),
+  );
 }
 
 export async function fuzzCommand(s: Subject, c: CommandDoc, runs: number, seed: number): Promise<void> {
@@ -65,19 +117,34 @@ export async function fuzzCommand(s: Subject, c: CommandDoc, runs: number, seed:
     const r = await s.sandbox.run({ label: `fuzz ${c.name}`, argv, cwd: dir });
     inspectEnvelope(scratch, r, c);
     const bad = scratch.findings.results().filter((x) => x.status === "fail");
-    const why = bad.length ? bad.map((b) => `${b.id}: ${b.evidence[0]?.what}`).join("; ") : r.exit === 1 ? "INTERNAL on bad input: the tool failed instead of saying what was wrong" : null;
+    const why = bad.length
+      ? bad.map((b) => `${b.id}: ${b.evidence[0]?.what}`).join("; ")
+      : r.exit === 1
+        ? "INTERNAL on bad input: the tool failed instead of saying what was wrong"
+        : null;
     if (why) failing = { result: r, why };
     return why === null;
   };
 
   let n = 0;
-  const property = fc.asyncProperty(fc.oneof(argvFor(c), paramsFor(c).map((doc) => ({ doc }))), async (input) => {
-    if (Array.isArray(input)) return attempt(input);
-    const file = join(dir, `params-${n++}.json`);
-    writeFileSync(file, input.doc);
-    return attempt([...words(c), "--params", file, "--no-input"]);
+  const property = fc.asyncProperty(
+    fc.oneof(
+      argvFor(c),
+      paramsFor(c).map((doc) => ({ doc })),
+    ),
+    async (input) => {
+      if (Array.isArray(input)) return attempt(input);
+      const file = join(dir, `params-${n++}.json`);
+      writeFileSync(file, input.doc);
+      return attempt([...words(c), "--params", file, "--no-input"]);
+    },
+  );
+  const details = await fc.check(property, {
+    numRuns: runs,
+    seed,
+    endOnFailure: false,
+    interruptAfterTimeLimit: 120_000,
   });
-  const details = await fc.check(property, { numRuns: runs, seed, endOnFailure: false, interruptAfterTimeLimit: 120_000 });
   s.findings.exercised("fuzz", details.numRuns);
   if (details.failed && failing) {
     const { result, why } = failing as { result: RunResult; why: string };

@@ -37,7 +37,9 @@ function siblingOf(s: Subject, opts: GoldenOptions, tool: string): string | null
 }
 
 const commandOf = (doc: DescribeDoc, argv: readonly string[]): CommandDoc | null =>
-  doc.commands.find((c) => c.name.split(" ").every((w, i) => argv[i] === w) && !(argv[c.name.split(" ").length] ?? "-").match(/^[a-z]/)) ?? null;
+  doc.commands.find(
+    (c) => c.name.split(" ").every((w, i) => argv[i] === w) && !(argv[c.name.split(" ").length] ?? "-").match(/^[a-z]/),
+  ) ?? null;
 
 /** Replays every case; returns the list commands a case drove (their list checks ran on the case's data). */
 export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOptions): Promise<Set<string>> {
@@ -46,8 +48,17 @@ export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOpti
   const { cases, errors } = loadCases(dir);
   for (const e of errors) f.fail("golden", `unreadable case ${e}`);
   if (!cases.some((c) => c.spec.argv.length === 1 && c.spec.argv[0] === "--describe")) {
-    if (opts.ci && !opts.update) f.fail("golden", `no golden snapshot of \`${doc.tool} --describe\` in ${dir}; with CI set it is not created: run \`verify --update\` and commit it`);
-    else cases.push({ name: "describe", path: join(dir, "describe.json"), spec: { description: "The tool's public surface: any change shows up here in review.", argv: ["--describe"] } });
+    if (opts.ci && !opts.update)
+      f.fail(
+        "golden",
+        `no golden snapshot of \`${doc.tool} --describe\` in ${dir}; with CI set it is not created: run \`verify --update\` and commit it`,
+      );
+    else
+      cases.push({
+        name: "describe",
+        path: join(dir, "describe.json"),
+        spec: { description: "The tool's public surface: any change shows up here in review.", argv: ["--describe"] },
+      });
   }
   const listed = new Map<string, boolean>();
   // A case that drives a tool not to be found is skipped, saying how to supply it: never a crash.
@@ -60,7 +71,10 @@ export async function checkGolden(s: Subject, doc: DescribeDoc, opts: GoldenOpti
     return absent.length === 0;
   });
   for (const [tool, names] of missing)
-    f.skip("golden.siblings", `${names.length} case(s) drive ${tool}, which is not beside the binary or on PATH (${names.join(", ")}): pass ${SIBLING_FLAGS[tool] ?? `a ${tool} on PATH`} to run them`);
+    f.skip(
+      "golden.siblings",
+      `${names.length} case(s) drive ${tool}, which is not beside the binary or on PATH (${names.join(", ")}): pass ${SIBLING_FLAGS[tool] ?? `a ${tool} on PATH`} to run them`,
+    );
   if (missing.size === 0 && !runnable.some((c) => (c.spec.setup ?? []).some((st) => st.tool))) {
     f.exercised("golden.siblings");
     f.note("golden.siblings", "no golden case drives another tool");
@@ -87,16 +101,34 @@ const parseEnvelope = (stdout: string): { ok: boolean } | null => {
   }
 };
 
-async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenOptions, listed: Map<string, boolean>): Promise<void> {
+async function replay(
+  s: Subject,
+  doc: DescribeDoc,
+  c: LoadedCase,
+  opts: GoldenOptions,
+  listed: Map<string, boolean>,
+): Promise<void> {
   const f = s.findings;
   const caseDir = s.sandbox.dir(`golden-${c.name}`);
-  const places: CasePlaces = { CASE_DIR: caseDir, RUN_DIR: join(caseDir, "run"), ROOT: opts.root, HOME: s.sandbox.home, TMP: s.sandbox.tmp };
+  const places: CasePlaces = {
+    CASE_DIR: caseDir,
+    RUN_DIR: join(caseDir, "run"),
+    ROOT: opts.root,
+    HOME: s.sandbox.home,
+    TMP: s.sandbox.tmp,
+  };
   try {
     layOut(c.spec, places);
   } catch (e) {
     return f.fail("golden", `${c.name}: cannot lay out its files: ${(e as Error).message}`);
   }
-  const step = async (label: string, argv: readonly string[], stdin?: string, env?: Record<string, string>, tool?: string): Promise<RunResult> => {
+  const step = async (
+    label: string,
+    argv: readonly string[],
+    stdin?: string,
+    env?: Record<string, string>,
+    tool?: string,
+  ): Promise<RunResult> => {
     const filled = argv.map((a) => fill(a, places));
     const command = tool ? undefined : commandOf(doc, filled);
     // A read may keep a cache of its own in a repository's git directory (`.git/<tool>/`, as git keeps its index):
@@ -133,7 +165,12 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
   const actual = normalize(r.stdout, places, c.spec.redact ?? {}, c.spec.redact_text);
 
   if (!c.spec.expect || opts.update) {
-    if (!c.spec.expect && opts.ci && !opts.update) return f.fail("golden", `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`, r);
+    if (!c.spec.expect && opts.ci && !opts.update)
+      return f.fail(
+        "golden",
+        `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`,
+        r,
+      );
     c.spec.expect = { exit: r.exit ?? -1, kind: actual.kind, stdout: actual.stdout };
     saveCase(c);
     f.exercised("golden");
@@ -148,22 +185,40 @@ async function replay(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenO
           : exp.kind === "text"
             ? textMismatch((exp.stdout as string[]).join("\n"), (actual.stdout as string[]).join("\n"))
             : jsonMismatch(exp.stdout, actual.stdout);
-    f.expect("golden", mismatch === null, `${c.name} (${c.path}): ${mismatch}; re-record with \`verify --update\` if the change is intended`, r);
+    f.expect(
+      "golden",
+      mismatch === null,
+      `${c.name} (${c.path}): ${mismatch}; re-record with \`verify --update\` if the change is intended`,
+      r,
+    );
   }
 
   // ok with no object in data is envelope.ok-iff's finding: nothing here to look into.
   if (!env?.ok || !command || env.data === null || typeof env.data !== "object") return;
   await checkFields(s, command, r, env);
-  if (command.isList) listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
+  if (command.isList)
+    listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
 }
 
 export async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: Envelope): Promise<void> {
   const field = firstField(command) ?? Object.keys((full.data ?? {}) as object)[0] ?? null;
   if (!field || r.run.argv.some((a) => a.startsWith("--fields"))) return;
-  const p = await s.sandbox.run({ ...r.run, label: `${r.run.label} --fields ${field}`, argv: [...r.run.argv, "--fields", field] });
+  const p = await s.sandbox.run({
+    ...r.run,
+    label: `${r.run.label} --fields ${field}`,
+    argv: [...r.run.argv, "--fields", field],
+  });
   const slim = inspectEnvelope(s, p, command);
   if (!slim || slim.data === null || typeof slim.data !== "object") return;
-  const sameShape = isDeepStrictEqual(Object.keys(slim), Object.keys(full)) && isDeepStrictEqual(Object.keys(slim.meta).sort(), Object.keys(full.meta).sort()) && slim.ok;
+  const sameShape =
+    isDeepStrictEqual(Object.keys(slim), Object.keys(full)) &&
+    isDeepStrictEqual(Object.keys(slim.meta).sort(), Object.keys(full.meta).sort()) &&
+    slim.ok;
   const onlyField = slim.ok && Object.keys(slim.data as object).every((k) => k === field);
-  s.findings.expect("output.fields-shape", sameShape && onlyField, `--fields ${field} ${sameShape ? `left data keys ${Object.keys(slim.data as object).join(", ")}` : "changed the envelope's shape"}`, p);
+  s.findings.expect(
+    "output.fields-shape",
+    sameShape && onlyField,
+    `--fields ${field} ${sameShape ? `left data keys ${Object.keys(slim.data as object).join(", ")}` : "changed the envelope's shape"}`,
+    p,
+  );
 }

@@ -24,7 +24,8 @@ export function section(text: string, heading: string): string[] {
   return out;
 }
 
-const flagsIn = (lines: readonly string[]): string[] => lines.map((l) => l.match(/^\s+--([a-z][a-z0-9-]*)/)?.[1]).filter((x): x is string => Boolean(x));
+const flagsIn = (lines: readonly string[]): string[] =>
+  lines.map((l) => l.match(/^\s+--([a-z][a-z0-9-]*)/)?.[1]).filter((x): x is string => Boolean(x));
 
 const diff = (what: string, got: readonly string[], want: readonly string[]): string | null => {
   const missing = want.filter((x) => !got.includes(x));
@@ -34,32 +35,77 @@ const diff = (what: string, got: readonly string[], want: readonly string[]): st
 };
 
 /** Words that should appear in a text, and which do not: a command by its name, a flag as --name. */
-const absentFrom = (text: string, words: readonly string[]): string[] => words.filter((w) => !new RegExp(`(^|[^a-z0-9-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-z0-9-])`, "m").test(text));
+const absentFrom = (text: string, words: readonly string[]): string[] =>
+  words.filter(
+    (w) => !new RegExp(`(^|[^a-z0-9-])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^a-z0-9-])`, "m").test(text),
+  );
 
 export async function checkToolHelp(s: Subject, doc: DescribeDoc): Promise<void> {
   const r = await s.sandbox.run({ label: "tool --help", argv: ["--help"] });
   if (!inspectStreams(s, r)) return;
-  if (!s.findings.expect("introspection.help", r.exit === 0 && r.stdout.trim() !== "", `--help exited ${r.exit}${r.stdout.trim() ? "" : " with nothing on stdout"}, expected exit 0 and help text`, r)) return;
-  const missing = absentFrom(r.stdout, doc.commands.map((c) => c.name));
-  if (!s.findings.expect("introspection.help", missing.length === 0, `--help does not name the command(s) ${missing.join(", ")} that --describe lists`, r)) return;
+  if (
+    !s.findings.expect(
+      "introspection.help",
+      r.exit === 0 && r.stdout.trim() !== "",
+      `--help exited ${r.exit}${r.stdout.trim() ? "" : " with nothing on stdout"}, expected exit 0 and help text`,
+      r,
+    )
+  )
+    return;
+  const missing = absentFrom(
+    r.stdout,
+    doc.commands.map((c) => c.name),
+  );
+  if (
+    !s.findings.expect(
+      "introspection.help",
+      missing.length === 0,
+      `--help does not name the command(s) ${missing.join(", ")} that --describe lists`,
+      r,
+    )
+  )
+    return;
   if (!holds(s, "help-layout")) return;
   const listed = section(r.stdout, "COMMANDS")
     .map((l) => l.match(/^\s+(\S+(?: [a-z][a-z0-9-]*)?)(?:\s{2,}|$)/)?.[1])
     .filter((x): x is string => Boolean(x));
-  const problem = diff("--help COMMANDS", listed, doc.commands.map((c) => c.name));
+  const problem = diff(
+    "--help COMMANDS",
+    listed,
+    doc.commands.map((c) => c.name),
+  );
   s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 
 export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void> {
   const r = await s.sandbox.run({ label: `${c.name} --help`, argv: [...c.name.split(" "), "--help"] });
   if (!inspectStreams(s, r)) return;
-  if (!s.findings.expect("introspection.help", r.exit === 0, `'${c.name} --help' exited ${r.exit}, expected 0`, r)) return;
-  const missing = absentFrom(r.stdout, c.flags.map((f) => `--${f.name}`));
-  if (!s.findings.expect("introspection.help", missing.length === 0, `'${c.name} --help' does not name ${missing.join(", ")}, which --describe lists`, r)) return;
+  if (!s.findings.expect("introspection.help", r.exit === 0, `'${c.name} --help' exited ${r.exit}, expected 0`, r))
+    return;
+  const missing = absentFrom(
+    r.stdout,
+    c.flags.map((f) => `--${f.name}`),
+  );
+  if (
+    !s.findings.expect(
+      "introspection.help",
+      missing.length === 0,
+      `'${c.name} --help' does not name ${missing.join(", ")}, which --describe lists`,
+      r,
+    )
+  )
+    return;
   if (!holds(s, "help-layout")) return;
   const problem =
-    diff(`'${c.name} --help' FLAGS`, flagsIn(section(r.stdout, "FLAGS")), c.flags.map((f) => f.name)) ??
-    diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), [...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS]);
+    diff(
+      `'${c.name} --help' FLAGS`,
+      flagsIn(section(r.stdout, "FLAGS")),
+      c.flags.map((f) => f.name),
+    ) ??
+    diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), [
+      ...UNIVERSAL_FLAGS,
+      ...KIT_UNIVERSAL_FLAGS,
+    ]);
   s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 
@@ -68,14 +114,37 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
   if ("missing" in found) return s.findings.fail("introspection.skill", found.missing);
   const { text, where: path } = found;
   const flags = new Set(doc.commands.flatMap((c) => c.flags.map((f) => f.name)));
-  const missing = [...absentFrom(text, doc.commands.map((c) => c.name)), ...absentFrom(text, [...flags].map((f) => `--${f}`))];
+  const missing = [
+    ...absentFrom(
+      text,
+      doc.commands.map((c) => c.name),
+    ),
+    ...absentFrom(
+      text,
+      [...flags].map((f) => `--${f}`),
+    ),
+  ];
   // A flag SKILL.md teaches that no command has would send an agent astray: every --flag it names must exist.
   // Flags of the tool's other doors count too: what its documents and bindings say how to start.
-  const doorFlags = [...Object.values(doc.documents ?? {}), ...Object.values(doc.bindings ?? {})].flatMap((d) => [...String(d).matchAll(/--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!));
-  const known = new Set([...flags, ...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS, ...(doc.universal_flags ?? []), ...doorFlags]);
-  const invented = [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].filter((name) => !known.has(name));
-  const problems = [...(missing.length ? [`does not name ${missing.join(", ")}, which --describe lists`] : []), ...(invented.length ? [`names ${invented.map((n) => `--${n}`).join(", ")}, which no command has`] : [])];
-  if (!s.findings.expect("introspection.skill", problems.length === 0, `SKILL.md (${path}) ${problems.join("; ")}`)) return;
+  const doorFlags = [...Object.values(doc.documents ?? {}), ...Object.values(doc.bindings ?? {})].flatMap((d) =>
+    [...String(d).matchAll(/--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!),
+  );
+  const known = new Set([
+    ...flags,
+    ...UNIVERSAL_FLAGS,
+    ...KIT_UNIVERSAL_FLAGS,
+    ...(doc.universal_flags ?? []),
+    ...doorFlags,
+  ]);
+  const invented = [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].filter(
+    (name) => !known.has(name),
+  );
+  const problems = [
+    ...(missing.length ? [`does not name ${missing.join(", ")}, which --describe lists`] : []),
+    ...(invented.length ? [`names ${invented.map((n) => `--${n}`).join(", ")}, which no command has`] : []),
+  ];
+  if (!s.findings.expect("introspection.skill", problems.length === 0, `SKILL.md (${path}) ${problems.join("; ")}`))
+    return;
   if (!holds(s, "skill-layout")) return;
   const blocks = new Map<string, string[]>();
   let current: string[] | null = null;
@@ -89,11 +158,21 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
     else current?.push(line);
   }
   const problem =
-    diff("SKILL.md commands", [...blocks.keys()], doc.commands.map((c) => c.name)) ??
+    diff(
+      "SKILL.md commands",
+      [...blocks.keys()],
+      doc.commands.map((c) => c.name),
+    ) ??
     doc.commands
       .map((c) => {
-        const rows = (blocks.get(c.name) ?? []).map((l) => l.match(/^\|\s*`--([a-z][a-z0-9-]*)`/)?.[1]).filter((x): x is string => Boolean(x));
-        return diff(`SKILL.md '${c.name}' flags`, rows, c.flags.map((f) => f.name));
+        const rows = (blocks.get(c.name) ?? [])
+          .map((l) => l.match(/^\|\s*`--([a-z][a-z0-9-]*)`/)?.[1])
+          .filter((x): x is string => Boolean(x));
+        return diff(
+          `SKILL.md '${c.name}' flags`,
+          rows,
+          c.flags.map((f) => f.name),
+        );
       })
       .find((p) => p !== null) ??
     null;

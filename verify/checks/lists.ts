@@ -52,7 +52,10 @@ export const itemsOf = (env: Envelope): unknown[] | null => {
   if (!isObject(env.data)) return null;
   const returned = env.meta.pagination?.returned;
   const arrays = Object.entries(env.data).filter(([, val]) => Array.isArray(val)) as [string, unknown[]][];
-  return (arrays.find(([k, a]) => k === "items" && a.length === returned) ?? arrays.find(([, a]) => a.length === returned))?.[1] ?? null;
+  return (
+    (arrays.find(([k, a]) => k === "items" && a.length === returned) ??
+      arrays.find(([, a]) => a.length === returned))?.[1] ?? null
+  );
 };
 
 /** The default page size a command declares: the kit's pagination, or a plain `default_limit` beside its flags. */
@@ -77,18 +80,44 @@ export async function checkList(s: Subject, command: CommandDoc, argv: readonly 
   const dflt = await run("without --limit", []);
   if (!dflt.env?.ok || !isObject(dflt.env.data)) return false;
   const pg = dflt.env.meta.pagination;
-  if (!f.expect("lists.bounded", pg !== null, `'${command.name}' returned a list without meta.pagination (expected { limit, returned, total, next_cursor })`, dflt.r)) return true;
+  if (
+    !f.expect(
+      "lists.bounded",
+      pg !== null,
+      `'${command.name}' returned a list without meta.pagination (expected { limit, returned, total, next_cursor })`,
+      dflt.r,
+    )
+  )
+    return true;
   const items = itemsOf(dflt.env);
   const declared = declaredDefault(command);
   const bound = declared ?? pg!.limit;
   const total = pg!.total ?? null;
   const within = pg!.limit === bound && pg!.returned <= bound && items !== null && items.length <= bound;
-  if (!within) f.fail("lists.bounded", `without --limit, '${command.name}' returned ${items?.length ?? "?"} items with meta.pagination.limit ${pg!.limit}; expected at most ${bound}${declared ? " (its declared default)" : ""}`, dflt.r);
+  if (!within)
+    f.fail(
+      "lists.bounded",
+      `without --limit, '${command.name}' returned ${items?.length ?? "?"} items with meta.pagination.limit ${pg!.limit}; expected at most ${bound}${declared ? " (its declared default)" : ""}`,
+      dflt.r,
+    );
   else if (total !== null && total > bound) prove(s, "lists.bounded");
-  else unproven(s, "lists.bounded", `'${command.name}' held ${total ?? pg!.returned} item(s), within its default bound ${bound}: a bound shows only on a longer list`);
+  else
+    unproven(
+      s,
+      "lists.bounded",
+      `'${command.name}' held ${total ?? pg!.returned} item(s), within its default bound ${bound}: a bound shows only on a longer list`,
+    );
 
   if (total !== null && total > pg!.returned) {
-    if (f.expect("lists.truncation", dflt.env.meta.truncated && /--[a-z]/.test(dflt.env.meta.truncation_hint ?? ""), `a cut list (${pg!.returned} of ${total}) must set truncated and a truncation_hint naming a flag (e.g. "--limit=100")`, dflt.r)) prove(s, "lists.truncation");
+    if (
+      f.expect(
+        "lists.truncation",
+        dflt.env.meta.truncated && /--[a-z]/.test(dflt.env.meta.truncation_hint ?? ""),
+        `a cut list (${pg!.returned} of ${total}) must set truncated and a truncation_hint naming a flag (e.g. "--limit=100")`,
+        dflt.r,
+      )
+    )
+      prove(s, "lists.truncation");
   }
   if ((total ?? pg!.returned) < 2) {
     unproven(s, "lists.truncation", `'${command.name}' held fewer than two items: nothing to cut`);
@@ -96,10 +125,24 @@ export async function checkList(s: Subject, command: CommandDoc, argv: readonly 
     return true;
   }
   const cut = await run("--limit 1", ["--limit", "1"]);
-  if (cut.env?.ok && f.expect("lists.truncation", cut.env.meta.truncated === true && /--[a-z]/.test(cut.env.meta.truncation_hint ?? ""), "--limit 1 of a longer list must set truncated and a truncation_hint naming a flag", cut.r))
+  if (
+    cut.env?.ok &&
+    f.expect(
+      "lists.truncation",
+      cut.env.meta.truncated === true && /--[a-z]/.test(cut.env.meta.truncation_hint ?? ""),
+      "--limit 1 of a longer list must set truncated and a truncation_hint naming a flag",
+      cut.r,
+    )
+  )
     prove(s, "lists.truncation");
   if (!holds(s, "cursor")) return true;
-  if (cut.env?.ok) f.expect("lists.cursor", cut.env.meta.pagination?.next_cursor != null, "--limit 1 of a longer list must give a next_cursor", cut.r);
+  if (cut.env?.ok)
+    f.expect(
+      "lists.cursor",
+      cut.env.meta.pagination?.next_cursor != null,
+      "--limit 1 of a longer list must give a next_cursor",
+      cut.r,
+    );
   await walk(s, command, run, total ?? pg!.returned, pg!.total !== null);
   return true;
 }
@@ -121,29 +164,67 @@ async function walk(s: Subject, command: CommandDoc, run: PageRun, total: number
   let cursor: string | null = null;
   let last: RunResult | null = null;
   for (let page = 1; ; page++) {
-    if (page > pageBound) return f.fail("lists.cursor", `walking '${command.name}' ${k} at a time did not end within ${pageBound - 1} pages (${walked.length} items; ${totalKnown ? `meta.pagination.total is ${total}` : `twice the ${expected} seen`})`, last ?? undefined);
-    const next = await run(`--limit ${k} page ${page}`, ["--limit", String(k), ...(cursor ? ["--cursor", cursor] : [])]);
+    if (page > pageBound)
+      return f.fail(
+        "lists.cursor",
+        `walking '${command.name}' ${k} at a time did not end within ${pageBound - 1} pages (${walked.length} items; ${totalKnown ? `meta.pagination.total is ${total}` : `twice the ${expected} seen`})`,
+        last ?? undefined,
+      );
+    const next = await run(`--limit ${k} page ${page}`, [
+      "--limit",
+      String(k),
+      ...(cursor ? ["--cursor", cursor] : []),
+    ]);
     last = next.r;
     if (!next.env?.ok) return f.fail("lists.cursor", `page ${page} of the cursor walk failed`, next.r);
     const got = itemsOf(next.env) ?? [];
     walked.push(...got);
     cursor = next.env.meta.pagination?.next_cursor ?? null;
     if (!cursor) break;
-    if (got.length === 0) return f.fail("lists.cursor", `page ${page} of '${command.name}' is empty but gives a next_cursor: the walk would never end`, next.r);
-    if (totalKnown && walked.length >= total) return f.fail("lists.cursor", `page ${page} of '${command.name}' ends the list (${walked.length} of meta.pagination.total ${total}) but still gives a next_cursor`, next.r);
-    if (cursors.has(cursor)) return f.fail("lists.cursor", `page ${page} of '${command.name}' gives a next_cursor already followed: the walk loops`, next.r);
+    if (got.length === 0)
+      return f.fail(
+        "lists.cursor",
+        `page ${page} of '${command.name}' is empty but gives a next_cursor: the walk would never end`,
+        next.r,
+      );
+    if (totalKnown && walked.length >= total)
+      return f.fail(
+        "lists.cursor",
+        `page ${page} of '${command.name}' ends the list (${walked.length} of meta.pagination.total ${total}) but still gives a next_cursor`,
+        next.r,
+      );
+    if (cursors.has(cursor))
+      return f.fail(
+        "lists.cursor",
+        `page ${page} of '${command.name}' gives a next_cursor already followed: the walk loops`,
+        next.r,
+      );
     cursors.add(cursor);
   }
   const seen = walked.map((x) => JSON.stringify(x));
   const dupes = seen.filter((x, i) => seen.indexOf(x) !== i).length;
-  const same = all ? walked.length === all.length && walked.every((x, i) => isDeepStrictEqual(x, all[i])) : walked.length === total && dupes === 0;
-  if (f.expect("lists.cursor", same, `walking '${command.name}' ${k} at a time gave ${walked.length} items (${dupes} repeated); expected ${all ? `the ${all.length} of one page, in order` : `the ${total} meta.pagination.total counts, none repeated`}`, last ?? undefined))
+  const same = all
+    ? walked.length === all.length && walked.every((x, i) => isDeepStrictEqual(x, all[i]))
+    : walked.length === total && dupes === 0;
+  if (
+    f.expect(
+      "lists.cursor",
+      same,
+      `walking '${command.name}' ${k} at a time gave ${walked.length} items (${dupes} repeated); expected ${all ? `the ${all.length} of one page, in order` : `the ${total} meta.pagination.total counts, none repeated`}`,
+      last ?? undefined,
+    )
+  )
     prove(s, "lists.cursor");
   proofOf(s).walked.add(command.name);
 }
 
 /** Lists no golden case drove: judged on the tool's own data, from its examples, else its required flags alone. */
-export async function checkOwnLists(s: Subject, doc: DescribeDoc, drove: ReadonlySet<string>, fields: (s: Subject, c: CommandDoc, r: RunResult, env: Envelope) => Promise<void>): Promise<void> {
+export async function checkOwnLists(
+  s: Subject,
+  doc: DescribeDoc,
+  drove: ReadonlySet<string>,
+  fields: (s: Subject, c: CommandDoc, r: RunResult, env: Envelope) => Promise<void>,
+): Promise<void> {
   await Promise.all(
     doc.commands
       // A list a golden case drove is judged here too while its bound is unproven: a case's data may be short.
@@ -159,7 +240,13 @@ export async function checkOwnLists(s: Subject, doc: DescribeDoc, drove: Readonl
             return;
           }
         }
-        if (!drove.has(c.name)) for (const id of LIST_CHECKS) unproven(s, id, `'${c.name}' gave no list from its examples or its required flags alone, and no golden case runs it`);
+        if (!drove.has(c.name))
+          for (const id of LIST_CHECKS)
+            unproven(
+              s,
+              id,
+              `'${c.name}' gave no list from its examples or its required flags alone, and no golden case runs it`,
+            );
       }),
   );
 }
@@ -173,7 +260,8 @@ export function concludeLists(s: Subject, doc: DescribeDoc): void {
     const why = [...new Set(p.why.get(id) ?? ["no list command was run on data"])].join("; ");
     // Unreadable envelopes are their own checks' finding: the lists they hid are not a second one.
     const unreadable = s.findings.failed("output.one-json") || s.findings.failed("envelope.shape");
-    if (s.strict && !unreadable) s.findings.fail(id, `not proven: ${why}; give it data (a golden case, or an example that lists more)`);
+    if (s.strict && !unreadable)
+      s.findings.fail(id, `not proven: ${why}; give it data (a golden case, or an example that lists more)`);
     else s.findings.skip(id, `not proven: ${why}`);
   }
 }

@@ -23,7 +23,8 @@ export function plausible(p: Prop): string | null {
   }
 }
 
-export const props = (c: CommandDoc): Record<string, Prop> => (c.input_schema?.properties ?? {}) as Record<string, Prop>;
+export const props = (c: CommandDoc): Record<string, Prop> =>
+  (c.input_schema?.properties ?? {}) as Record<string, Prop>;
 
 /** A flag's own description as a JSON Schema fragment, where the document has no input_schema. */
 const fromFlag = (flag: CommandDoc["flags"][number]): Prop => ({

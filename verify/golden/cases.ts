@@ -37,7 +37,12 @@ export const GoldenCase = v.strictObject({
   env: v.optional(v.record(v.string(), v.string())),
   stdin: v.optional(v.string()),
   /** Patterns (regular expressions) for values that vary wherever they appear, even inside a string, each mapped to a named token. */
-  redact_text: v.optional(v.record(v.pipe(v.string(), v.check(compiles, "is not a regular expression")), v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)))),
+  redact_text: v.optional(
+    v.record(
+      v.pipe(v.string(), v.check(compiles, "is not a regular expression")),
+      v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)),
+    ),
+  ),
   /** JSON paths in stdout (dots, `*` for any element) whose values vary, each mapped to a named token. */
   redact: v.optional(v.record(v.string(), v.pipe(v.string(), v.regex(/^\[[A-Z][A-Z0-9_]*\]$/)))),
   /** Recorded: the exit code, and stdout as JSON (`json`) or as its lines (`text`), tokens and wildcards allowed. */
@@ -58,12 +63,15 @@ export function loadCases(dir: string): { cases: LoadedCase[]; errors: string[] 
   if (!existsSync(dir)) return { cases: [], errors: [] };
   const cases: LoadedCase[] = [];
   const errors: string[] = [];
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".json")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const path = join(dir, file);
     try {
       const parsed = v.safeParse(GoldenCase, JSON.parse(readFileSync(path, "utf8")));
       if (parsed.success) cases.push({ name: file.replace(/\.json$/, ""), path, spec: parsed.output });
-      else errors.push(`${path}: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? "(root)"} ${i.message}`).join("; ")}`);
+      else
+        errors.push(`${path}: ${parsed.issues.map((i) => `${v.getDotPath(i) ?? "(root)"} ${i.message}`).join("; ")}`);
     } catch (e) {
       errors.push(`${path}: ${(e as Error).message}`);
     }
@@ -113,7 +121,11 @@ function commitAll(dir: string): void {
     GIT_AUTHOR_DATE: "2026-01-01T00:00:00Z",
     GIT_COMMITTER_DATE: "2026-01-01T00:00:00Z",
   };
-  for (const argv of [["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "--allow-empty", "-m", "golden fixture"]]) {
+  for (const argv of [
+    ["init", "-q", "-b", "main"],
+    ["add", "-A"],
+    ["commit", "-q", "--allow-empty", "-m", "golden fixture"],
+  ]) {
     const p = Bun.spawnSync(["git", "-C", dir, ...argv], { env, stdout: "pipe", stderr: "pipe" });
     if (p.exitCode !== 0) throw new Error(`git ${argv[0]} in ${dir}: ${p.stderr.toString().trim()}`);
   }
@@ -169,7 +181,12 @@ export function redactPaths(value: unknown, rules: Readonly<Record<string, strin
 }
 
 /** stdout as it is recorded and compared: tokens for paths and text patterns, then the path rules if it is JSON; text as lines. */
-export function normalize(stdout: string, places: CasePlaces, rules: Readonly<Record<string, string>>, patterns: Readonly<Record<string, string>> = {}): { kind: "json" | "text"; stdout: unknown } {
+export function normalize(
+  stdout: string,
+  places: CasePlaces,
+  rules: Readonly<Record<string, string>>,
+  patterns: Readonly<Record<string, string>> = {},
+): { kind: "json" | "text"; stdout: unknown } {
   let text = tokenize(stdout, places);
   for (const [pattern, token] of Object.entries(patterns)) text = text.replace(new RegExp(pattern, "g"), token);
   try {

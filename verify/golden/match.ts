@@ -34,7 +34,9 @@ export function textMismatch(expected: string, actual: string): string | null {
   };
   if (go(0, 0)) return null;
   const firstBad = exp.findIndex((line, i) => line !== WILDCARD && !lineMatches(line, act[i] ?? ""));
-  return firstBad === -1 ? "the number of lines differs" : `line ${firstBad + 1}: expected ${JSON.stringify(exp[firstBad])}, got ${JSON.stringify(act[firstBad] ?? "(end)")}`;
+  return firstBad === -1
+    ? "the number of lines differs"
+    : `line ${firstBad + 1}: expected ${JSON.stringify(exp[firstBad])}, got ${JSON.stringify(act[firstBad] ?? "(end)")}`;
 }
 
 /** JSON value against JSON value; returns the path of the first difference, or null. */
@@ -42,7 +44,9 @@ export function jsonMismatch(expected: unknown, actual: unknown, path = "$"): st
   if (expected === WILDCARD) return null;
   if (typeof expected === "string") {
     if (typeof actual !== "string") return `${path}: expected a string, got ${JSON.stringify(actual)}`;
-    return lineMatches(expected, actual) ? null : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+    return lineMatches(expected, actual)
+      ? null
+      : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
   }
   if (Array.isArray(expected)) {
     if (!Array.isArray(actual)) return `${path}: expected an array, got ${JSON.stringify(actual)?.slice(0, 80)}`;
@@ -55,7 +59,8 @@ export function jsonMismatch(expected: unknown, actual: unknown, path = "$"): st
       return j < actual.length && jsonMismatch(expected[i], actual[j]) === null && go(i + 1, j + 1);
     };
     if (go(0, 0)) return null;
-    if (!expected.includes(WILDCARD) && expected.length !== actual.length) return `${path}: expected ${expected.length} items, got ${actual.length}`;
+    if (!expected.includes(WILDCARD) && expected.length !== actual.length)
+      return `${path}: expected ${expected.length} items, got ${actual.length}`;
     for (let i = 0; i < expected.length; i++) {
       if (expected[i] === WILDCARD) break;
       const inner = jsonMismatch(expected[i], actual[i], `${path}[${i}]`);
@@ -64,7 +69,8 @@ export function jsonMismatch(expected: unknown, actual: unknown, path = "$"): st
     return `${path}: the items differ`;
   }
   if (expected !== null && typeof expected === "object") {
-    if (actual === null || typeof actual !== "object" || Array.isArray(actual)) return `${path}: expected an object, got ${JSON.stringify(actual)?.slice(0, 80)}`;
+    if (actual === null || typeof actual !== "object" || Array.isArray(actual))
+      return `${path}: expected an object, got ${JSON.stringify(actual)?.slice(0, 80)}`;
     const exp = expected as Record<string, unknown>;
     const act = actual as Record<string, unknown>;
     const open = WILDCARD in exp;
@@ -80,5 +86,7 @@ export function jsonMismatch(expected: unknown, actual: unknown, path = "$"): st
     }
     return null;
   }
-  return Object.is(expected, actual) ? null : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
+  return Object.is(expected, actual)
+    ? null
+    : `${path}: expected ${JSON.stringify(expected)}, got ${JSON.stringify(actual)}`;
 }

@@ -39,7 +39,14 @@ export async function compile(entry: string, outfile: string, opts: CompileOptio
     splitting: true,
     // A tool must not pick up a .env or bunfig.toml from whatever folder it is run in.
     // A CLI's start-up is run-once code: compiling it with the JIT costs more than it saves.
-    compile: { outfile, autoloadDotenv: false, autoloadBunfig: false, jitPolicy: 10, ...(opts.target ? { target: opts.target as Bun.Build.CompileTarget } : {}) },
+    compile: {
+      outfile,
+      autoloadDotenv: false,
+      autoloadBunfig: false,
+      jitPolicy: 10,
+      ...(opts.target ? { target: opts.target as Bun.Build.CompileTarget } : {}),
+    },
   });
-  if (!result.success) throw new AggregateError(result.logs, `build of ${entry} failed: ${result.logs.map(String).join("; ")}`);
+  if (!result.success)
+    throw new AggregateError(result.logs, `build of ${entry} failed: ${result.logs.map(String).join("; ")}`);
 }

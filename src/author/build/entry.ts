@@ -23,10 +23,17 @@ const kit = join(import.meta.dir, "..", "..", "kit");
 /** The tool a folder declares: its `tool.ts`'s default export, checked to be a tool. */
 export async function loadTool(toolDir: string): Promise<Tool> {
   const file = join(toolDir, "tool.ts");
-  if (!existsSync(file)) throw new BuildError(`${toolDir}: no tool.ts`, "a tool folder holds tool.ts, whose default export is defineTool({...}); `agent-cli-kit new NAME` writes one");
+  if (!existsSync(file))
+    throw new BuildError(
+      `${toolDir}: no tool.ts`,
+      "a tool folder holds tool.ts, whose default export is defineTool({...}); `agent-cli-kit new NAME` writes one",
+    );
   const tool = (await import(file)).default as Tool | undefined;
   if (!tool || typeof tool !== "object" || !Array.isArray(tool.commands))
-    throw new BuildError(`${file}: the default export is not a tool`, "end tool.ts with `export default defineTool({ name, version, contractVersion, purpose, commands })`");
+    throw new BuildError(
+      `${file}: the default export is not a tool`,
+      "end tool.ts with `export default defineTool({ name, version, contractVersion, purpose, commands })`",
+    );
   return tool;
 }
 
@@ -35,7 +42,9 @@ async function declaringModules(toolDir: string, tool: Tool): Promise<Map<string
   const dir = join(toolDir, "commands");
   const found = new Map<string, string>();
   if (!existsSync(dir)) return found;
-  for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts")).sort()) {
+  for (const file of readdirSync(dir)
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+    .sort()) {
     const path = join(dir, file);
     const declared: unknown = (await import(path)).default;
     for (const spec of [declared].flat()) {
@@ -52,22 +61,37 @@ const slug = (commandName: string): string => commandName.replace(/ /g, "-");
 /** Compiles the folder's tool; what a build writes and what `--describe`, SKILL.md and tools.json are made of. */
 export async function compileFolder(toolDir: string): Promise<{ tool: Tool; compiled: CompiledTool }> {
   const tool = await loadTool(toolDir);
-  const sources = [...sourcesUnder(toolDir).filter((f) => !f.includes("/node_modules/") && !f.includes("/dist/")), ...sourcesUnder(kit)];
+  const sources = [
+    ...sourcesUnder(toolDir).filter((f) => !f.includes("/node_modules/") && !f.includes("/dist/")),
+    ...sourcesUnder(kit),
+  ];
   return { tool, compiled: compileTool(tool, { sources }) };
 }
 
 /** Writes <outDir>/entry.ts, its command modules and describe document; returns the entry's path. */
-export async function writeEntry(toolDir: string, outDir: string, folder?: { tool: Tool; compiled: CompiledTool }): Promise<string> {
+export async function writeEntry(
+  toolDir: string,
+  outDir: string,
+  folder?: { tool: Tool; compiled: CompiledTool },
+): Promise<string> {
   const { tool, compiled } = folder ?? (await compileFolder(toolDir));
   const { index } = compiled;
   const spec = join(toolDir, "spec.yaml");
-  if (!existsSync(spec)) throw new BuildError(`${tool.name}: no spec.yaml beside tool.ts`, `write ${relative(process.cwd(), spec) || "spec.yaml"} with \`contract_version: ${tool.contractVersion}\` (and name, version, purpose): the binary carries it and \`--spec\` prints it`);
+  if (!existsSync(spec))
+    throw new BuildError(
+      `${tool.name}: no spec.yaml beside tool.ts`,
+      `write ${relative(process.cwd(), spec) || "spec.yaml"} with \`contract_version: ${tool.contractVersion}\` (and name, version, purpose): the binary carries it and \`--spec\` prints it`,
+    );
   const modules = await declaringModules(toolDir, tool);
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   for (const command of tool.commands) {
     const path = modules.get(command.name);
-    if (!path) throw new BuildError(`${tool.name} ${command.name}: not declared by a module under commands/`, `declare it as (or in) the default export of a file under ${relative(process.cwd(), join(toolDir, "commands")) || "commands"}/`);
+    if (!path)
+      throw new BuildError(
+        `${tool.name} ${command.name}: not declared by a module under commands/`,
+        `declare it as (or in) the default export of a file under ${relative(process.cwd(), join(toolDir, "commands")) || "commands"}/`,
+      );
     // Proven here, not at run time: the module declares the command.
     commandIn((await import(path)).default, index.commands.find((h) => h.name === command.name)!);
     writeFileSync(join(outDir, `${slug(command.name)}.validate.js`), compiled.validators[command.name]!.module());
@@ -81,7 +105,11 @@ export async function writeEntry(toolDir: string, outDir: string, folder?: { too
   writeFileSync(join(outDir, "SKILL.md"), compiled.skill);
   copyFileSync(spec, join(outDir, "spec.yaml"));
   const mcp = join(toolDir, "mcp.ts");
-  if (tool.mcpProfiles?.length && !existsSync(mcp)) throw new BuildError(`${tool.name}: declares MCP profiles (${tool.mcpProfiles.join(", ")}) but has no mcp.ts`, "export the profiles from mcp.ts beside tool.ts, or drop mcpProfiles");
+  if (tool.mcpProfiles?.length && !existsSync(mcp))
+    throw new BuildError(
+      `${tool.name}: declares MCP profiles (${tool.mcpProfiles.join(", ")}) but has no mcp.ts`,
+      "export the profiles from mcp.ts beside tool.ts, or drop mcpProfiles",
+    );
   const entry = join(outDir, "entry.ts");
   writeFileSync(
     entry,

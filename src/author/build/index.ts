@@ -33,5 +33,11 @@ export async function buildTool(toolDir: string, outDir: string, opts: { target?
   await compile(entry, binary, { zodStandIn: true, ...(opts.target ? { target: opts.target } : {}) });
   const skill = join(toolDir, "SKILL.md");
   writeFileSync(skill, compiled.skill);
-  return { tool: tool.name, binary, target: opts.target ?? `bun-${process.platform}-${process.arch}`, bytes: Bun.file(binary).size, skill };
+  return {
+    tool: tool.name,
+    binary,
+    target: opts.target ?? `bun-${process.platform}-${process.arch}`,
+    bytes: Bun.file(binary).size,
+    skill,
+  };
 }

@@ -4,7 +4,16 @@ import { defineCommand, describe, KitError } from "../../kit/index.ts";
 import { BuildError, buildTool } from "../build/index.ts";
 
 /** The targets Bun compiles for; which of them build and run on a given machine is in the README. */
-export const TARGETS = ["bun-linux-x64", "bun-linux-x64-baseline", "bun-linux-arm64", "bun-linux-x64-musl", "bun-linux-arm64-musl", "bun-darwin-x64", "bun-darwin-arm64", "bun-windows-x64"] as const;
+export const TARGETS = [
+  "bun-linux-x64",
+  "bun-linux-x64-baseline",
+  "bun-linux-arm64",
+  "bun-linux-x64-musl",
+  "bun-linux-arm64-musl",
+  "bun-darwin-x64",
+  "bun-darwin-arm64",
+  "bun-windows-x64",
+] as const;
 
 export default defineCommand({
   verb: "build",
@@ -38,8 +47,13 @@ export default defineCommand({
       if (e instanceof KitError) throw e;
       const text = String((e as Error).message ?? e).split("\n")[0]!;
       // A declaration the kit refuses (defineTool's checks) or a source that does not compile: the author's to fix.
-      if (ctx.flags.target && /download|fetch|target/i.test(text)) throw new KitError("UPSTREAM_ERROR", `Bun could not compile for ${ctx.flags.target}: ${text}`, { hint: "cross-compiling fetches that platform's Bun from the npm registry: check the network, or build on that platform" });
-      throw new KitError("INVALID_INPUT", `${dir} does not build: ${text}`, { hint: "fix the declaration the message names, then build again" });
+      if (ctx.flags.target && /download|fetch|target/i.test(text))
+        throw new KitError("UPSTREAM_ERROR", `Bun could not compile for ${ctx.flags.target}: ${text}`, {
+          hint: "cross-compiling fetches that platform's Bun from the npm registry: check the network, or build on that platform",
+        });
+      throw new KitError("INVALID_INPUT", `${dir} does not build: ${text}`, {
+        hint: "fix the declaration the message names, then build again",
+      });
     }
   },
 });

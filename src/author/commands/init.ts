@@ -7,10 +7,12 @@ import { KIT_VERSION } from "../package-info.ts";
 import { buildTool } from "../build/index.ts";
 import { installKit, recordGoldens } from "../finish.ts";
 
-const foreignFiles = (dir: string) => new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, { hint: "give --dir a new or empty folder: a new tool is never written over someone's files" });
+const foreignFiles = (dir: string) =>
+  new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, {
+    hint: "give --dir a new or empty folder: a new tool is never written over someone's files",
+  });
 
 const NAME = /^[a-z][a-z0-9-]*$/;
-
 
 export default defineCommand({
   verb: "init",
@@ -22,29 +24,75 @@ export default defineCommand({
   flags: z.object({
     name: describe(z.string().check(z.regex(NAME)), "The tool's name: kebab-case, as agents will type it."),
     dir: z.optional(describe(z.string(), "Where the repository goes (default ./NAME); absent or empty.")),
-    purpose: z.optional(describe(z.string().check(z.minLength(1), z.maxLength(200)), "One line: what the tool is for.")),
-    kit: z.optional(describe(z.string().check(z.minLength(1)), "The npm spec the new repository depends on for the kit (default ^VERSION; e.g. file:../agent-cli-kit.tgz).")),
-    install: z.optional(describe(z.boolean(), "Run npm install in the new folder when the kit does not resolve there (it does when installed in a folder above).")),
+    purpose: z.optional(
+      describe(z.string().check(z.minLength(1), z.maxLength(200)), "One line: what the tool is for."),
+    ),
+    kit: z.optional(
+      describe(
+        z.string().check(z.minLength(1)),
+        "The npm spec the new repository depends on for the kit (default ^VERSION; e.g. file:../agent-cli-kit.tgz).",
+      ),
+    ),
+    install: z.optional(
+      describe(
+        z.boolean(),
+        "Run npm install in the new folder when the kit does not resolve there (it does when installed in a folder above).",
+      ),
+    ),
   }),
   result: z.object({
     tool: z.string(),
     dir: z.string(),
     files: z.array(z.string()),
-    installed: describe(z.boolean(), "Whether npm install ran in the new folder (--install, and the kit did not resolve there)."),
-    binary: describe(z.nullable(z.string()), "The built binary; null when the kit does not resolve there yet, and with --dry-run."),
+    installed: describe(
+      z.boolean(),
+      "Whether npm install ran in the new folder (--install, and the kit did not resolve there).",
+    ),
+    binary: describe(
+      z.nullable(z.string()),
+      "The built binary; null when the kit does not resolve there yet, and with --dry-run.",
+    ),
     golden_cases: describe(z.number(), "Golden cases recorded from the built binary (0 until it is built)."),
-    then: describe(z.array(z.string()), "Shell lines left to run before `bash ci.sh` passes; empty when it already does."),
+    then: describe(
+      z.array(z.string()),
+      "Shell lines left to run before `bash ci.sh` passes; empty when it already does.",
+    ),
   }),
   schema: "agent-cli-kit.init@1",
   errors: ["INVALID_INPUT", "UPSTREAM_ERROR"],
-  examples: [{ argv: ["--name", "weather", "--purpose", "Forecasts for a city, for agents."], summary: "A new tool repository in ./weather." }],
+  examples: [
+    {
+      argv: ["--name", "weather", "--purpose", "Forecasts for a city, for agents."],
+      summary: "A new tool repository in ./weather.",
+    },
+  ],
   async run(ctx) {
     const { name } = ctx.flags;
     const dir = resolve(ctx.cwd, ctx.flags.dir ?? name);
-    const files = renderTemplate({ name, purpose: ctx.flags.purpose ?? `What ${name} does, in one line.`, kit: ctx.flags.kit ?? `^${KIT_VERSION}` });
-    if (!isFreeFolder(dir, files)) throw new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, { hint: "give --dir a new or empty folder: a new tool is never written over someone's files" });
-    const then = [`cd ${shellWord(dir)}`, "npm install", "npx agent-cli-kit build", `npx agent-cli-kit verify --update dist/${name}`];
-    const answer = { tool: name, dir, files: files.map((f) => f.path), installed: false, binary: null as string | null, golden_cases: 0, then };
+    const files = renderTemplate({
+      name,
+      purpose: ctx.flags.purpose ?? `What ${name} does, in one line.`,
+      kit: ctx.flags.kit ?? `^${KIT_VERSION}`,
+    });
+    if (!isFreeFolder(dir, files))
+      throw new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, {
+        hint: "give --dir a new or empty folder: a new tool is never written over someone's files",
+      });
+    const then = [
+      `cd ${shellWord(dir)}`,
+      "npm install",
+      "npx agent-cli-kit build",
+      `npx agent-cli-kit verify --update dist/${name}`,
+    ];
+    const answer = {
+      tool: name,
+      dir,
+      files: files.map((f) => f.path),
+      installed: false,
+      binary: null as string | null,
+      golden_cases: 0,
+      then,
+    };
     if (ctx.dryRun) return answer;
     placeRendered(dir, files);
     // Another init may have got there first: what is there now must be exactly this template.
@@ -55,6 +103,13 @@ export default defineCommand({
     ctx.log.info(`building ${name}`);
     const built = await buildTool(dir, resolve(dir, "dist"));
     const recorded = await recordGoldens(dir, built.binary, ctx.signal);
-    return { ...answer, files: [...answer.files, "SKILL.md"], installed, binary: built.binary, golden_cases: recorded, then: [] };
+    return {
+      ...answer,
+      files: [...answer.files, "SKILL.md"],
+      installed,
+      binary: built.binary,
+      golden_cases: recorded,
+      then: [],
+    };
   },
 });

@@ -43,7 +43,8 @@ export class Calls {
 
   /** Runs `spawn`'s child within the bound on children at once, known until it exits; `stopped` answers instead once the server is stopping. */
   async child<T>(spawn: () => Subprocess, use: (child: Subprocess) => Promise<T>, stopped: () => T): Promise<T> {
-    while (this.#running >= this.#max && !this.stopping) await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    while (this.#running >= this.#max && !this.stopping)
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
     if (this.stopping) return stopped();
     this.#running++;
     const child = spawn();

@@ -21,7 +21,11 @@ export function doorEnv(env: Readonly<Record<string, string | undefined>>, door:
 
 /** The refusal of a person's act started behind an agent's door (POLICY_DENIED, exit 5). */
 export function personOnly(tool: string, command: string, door: string): KitError {
-  return new KitError("POLICY_DENIED", `\`${tool} ${command}\` is a person's act, and this run was started through ${door === "harness" ? "a job step" : `the ${door.slice(0, 40)} door`}`, {
-    hint: `a person runs \`${tool} ${command}\` at the command line, with their own key`,
-  });
+  return new KitError(
+    "POLICY_DENIED",
+    `\`${tool} ${command}\` is a person's act, and this run was started through ${door === "harness" ? "a job step" : `the ${door.slice(0, 40)} door`}`,
+    {
+      hint: `a person runs \`${tool} ${command}\` at the command line, with their own key`,
+    },
+  );
 }

@@ -16,7 +16,10 @@ export interface CommandAnswer {
 }
 
 /** Runs `argv` on this tool (or on the fleet tool `tool`), with `input` as its --params document. */
-export type RunCommand = (argv: readonly string[], opts?: { input?: Record<string, unknown>; tool?: string }) => Promise<CommandAnswer>;
+export type RunCommand = (
+  argv: readonly string[],
+  opts?: { input?: Record<string, unknown>; tool?: string },
+) => Promise<CommandAnswer>;
 
 export interface ExtensionTool {
   readonly name: string;

@@ -20,7 +20,8 @@ export interface DeclaredTool {
 }
 
 /** Verb first, snake_case: `seo_list_finding`, `brain_search`, `brain_create_note`. */
-export const toolName = (tool: string, c: Pick<CommandDoc, "verb" | "resource">): string => [tool, c.verb, c.resource].filter(Boolean).join("_").replace(/-/g, "_");
+export const toolName = (tool: string, c: Pick<CommandDoc, "verb" | "resource">): string =>
+  [tool, c.verb, c.resource].filter(Boolean).join("_").replace(/-/g, "_");
 
 /**
  * The command's flags, plus the universal values a caller needs through this
@@ -30,10 +31,21 @@ export const toolName = (tool: string, c: Pick<CommandDoc, "verb" | "resource">)
 export function inputOf(c: CommandDoc): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
   if (c.pagination) {
-    extra.limit = { type: "integer", minimum: 1, maximum: c.pagination.max_limit, description: `How many items (default ${c.pagination.default_limit}).` };
-    extra.cursor = { type: "string", description: "meta.pagination.next_cursor of the previous page, with the same other input." };
+    extra.limit = {
+      type: "integer",
+      minimum: 1,
+      maximum: c.pagination.max_limit,
+      description: `How many items (default ${c.pagination.default_limit}).`,
+    };
+    extra.cursor = {
+      type: "string",
+      description: "meta.pagination.next_cursor of the previous page, with the same other input.",
+    };
   }
-  extra["run-dir"] = { type: "string", description: "The run dir: where pipeline artifacts are read and written (default: a fresh temporary one)." };
+  extra["run-dir"] = {
+    type: "string",
+    description: "The run dir: where pipeline artifacts are read and written (default: a fresh temporary one).",
+  };
   const schema = c.input_schema as { properties?: Record<string, unknown> };
   return { ...c.input_schema, properties: { ...(schema.properties ?? {}), ...extra } };
 }

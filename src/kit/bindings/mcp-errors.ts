@@ -41,7 +41,9 @@ export function forMcp(error: Record<string, unknown> | null): Record<string, un
 export function errorText(text: string): string {
   try {
     const parsed = JSON.parse(text) as unknown;
-    return parsed && typeof parsed === "object" && !Array.isArray(parsed) ? JSON.stringify(forMcp(parsed as Record<string, unknown>)) : text;
+    return parsed && typeof parsed === "object" && !Array.isArray(parsed)
+      ? JSON.stringify(forMcp(parsed as Record<string, unknown>))
+      : text;
   } catch {
     return text;
   }

@@ -81,7 +81,11 @@ export class LineTransport implements Transport {
     try {
       message = deserializeMessage(line);
     } catch (e) {
-      return this.#refuse(idIn(line.slice(0, EDGE_BYTES)) ?? idIn(line.slice(-EDGE_BYTES), true), -32700, `not a JSON-RPC message: ${(e as Error).message.split("\n")[0]!.slice(0, 200)}`);
+      return this.#refuse(
+        idIn(line.slice(0, EDGE_BYTES)) ?? idIn(line.slice(-EDGE_BYTES), true),
+        -32700,
+        `not a JSON-RPC message: ${(e as Error).message.split("\n")[0]!.slice(0, 200)}`,
+      );
     }
     this.onmessage?.(message);
   }

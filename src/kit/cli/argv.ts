@@ -90,13 +90,18 @@ function setSwitch(out: RawFlags, name: string, inline: string | undefined): voi
   let value = true;
   if (inline !== undefined) {
     if (!(inline in BOOLEAN_TEXT))
-      throw new KitError("INVALID_VALUE", `--${name} is a switch: give it alone, or as --${name}=true|false (got: '${inline}')`, {
-        allowed: ["true", "false"],
-        got: inline,
-      });
+      throw new KitError(
+        "INVALID_VALUE",
+        `--${name} is a switch: give it alone, or as --${name}=true|false (got: '${inline}')`,
+        {
+          allowed: ["true", "false"],
+          got: inline,
+        },
+      );
     value = BOOLEAN_TEXT[inline]!;
   }
-  if (name in out && out[name] !== value) throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice with different values`, { got: `--${name}` });
+  if (name in out && out[name] !== value)
+    throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice with different values`, { got: `--${name}` });
   out[name] = value;
 }
 

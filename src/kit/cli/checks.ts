@@ -32,7 +32,11 @@ export interface CompiledValidators {
 }
 
 /** A JSON Pointer (ajv's instancePath) as its keys. */
-export const pathOf = (instancePath: string): string[] => instancePath.split("/").slice(1).map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+export const pathOf = (instancePath: string): string[] =>
+  instancePath
+    .split("/")
+    .slice(1)
+    .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
 
 function issueOf(e: AjvError, input: Record<string, unknown>, v: CompiledValidators): FlagIssue {
   const key = e.keyword === "required" ? String(e.params.missingProperty) : (pathOf(e.instancePath)[0] ?? "");
@@ -66,7 +70,11 @@ function issueOf(e: AjvError, input: Record<string, unknown>, v: CompiledValidat
 }
 
 /** The flags `run` receives, defaults applied, or the teaching error of the first rejection. */
-export function checkedFlags(v: CompiledValidators, specs: readonly FlagSpec[], input: Record<string, unknown>): Record<string, unknown> {
+export function checkedFlags(
+  v: CompiledValidators,
+  specs: readonly FlagSpec[],
+  input: Record<string, unknown>,
+): Record<string, unknown> {
   const data = { ...input };
   if (v.flags(data)) return data;
   throw flagError(issueOf(v.flags.errors![0]!, input, v), specs);

@@ -9,16 +9,24 @@ import { nearest } from "./suggest.ts";
 
 /** The paths `--fields` names, each checked against `valid` (the result's paths, from the tool's index). */
 export function parseFields(spec: string, valid: readonly string[]): string[] {
-  const wanted = spec.split(",").map((s) => s.trim()).filter(Boolean);
-  if (wanted.length === 0) throw new KitError("INVALID_FIELDS", "--fields is empty; name at least one path", { got: spec });
+  const wanted = spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (wanted.length === 0)
+    throw new KitError("INVALID_FIELDS", "--fields is empty; name at least one path", { got: spec });
   for (const path of wanted) {
     if (!valid.includes(path)) {
       const guess = nearest(path, valid);
-      throw new KitError("INVALID_FIELDS", `--fields: '${path}' is not in the result; valid paths: ${valid.join(", ")}`, {
-        allowed: [...valid],
-        got: path,
-        ...(guess ? { hint: `did you mean ${guess}?` } : {}),
-      });
+      throw new KitError(
+        "INVALID_FIELDS",
+        `--fields: '${path}' is not in the result; valid paths: ${valid.join(", ")}`,
+        {
+          allowed: [...valid],
+          got: path,
+          ...(guess ? { hint: `did you mean ${guess}?` } : {}),
+        },
+      );
     }
   }
   return wanted;
@@ -33,7 +41,8 @@ export function project(data: unknown, paths: readonly string[]): unknown {
     const parts = path.split(".");
     for (const [i, part] of parts.entries()) {
       if (i === parts.length - 1) node[part] = true;
-      else if (node[part] === true) break; // the whole parent is already kept
+      else if (node[part] === true)
+        break; // the whole parent is already kept
       else node = (node[part] ??= {}) as Tree;
     }
   }

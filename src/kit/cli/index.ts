@@ -3,7 +3,15 @@ export { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./a
 export { compiledChecks, type Checks, type CompiledValidators } from "./checks.ts";
 export { readCommandFlags, UNIVERSAL_ARGV } from "./command-flags.ts";
 export { parseFields, project } from "./fields.ts";
-export { earlyUniversal, kebab, UNIVERSAL_FLAGS, universalOf, type FlagKind, type FlagSpec, type Universal } from "./flags.ts";
+export {
+  earlyUniversal,
+  kebab,
+  UNIVERSAL_FLAGS,
+  universalOf,
+  type FlagKind,
+  type FlagSpec,
+  type Universal,
+} from "./flags.ts";
 export { resolveCommand } from "./resolve.ts";
 export { editDistance, nearest } from "./suggest.ts";
 export { convertFlags, flagError, type FlagIssue } from "./validate.ts";

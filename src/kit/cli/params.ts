@@ -50,7 +50,11 @@ function nulAt(value: unknown): string | null {
   return null;
 }
 
-export async function readParamsDocument(source: string, cwd: string, readStdin: () => Promise<string>): Promise<Record<string, unknown>> {
+export async function readParamsDocument(
+  source: string,
+  cwd: string,
+  readStdin: () => Promise<string>,
+): Promise<Record<string, unknown>> {
   let text: string;
   try {
     text = source === "-" ? await readStdin() : await Bun.file(resolve(cwd, source)).text();
@@ -63,27 +67,43 @@ export async function readParamsDocument(source: string, cwd: string, readStdin:
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw new KitError("INVALID_PARAMS", `--params ${source === "-" ? "(stdin)" : source} is not valid JSON: ${(e as Error).message}`, {
-      hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',
-    });
+    throw new KitError(
+      "INVALID_PARAMS",
+      `--params ${source === "-" ? "(stdin)" : source} is not valid JSON: ${(e as Error).message}`,
+      {
+        hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',
+      },
+    );
   }
   const depth = depthOf(doc);
   if (depth > MAX_DEPTH)
-    throw new KitError("INVALID_PARAMS", `--params is nested ${depth > 10 * MAX_DEPTH ? `more than ${10 * MAX_DEPTH}` : depth} levels deep; at most ${MAX_DEPTH} are accepted`, {
-      got: depth,
-      allowed: { max: MAX_DEPTH },
-      hint: "flag values are strings, numbers, booleans or short lists: flatten the document",
-    });
+    throw new KitError(
+      "INVALID_PARAMS",
+      `--params is nested ${depth > 10 * MAX_DEPTH ? `more than ${10 * MAX_DEPTH}` : depth} levels deep; at most ${MAX_DEPTH} are accepted`,
+      {
+        got: depth,
+        allowed: { max: MAX_DEPTH },
+        hint: "flag values are strings, numbers, booleans or short lists: flatten the document",
+      },
+    );
   if (doc === null || typeof doc !== "object" || Array.isArray(doc))
-    throw new KitError("INVALID_PARAMS", `--params must hold a JSON object, not ${Array.isArray(doc) ? "an array" : doc === null ? "null" : typeof doc}`, {
-      hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',
-    });
+    throw new KitError(
+      "INVALID_PARAMS",
+      `--params must hold a JSON object, not ${Array.isArray(doc) ? "an array" : doc === null ? "null" : typeof doc}`,
+      {
+        hint: 'write one JSON object whose keys are flag names, e.g. {"severity":"high"}',
+      },
+    );
   const nul = nulAt(doc);
   if (nul !== null)
-    throw new KitError("INVALID_VALUE", `--params '${JSON.stringify(nul).slice(1, -1).slice(0, 200)}' holds a NUL byte, which no value may hold`, {
-      got: nul,
-      hint: "remove the NUL (\\u0000) from the value: a command line cannot carry one either",
-    });
+    throw new KitError(
+      "INVALID_VALUE",
+      `--params '${JSON.stringify(nul).slice(1, -1).slice(0, 200)}' holds a NUL byte, which no value may hold`,
+      {
+        got: nul,
+        hint: "remove the NUL (\\u0000) from the value: a command line cannot carry one either",
+      },
+    );
   return doc as Record<string, unknown>;
 }
 
@@ -101,7 +121,9 @@ export function splitParams(
   const known = [...commandFlags, ...PARAM_UNIVERSALS.keys()];
   for (const [key, value] of Object.entries(doc)) {
     if (key in argv)
-      throw new KitError("CONFLICTING_FLAGS", `'${key}' is given both in --params and as --${key}; give it once`, { got: key });
+      throw new KitError("CONFLICTING_FLAGS", `'${key}' is given both in --params and as --${key}; give it once`, {
+        got: key,
+      });
     if (commandFlags.includes(key)) {
       flags[key] = value;
       continue;
@@ -117,14 +139,22 @@ export function splitParams(
     }
     const expected = u.kind === "boolean" ? "boolean" : u.kind === "integer" ? "number" : "string";
     if (typeof value !== expected || (u.kind === "integer" && !Number.isInteger(value)))
-      throw new KitError("INVALID_VALUE", `--params '${key}' must be ${u.kind === "integer" ? "an integer" : `a ${expected}`} (got: ${JSON.stringify(value)})`, { got: value });
+      throw new KitError(
+        "INVALID_VALUE",
+        `--params '${key}' must be ${u.kind === "integer" ? "an integer" : `a ${expected}`} (got: ${JSON.stringify(value)})`,
+        { got: value },
+      );
     universal[key] = typeof value === "number" ? String(value) : (value as string | boolean);
   }
   const mixed = commandFlags.filter((f) => f in argv);
   if (mixed.length > 0)
-    throw new KitError("CONFLICTING_FLAGS", `--params cannot be combined with command flags on the command line (${mixed.map((f) => `--${f}`).join(", ")})`, {
-      got: mixed.map((f) => `--${f}`),
-      hint: "put every flag in the params document, or drop --params",
-    });
+    throw new KitError(
+      "CONFLICTING_FLAGS",
+      `--params cannot be combined with command flags on the command line (${mixed.map((f) => `--${f}`).join(", ")})`,
+      {
+        got: mixed.map((f) => `--${f}`),
+        hint: "put every flag in the params document, or drop --params",
+      },
+    );
   return { flags, universal };
 }

@@ -38,21 +38,41 @@ export function resolveCommand(tool: ToolIndex, words: readonly string[]): Resol
         got: first,
         hint: `e.g. \`${tool.name} ${full[0]}\``,
       });
-    throw unknown(tool, `${first} ${second}`, second, full, verbs.map((v) => `${first} ${v}`));
+    throw unknown(
+      tool,
+      `${first} ${second}`,
+      second,
+      full,
+      verbs.map((v) => `${first} ${v}`),
+    );
   }
   return unknown(tool, first, first, names, names);
 }
 
-function unknown(tool: ToolIndex, got: string, verb: string, allowed: readonly string[], candidates: readonly string[]): never {
+function unknown(
+  tool: ToolIndex,
+  got: string,
+  verb: string,
+  allowed: readonly string[],
+  candidates: readonly string[],
+): never {
   const canonical = canonicalVerbFor(verb);
   const meant = canonical ? candidates.filter((c) => c.split(" ").at(-1) === canonical) : [];
   let hint: string;
-  if (canonical && meant.length > 0) hint = `the canonical verb is '${canonical}': ${meant.map((m) => `\`${tool.name} ${m}\``).join(" or ")}`;
-  else if (canonical) hint = `the canonical verb is '${canonical}', but ${tool.name} has no such command here; see \`${tool.name} --help\``;
+  if (canonical && meant.length > 0)
+    hint = `the canonical verb is '${canonical}': ${meant.map((m) => `\`${tool.name} ${m}\``).join(" or ")}`;
+  else if (canonical)
+    hint = `the canonical verb is '${canonical}', but ${tool.name} has no such command here; see \`${tool.name} --help\``;
   else {
     const guess = nearest(got, candidates);
     hint = guess ? `did you mean \`${tool.name} ${guess}\`?` : `run \`${tool.name} --help\` for the commands`;
   }
-  const why = isForbiddenVerb(verb) ? `'${verb}' is not a verb in this fleet (use '${canonical}')` : `unknown command '${got}'`;
-  throw new KitError("UNKNOWN_COMMAND", `${why}; commands: ${allowed.join(", ")}`, { allowed: [...allowed], got, hint });
+  const why = isForbiddenVerb(verb)
+    ? `'${verb}' is not a verb in this fleet (use '${canonical}')`
+    : `unknown command '${got}'`;
+  throw new KitError("UNKNOWN_COMMAND", `${why}; commands: ${allowed.join(", ")}`, {
+    allowed: [...allowed],
+    got,
+    hint,
+  });
 }

@@ -18,10 +18,14 @@ function convert(spec: FlagSpec, raw: unknown, source: Source): unknown {
     if (kind === "number" || kind === "integer") {
       const n = v.trim() === "" ? Number.NaN : Number(v);
       if (Number.isNaN(n))
-        throw new KitError("INVALID_VALUE", `--${spec.name} must be ${kind === "integer" ? "an integer" : "a number"} (got: '${v}')`, {
-          got: v,
-          hint: `write --${spec.name}=${kind === "integer" ? "10" : "1.5"}`,
-        });
+        throw new KitError(
+          "INVALID_VALUE",
+          `--${spec.name} must be ${kind === "integer" ? "an integer" : "a number"} (got: '${v}')`,
+          {
+            got: v,
+            hint: `write --${spec.name}=${kind === "integer" ? "10" : "1.5"}`,
+          },
+        );
       return n;
     }
     return v;
@@ -32,20 +36,29 @@ function convert(spec: FlagSpec, raw: unknown, source: Source): unknown {
 }
 
 const describeKind = (spec: FlagSpec): string =>
-  spec.kind === "array" ? `a list of ${spec.itemKind ?? "string"} values` : spec.kind === "integer" ? "an integer" : `a ${spec.kind}`;
+  spec.kind === "array"
+    ? `a list of ${spec.itemKind ?? "string"} values`
+    : spec.kind === "integer"
+      ? "an integer"
+      : `a ${spec.kind}`;
 
-const show = (v: unknown): string => (typeof v === "string" ? `'${v}'` : JSON.stringify(v) ?? String(v));
+const show = (v: unknown): string => (typeof v === "string" ? `'${v}'` : (JSON.stringify(v) ?? String(v)));
 
 export type Bounds = { min?: number; max?: number };
 
 const missing = (spec: FlagSpec): KitError =>
   new KitError("MISSING_FLAG", `--${spec.name} is required`, {
-    hint: spec.enumValues ? `add --${spec.name}=${spec.enumValues[0]} (one of: ${spec.enumValues.join(", ")})` : `add --${spec.name}=VALUE`,
+    hint: spec.enumValues
+      ? `add --${spec.name}=${spec.enumValues[0]} (one of: ${spec.enumValues.join(", ")})`
+      : `add --${spec.name}=VALUE`,
   });
 
 const notInEnum = (spec: FlagSpec, got: unknown): KitError => {
   const allowed = [...spec.enumValues!];
-  return new KitError("INVALID_ENUM", `--${spec.name} must be one of: ${allowed.join(", ")} (got: ${show(got)})`, { allowed, got });
+  return new KitError("INVALID_ENUM", `--${spec.name} must be one of: ${allowed.join(", ")} (got: ${show(got)})`, {
+    allowed,
+    got,
+  });
 };
 
 /**
@@ -53,7 +66,11 @@ const notInEnum = (spec: FlagSpec, got: unknown): KitError => {
  * alone can tell (a wrong number, a value outside an enum, a required flag
  * absent) before any command is loaded.
  */
-export function convertFlags(specs: readonly FlagSpec[], raw: Record<string, unknown>, source: Source): Record<string, unknown> {
+export function convertFlags(
+  specs: readonly FlagSpec[],
+  raw: Record<string, unknown>,
+  source: Source,
+): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const spec of specs) {
     if (spec.name in raw) {
@@ -88,9 +105,14 @@ export function flagError(issue: FlagIssue, specs: readonly FlagSpec[]): KitErro
   if (spec?.enumValues && issue.kind === "enum") return notInEnum(spec, got);
   if (issue.kind === "range") {
     const allowed = issue.bounds;
-    return new KitError("OUT_OF_RANGE", `${flag} must be within ${allowed.min ?? "-∞"}..${allowed.max ?? "∞"} (got: ${show(got)})`, { allowed, got });
+    return new KitError(
+      "OUT_OF_RANGE",
+      `${flag} must be within ${allowed.min ?? "-∞"}..${allowed.max ?? "∞"} (got: ${show(got)})`,
+      { allowed, got },
+    );
   }
-  if (issue.kind === "type" && spec) return new KitError("INVALID_VALUE", `${flag} must be ${describeKind(spec)} (got: ${show(got)})`, { got });
+  if (issue.kind === "type" && spec)
+    return new KitError("INVALID_VALUE", `${flag} must be ${describeKind(spec)} (got: ${show(got)})`, { got });
   const why =
     issue.kind === "length"
       ? issue.min !== undefined

@@ -13,7 +13,11 @@ import { DeclarationError } from "../declare/mistakes.ts";
 import { isKitError } from "../output/errors.ts";
 import { shellLine } from "../introspection/shell.ts";
 
-const argvKind = (s: FlagSpec) => (s.kind === "boolean" ? "boolean" : s.kind === "array" ? "repeatable" : "value") as "boolean" | "repeatable" | "value";
+const argvKind = (s: FlagSpec) =>
+  (s.kind === "boolean" ? "boolean" : s.kind === "array" ? "repeatable" : "value") as
+    | "boolean"
+    | "repeatable"
+    | "value";
 
 /** A stray word right after a flag's value is the rest of that value, written as two argv strings. */
 function splitValueFix(argv: readonly string[], got: unknown): string | null {
@@ -23,16 +27,35 @@ function splitValueFix(argv: readonly string[], got: unknown): string | null {
 }
 
 /** Throws the first example whose argv the command would refuse, naming it and what would fix it. */
-export function checkExamples(tool: string, c: Command, specs: readonly FlagSpec[], validators: () => CompiledValidators, where: string): void {
+export function checkExamples(
+  tool: string,
+  c: Command,
+  specs: readonly FlagSpec[],
+  validators: () => CompiledValidators,
+  where: string,
+): void {
   (c.examples ?? []).forEach((example, i) => {
     const usage = `${tool} ${c.name}`;
     try {
-      const raw = parseFlags(example.argv, [...specs.map((s) => ({ name: s.name, kind: argvKind(s) })), ...UNIVERSAL_ARGV], usage);
+      const raw = parseFlags(
+        example.argv,
+        [...specs.map((s) => ({ name: s.name, kind: argvKind(s) })), ...UNIVERSAL_ARGV],
+        usage,
+      );
       checkedFlags(validators(), specs, convertFlags(specs, raw, "argv"));
     } catch (e) {
       if (!isKitError(e)) throw e;
-      const fix = splitValueFix(example.argv, e.got) ?? e.hint ?? (Array.isArray(e.allowed) ? `use one of: ${e.allowed.join(", ")}` : "change argv to what the command's flags accept");
-      throw new DeclarationError(where, `example ${i + 1} (\`${shellLine([tool, ...c.name.split(" "), ...example.argv])}\`) would be refused: ${e.code}: ${e.message}`, fix);
+      const fix =
+        splitValueFix(example.argv, e.got) ??
+        e.hint ??
+        (Array.isArray(e.allowed)
+          ? `use one of: ${e.allowed.join(", ")}`
+          : "change argv to what the command's flags accept");
+      throw new DeclarationError(
+        where,
+        `example ${i + 1} (\`${shellLine([tool, ...c.name.split(" "), ...example.argv])}\`) would be refused: ${e.code}: ${e.message}`,
+        fix,
+      );
     }
   });
 }

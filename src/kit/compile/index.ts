@@ -55,7 +55,10 @@ function headOf(c: Command, s: CommandSchemas, fields: string[]): CommandHead {
  */
 export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = {}): CompiledTool {
   const gaps = standInGaps(opts.sources ?? []);
-  if (gaps.length > 0) throw new Error(`${tool.name}: the zod stand-in (src/kit/compile/zod-stand-in.ts) lacks ${gaps.join(", ")}; export it there`);
+  if (gaps.length > 0)
+    throw new Error(
+      `${tool.name}: the zod stand-in (src/kit/compile/zod-stand-in.ts) lacks ${gaps.join(", ")}; export it there`,
+    );
   const schemas = new Map<string, CommandSchemas>();
   const validators: Record<string, CommandValidators> = {};
   const heads = tool.commands.map((c) => {
@@ -63,7 +66,11 @@ export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = 
     const flags = jsonSchemaOf(c.flags, "input", `${where}: flags`);
     const output = jsonSchemaOf(c.result, "output", `${where}: result`);
     if (output.type !== "object")
-      throw new DeclarationError(where, `result is not an object schema (its JSON Schema is ${JSON.stringify(output.type ?? Object.keys(output).filter((k) => k !== "$schema"))})`, "declare result: z.object({ ... }): an envelope's data is always an object (contract §2)");
+      throw new DeclarationError(
+        where,
+        `result is not an object schema (its JSON Schema is ${JSON.stringify(output.type ?? Object.keys(output).filter((k) => k !== "$schema"))})`,
+        "declare result: z.object({ ... }): an envelope's data is always an object (contract §2)",
+      );
     const s: CommandSchemas = { input: kebabFlagsSchema(flags), output, specs: flagSpecsFrom(flags) };
     schemas.set(c.name, s);
     validators[c.name] = validatorsOf(flags, output);
@@ -71,6 +78,12 @@ export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = 
     return headOf(c, s, fieldPathsFrom(output));
   });
   const describe = describeTool(tool, (c) => schemas.get(c.name)!);
-  const index: ToolIndex = { name: tool.name, version: tool.version, contractVersion: tool.contractVersion, ...(tool.env ? { env: tool.env } : {}), commands: heads };
+  const index: ToolIndex = {
+    name: tool.name,
+    version: tool.version,
+    contractVersion: tool.contractVersion,
+    ...(tool.env ? { env: tool.env } : {}),
+    commands: heads,
+  };
   return { index, describe, skill: toolSkill(describe), validators };
 }

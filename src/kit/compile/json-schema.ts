@@ -23,9 +23,19 @@ function assertCompilable(schema: unknown, where: string, seen = new Set<unknown
   const def = (schema as { _zod?: { def?: Def } } | null)?._zod?.def;
   if (!def || seen.has(schema)) return;
   seen.add(schema);
-  if (UNCOMPILABLE.has(def.type)) throw new DeclarationError(where, `a ${def.type} cannot be compiled into the binary's validator`, "declare plain data and do the work in run()");
+  if (UNCOMPILABLE.has(def.type))
+    throw new DeclarationError(
+      where,
+      `a ${def.type} cannot be compiled into the binary's validator`,
+      "declare plain data and do the work in run()",
+    );
   for (const check of def.checks ?? [])
-    if (check._zod.def.check === "custom") throw new DeclarationError(where, "a refinement cannot be compiled into the binary's validator", "express it as a JSON Schema check (min, max, regex, …) or in run()");
+    if (check._zod.def.check === "custom")
+      throw new DeclarationError(
+        where,
+        "a refinement cannot be compiled into the binary's validator",
+        "express it as a JSON Schema check (min, max, regex, …) or in run()",
+      );
   for (const value of Object.values(def)) {
     if (Array.isArray(value)) for (const v of value) assertCompilable(v, where, seen);
     else if (value && typeof value === "object") {
@@ -41,6 +51,10 @@ export function jsonSchemaOf(schema: z.ZodMiniType, io: "input" | "output", wher
   try {
     return z.toJSONSchema(schema, { target: DRAFT, io, unrepresentable: "throw" }) as JsonSchema;
   } catch (e) {
-    throw new DeclarationError(where, `cannot be written as JSON Schema: ${(e as Error).message.split("\n")[0]}`, "declare it with types JSON Schema has: no dates, bigints, maps or sets");
+    throw new DeclarationError(
+      where,
+      `cannot be written as JSON Schema: ${(e as Error).message.split("\n")[0]}`,
+      "declare it with types JSON Schema has: no dates, bigints, maps or sets",
+    );
   }
 }

@@ -29,7 +29,13 @@ export function flagSpecsFrom(flags: JsonSchema): FlagSpec[] {
   return Object.entries(props(flags)).map(([key, p]) => {
     const kind = kindOf(p);
     // An absent switch is false, so a boolean flag is never required.
-    return { key, name: kebab(key), required: required.has(key) && kind.kind !== "boolean", defaulted: "default" in p, ...kind };
+    return {
+      key,
+      name: kebab(key),
+      required: required.has(key) && kind.kind !== "boolean",
+      defaulted: "default" in p,
+      ...kind,
+    };
   });
 }
 
@@ -50,8 +56,10 @@ export function fieldPathsFrom(result: JsonSchema): string[] {
   const out: string[] = [];
   const walk = (node: JsonSchema, prefix: string, depth: number): void => {
     if (depth > MAX_DEPTH) return;
-    if (typeof node.$ref === "string" && node.$ref.startsWith("#/$defs/")) return walk(defs[node.$ref.slice(8)] ?? {}, prefix, depth);
-    for (const option of [...((node.anyOf ?? []) as JsonSchema[]), ...((node.oneOf ?? []) as JsonSchema[])]) walk(option, prefix, depth);
+    if (typeof node.$ref === "string" && node.$ref.startsWith("#/$defs/"))
+      return walk(defs[node.$ref.slice(8)] ?? {}, prefix, depth);
+    for (const option of [...((node.anyOf ?? []) as JsonSchema[]), ...((node.oneOf ?? []) as JsonSchema[])])
+      walk(option, prefix, depth);
     if (node.type === "array" || node.items) return walk((node.items ?? {}) as JsonSchema, prefix, depth);
     for (const [key, child] of Object.entries(props(node))) {
       const path = prefix ? `${prefix}.${key}` : key;

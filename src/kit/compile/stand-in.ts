@@ -11,7 +11,8 @@ import { readFileSync } from "node:fs";
 import * as standIn from "./zod-stand-in.ts";
 
 /** Type-level members (`z.output<…>`, `z.ZodMiniType`) exist only for the type checker. */
-const typeOnly = (name: string): boolean => /^[A-Z]/.test(name) || name === "infer" || name === "input" || name === "output";
+const typeOnly = (name: string): boolean =>
+  /^[A-Z]/.test(name) || name === "infer" || name === "input" || name === "output";
 
 /** The `z.<member>` values `files` use where they import zod/mini (or the kit's `agent-cli-kit/schema`) as `z`, that the stand-in lacks. */
 export function standInGaps(files: readonly string[]): string[] {

@@ -33,14 +33,26 @@ function ajvFor(standalone: boolean, flags: JsonSchema, result: JsonSchema): Ajv
 
 /** The integer bounds a number's JSON Schema sets: what OUT_OF_RANGE reports as `allowed`. */
 export function boundsIn(js: JsonSchema): Bounds {
-  const min = typeof js.minimum === "number" ? js.minimum : typeof js.exclusiveMinimum === "number" ? js.exclusiveMinimum + 1 : undefined;
-  const max = typeof js.maximum === "number" ? js.maximum : typeof js.exclusiveMaximum === "number" ? js.exclusiveMaximum - 1 : undefined;
+  const min =
+    typeof js.minimum === "number"
+      ? js.minimum
+      : typeof js.exclusiveMinimum === "number"
+        ? js.exclusiveMinimum + 1
+        : undefined;
+  const max =
+    typeof js.maximum === "number"
+      ? js.maximum
+      : typeof js.exclusiveMaximum === "number"
+        ? js.exclusiveMaximum - 1
+        : undefined;
   return { ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
 }
 
 /** Each bounded number flag's bounds. */
 function boundsOf(flags: JsonSchema): Record<string, Bounds> {
-  const all = Object.entries((flags.properties ?? {}) as Record<string, JsonSchema>).map(([key, p]) => [key, boundsIn(p)] as const);
+  const all = Object.entries((flags.properties ?? {}) as Record<string, JsonSchema>).map(
+    ([key, p]) => [key, boundsIn(p)] as const,
+  );
   return Object.fromEntries(all.filter(([, b]) => b.min !== undefined || b.max !== undefined));
 }
 

@@ -9,11 +9,22 @@
 const refuse = (use: string): never => {
   throw new Error(`${use}: zod schemas are compiled out of a built tool; flags and results are checked by the kit`);
 };
-const USES = new Set<PropertyKey>(["parse", "safeParse", "parseAsync", "safeParseAsync", "decode", "encode", "shape", "_zod", "def"]);
+const USES = new Set<PropertyKey>([
+  "parse",
+  "safeParse",
+  "parseAsync",
+  "safeParseAsync",
+  "decode",
+  "encode",
+  "shape",
+  "_zod",
+  "def",
+]);
 
 /** Any declaration: every call and property returns it again, so `z.string().check(z.minLength(1))` builds nothing. */
 const inert: any = new Proxy(function declaration() {}, {
-  get: (_target, key) => (USES.has(key) ? refuse(`.${String(key)}`) : key === "then" || typeof key === "symbol" ? undefined : inert),
+  get: (_target, key) =>
+    USES.has(key) ? refuse(`.${String(key)}`) : key === "then" || typeof key === "symbol" ? undefined : inert,
   apply: () => inert,
 });
 

@@ -8,7 +8,16 @@ import type { CommandContext } from "../runtime/context.ts";
 import type { EnvVar } from "../identity/env.ts";
 import type { OutcomeUnit } from "../output/envelope.ts";
 import type { ErrorCode } from "../output/errors.ts";
-import { checkExampleShapes, checkRequired, checkSchemas, checkVerb, commandName, ENV_NAME, NAME, pageOf } from "./check-command.ts";
+import {
+  checkExampleShapes,
+  checkRequired,
+  checkSchemas,
+  checkVerb,
+  commandName,
+  ENV_NAME,
+  NAME,
+  pageOf,
+} from "./check-command.ts";
 import { callerFile, mistakeAt, shown, type Place } from "./mistakes.ts";
 import { TIER1_VERBS, type Tier1Verb } from "./verbs.ts";
 
@@ -99,7 +108,6 @@ export interface Tool extends Omit<ToolSpec, "commands"> {
   readonly declaredIn?: string;
 }
 
-
 /** Where each command was declared, for the mistakes the compile step finds later. */
 const declaredIn = new WeakMap<object, string>();
 
@@ -115,11 +123,22 @@ export function defineCommand<const F extends FlagsSchema, const R extends Resul
 /** The tool's own fields: each a mistake with its fix when absent or malformed. */
 function checkToolFields(spec: ToolSpec, fail: (problem: string, fix: string) => never): void {
   const is = (v: unknown) => (v === undefined ? "missing" : shown(v));
-  if (typeof spec.name !== "string" || !NAME.test(spec.name)) fail(`name is ${spec.name === undefined ? "missing" : `${shown(spec.name)}, not kebab-case`}`, `name the tool a lower-case word, e.g. name: "brain" (spec.yaml's name)`);
-  if (typeof spec.version !== "string" || spec.version === "") fail(`version is ${is(spec.version)}`, `declare version: "1.0.0" (spec.yaml's version)`);
-  if (!Number.isInteger(spec.contractVersion)) fail(`contractVersion is ${is(spec.contractVersion)}, not an integer`, `declare contractVersion: 0 (spec.yaml's contract_version)`);
-  if (typeof spec.purpose !== "string" || spec.purpose.trim() === "") fail(`purpose is ${is(spec.purpose)}`, `declare purpose: two lines at most on what the tool is for`);
-  if (!Array.isArray(spec.commands) || spec.commands.length === 0) fail(`declares no commands`, `list the commands: commands: [noteGet, noteList, ...]`);
+  if (typeof spec.name !== "string" || !NAME.test(spec.name))
+    fail(
+      `name is ${spec.name === undefined ? "missing" : `${shown(spec.name)}, not kebab-case`}`,
+      `name the tool a lower-case word, e.g. name: "brain" (spec.yaml's name)`,
+    );
+  if (typeof spec.version !== "string" || spec.version === "")
+    fail(`version is ${is(spec.version)}`, `declare version: "1.0.0" (spec.yaml's version)`);
+  if (!Number.isInteger(spec.contractVersion))
+    fail(
+      `contractVersion is ${is(spec.contractVersion)}, not an integer`,
+      `declare contractVersion: 0 (spec.yaml's contract_version)`,
+    );
+  if (typeof spec.purpose !== "string" || spec.purpose.trim() === "")
+    fail(`purpose is ${is(spec.purpose)}`, `declare purpose: two lines at most on what the tool is for`);
+  if (!Array.isArray(spec.commands) || spec.commands.length === 0)
+    fail(`declares no commands`, `list the commands: commands: [noteGet, noteList, ...]`);
   checkEnv(spec.env ?? [], fail);
 }
 
@@ -129,8 +148,13 @@ function commandOf(c: CommandSpec<any, any>, i: number, place: Place): Command {
   const file = (c && typeof c === "object" && declaredIn.get(c)) || place.file;
   const name = decl && typeof decl === "object" ? commandName(decl) : null;
   const fail: (problem: string, fix: string) => never = mistakeAt({ ...place, file, command: name ?? `#${i + 1}` });
-  if (!decl || typeof decl !== "object") fail(`is ${shown(decl)}, not a command`, `list what defineCommand({ ... }) returns`);
-  if (name === null) fail(`verb is ${decl.verb === undefined ? "missing" : shown(decl.verb)}`, `declare verb: one of ${TIER1_VERBS.join(", ")} (tier 1), or a kebab-case word of your own (tier 2)`);
+  if (!decl || typeof decl !== "object")
+    fail(`is ${shown(decl)}, not a command`, `list what defineCommand({ ... }) returns`);
+  if (name === null)
+    fail(
+      `verb is ${decl.verb === undefined ? "missing" : shown(decl.verb)}`,
+      `declare verb: one of ${TIER1_VERBS.join(", ")} (tier 1), or a kebab-case word of your own (tier 2)`,
+    );
   checkVerb(decl, fail);
   checkRequired(decl, place.tool, name, fail);
   checkSchemas(decl, fail);
@@ -144,23 +168,36 @@ export function defineTool(spec: ToolSpec): Tool {
   const file = callerFile();
   const place: Place = { file, tool: typeof spec?.name === "string" ? spec.name : "(unnamed)" };
   const fail: (problem: string, fix: string) => never = mistakeAt(place);
-  if (!spec || typeof spec !== "object") fail(`the declaration is ${shown(spec)}`, `pass defineTool({ name, version, contractVersion, purpose, commands })`);
+  if (!spec || typeof spec !== "object")
+    fail(`the declaration is ${shown(spec)}`, `pass defineTool({ name, version, contractVersion, purpose, commands })`);
   checkToolFields(spec, fail);
   const seen = new Set<string>();
   const commands = spec.commands.map((c, i): Command => {
     const command = commandOf(c, i, place);
-    if (seen.has(command.name)) mistakeAt({ ...place, file: command.declaredIn, command: command.name })(`declared twice`, `list each command once, or give the second its own verb or resource`);
+    if (seen.has(command.name))
+      mistakeAt({ ...place, file: command.declaredIn, command: command.name })(
+        `declared twice`,
+        `list each command once, or give the second its own verb or resource`,
+      );
     seen.add(command.name);
     return command;
   });
   const resources = new Set(commands.flatMap((c) => (c.resource ? [c.resource] : [])));
   for (const c of commands)
-    if (!c.resource && resources.has(c.verb)) fail(`"${c.verb}" is both a verb and a resource`, `rename the command "${c.verb}" or the resource "${c.verb}"`);
+    if (!c.resource && resources.has(c.verb))
+      fail(`"${c.verb}" is both a verb and a resource`, `rename the command "${c.verb}" or the resource "${c.verb}"`);
   return { ...spec, commands, ...(file ? { declaredIn: file } : {}) };
 }
 
 function checkEnv(vars: readonly EnvVar[], fail: (problem: string, fix: string) => never): void {
-  if (!Array.isArray(vars)) fail(`env is not a list`, `declare env: [{ name: "X_TOKEN", scope: "read", description: "..." }]`);
+  if (!Array.isArray(vars))
+    fail(`env is not a list`, `declare env: [{ name: "X_TOKEN", scope: "read", description: "..." }]`);
   for (const v of vars)
-    if (typeof v?.name !== "string" || !ENV_NAME.test(v.name)) fail(`environment variable ${shown(v?.name)} must be SCREAMING_SNAKE`, `name it in capitals, e.g. ${String(v?.name ?? "x").toUpperCase().replace(/[^A-Z0-9]+/g, "_")}`);
+    if (typeof v?.name !== "string" || !ENV_NAME.test(v.name))
+      fail(
+        `environment variable ${shown(v?.name)} must be SCREAMING_SNAKE`,
+        `name it in capitals, e.g. ${String(v?.name ?? "x")
+          .toUpperCase()
+          .replace(/[^A-Z0-9]+/g, "_")}`,
+      );
 }

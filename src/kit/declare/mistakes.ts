@@ -60,4 +60,5 @@ export function callerFile(stack?: string): string | undefined {
 }
 
 /** A value as a message shows it: strings quoted, the rest as JSON. */
-export const shown = (v: unknown): string => (v === undefined ? "undefined" : typeof v === "function" ? "a function" : (JSON.stringify(v) ?? String(v)));
+export const shown = (v: unknown): string =>
+  v === undefined ? "undefined" : typeof v === "function" ? "a function" : (JSON.stringify(v) ?? String(v));

@@ -58,12 +58,26 @@ export interface Storage {
 
 /** The storage the environment configures, or null; half a configuration is an error naming what is missing (checked before any step runs). */
 export function storageOf(env: Env): Storage | null {
-  const values = Object.fromEntries(Object.entries(STORAGE_ENV).map(([k, name]) => [k, env[name]])) as Record<keyof typeof STORAGE_ENV, string | undefined>;
-  const missing = Object.entries(STORAGE_ENV).filter(([k]) => !values[k as keyof typeof STORAGE_ENV]).map(([, name]) => name);
+  const values = Object.fromEntries(Object.entries(STORAGE_ENV).map(([k, name]) => [k, env[name]])) as Record<
+    keyof typeof STORAGE_ENV,
+    string | undefined
+  >;
+  const missing = Object.entries(STORAGE_ENV)
+    .filter(([k]) => !values[k as keyof typeof STORAGE_ENV])
+    .map(([, name]) => name);
   if (missing.length === Object.keys(STORAGE_ENV).length) return null;
-  if (missing.length > 0) throw new KitError("MISSING_ENV", `artifact storage is half configured: ${missing.join(", ")} unset`, { hint: `set ${missing.join(", ")}, or unset every AGENT_ARTIFACT_* variable to keep artifacts in the run dir` });
+  if (missing.length > 0)
+    throw new KitError("MISSING_ENV", `artifact storage is half configured: ${missing.join(", ")} unset`, {
+      hint: `set ${missing.join(", ")}, or unset every AGENT_ARTIFACT_* variable to keep artifacts in the run dir`,
+    });
   const endpoint = values.endpoint!.replace(/\/+$/, "");
-  const client = new Bun.S3Client({ endpoint, bucket: values.bucket!, accessKeyId: values.accessKeyId!, secretAccessKey: values.secretAccessKey!, region: "auto" });
+  const client = new Bun.S3Client({
+    endpoint,
+    bucket: values.bucket!,
+    accessKeyId: values.accessKeyId!,
+    secretAccessKey: values.secretAccessKey!,
+    region: "auto",
+  });
   return { client, endpoint, bucket: values.bucket! };
 }
 
@@ -74,7 +88,11 @@ async function upload(client: Bun.S3Client, key: string, bytes: Uint8Array, sign
       return;
     } catch (e) {
       if (attempt >= ATTEMPTS || signal.aborted)
-        throw new KitError("UPSTREAM_ERROR", `artifact storage refused ${key} ${attempt} time(s): ${(e as Error).message}`, { hint: "check AGENT_ARTIFACT_ENDPOINT and the bucket; the report and artifacts are kept in the run dir" });
+        throw new KitError(
+          "UPSTREAM_ERROR",
+          `artifact storage refused ${key} ${attempt} time(s): ${(e as Error).message}`,
+          { hint: "check AGENT_ARTIFACT_ENDPOINT and the bucket; the report and artifacts are kept in the run dir" },
+        );
       await Bun.sleep(BACKOFF_MS[attempt - 1] ?? BACKOFF_MS.at(-1)!);
     }
   }
@@ -85,14 +103,32 @@ async function upload(client: Bun.S3Client, key: string, bytes: Uint8Array, sign
  * `jobs/<job id>/` when there is storage. A refused upload never loses the
  * report: the artifact is listed as unstored, with its path and sha256.
  */
-export async function routeArtifacts(runDir: string, jobId: string, storage: Storage | null, signal: AbortSignal): Promise<ArtifactRef[]> {
-  const names = existsSync(runDir) ? readdirSync(runDir).filter((n) => Object.hasOwn(ARTIFACT_TYPES, n)).sort() : [];
+export async function routeArtifacts(
+  runDir: string,
+  jobId: string,
+  storage: Storage | null,
+  signal: AbortSignal,
+): Promise<ArtifactRef[]> {
+  const names = existsSync(runDir)
+    ? readdirSync(runDir)
+        .filter((n) => Object.hasOwn(ARTIFACT_TYPES, n))
+        .sort()
+    : [];
   const refs: ArtifactRef[] = [];
   for (const name of names) {
     const path = join(runDir, name);
     const bytes = readFileSync(path);
     const type = ARTIFACT_TYPES[name]!;
-    const ref: ArtifactRef = { name, type, bytes: bytes.length, sha256: sha256(bytes), url: null, path, location: "run-dir", problem: null };
+    const ref: ArtifactRef = {
+      name,
+      type,
+      bytes: bytes.length,
+      sha256: sha256(bytes),
+      url: null,
+      path,
+      location: "run-dir",
+      problem: null,
+    };
     if (storage && UPLOADED.has(type)) {
       const key = `jobs/${jobId}/${name}`;
       try {

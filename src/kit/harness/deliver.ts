@@ -51,9 +51,16 @@ async function answerOf(res: Response, redact: (text: string) => string): Promis
 
 const refused = (url: string, status: number, answer: string, attempt: number): KitError => {
   if (status === 409)
-    return new KitError("CONFLICT", `the receiver already has this event: ${answer}`, { detail: { status, attempts: attempt }, hint: "nothing to do: the report was delivered before (same event id)" });
+    return new KitError("CONFLICT", `the receiver already has this event: ${answer}`, {
+      detail: { status, attempts: attempt },
+      hint: "nothing to do: the report was delivered before (same event id)",
+    });
   if (status >= 300 && status < 400)
-    return new KitError("UPSTREAM_ERROR", `the receiver at ${url} answered ${status}, a redirect: a signed report is not re-sent elsewhere`, { retryable: false, detail: { status, attempts: attempt }, hint: "give the delivery URL the redirect names" });
+    return new KitError(
+      "UPSTREAM_ERROR",
+      `the receiver at ${url} answered ${status}, a redirect: a signed report is not re-sent elsewhere`,
+      { retryable: false, detail: { status, attempts: attempt }, hint: "give the delivery URL the redirect names" },
+    );
   return new KitError("UPSTREAM_ERROR", `the receiver refused the report: ${answer}`, {
     retryable: false,
     detail: { status, attempts: attempt },
@@ -71,7 +78,13 @@ export async function deliver(url: string, body: string, o: DeliveryOptions): Pr
     o.signal.throwIfAborted();
     let res: Response;
     try {
-      res = await fetch(url, { method: "POST", body, redirect: "manual", headers: signedHeaders(o.secret, body, o.eventId, o.now()), signal: AbortSignal.any([o.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]) });
+      res = await fetch(url, {
+        method: "POST",
+        body,
+        redirect: "manual",
+        headers: signedHeaders(o.secret, body, o.eventId, o.now()),
+        signal: AbortSignal.any([o.signal, AbortSignal.timeout(o.timeoutMs ?? 10_000)]),
+      });
     } catch (e) {
       if (o.signal.aborted) throw e;
       last = (e as Error).name === "TimeoutError" ? "no answer in time" : (e as Error).message;

@@ -104,12 +104,37 @@ const signalled = (s: StepRun): string => (s.signal ? ` by ${s.signal}` : "");
 /** Why a step failed, when it did: the harness's own finding first (it stopped the step, or the envelope lies), then the tool's. */
 function errorOf(s: StepRun): Readonly<Record<string, unknown>> | null {
   const env = s.envelope;
-  if (s.stopped === "time-limit") return { code: "UPSTREAM_TIMEOUT", message: `the step ran past its time limit of ${(s.limitMs ?? 0) / 1000} s and was ended${signalled(s)}`, retryable: true };
-  if (s.stopped === "cancelled") return { code: "CANCELLED", message: `the job was cancelled while the step ran; it was ended${signalled(s)}`, retryable: true };
-  if (!env && s.malformed) return { code: "UPSTREAM_ERROR", message: s.problem ?? "the step's envelope breaks the contract", retryable: false };
-  if (!env) return { code: "INTERNAL", message: `the step printed no envelope: ${s.problem ?? "nothing on stdout"}${s.signal ? ` (killed by ${s.signal})` : ""}`, retryable: false };
+  if (s.stopped === "time-limit")
+    return {
+      code: "UPSTREAM_TIMEOUT",
+      message: `the step ran past its time limit of ${(s.limitMs ?? 0) / 1000} s and was ended${signalled(s)}`,
+      retryable: true,
+    };
+  if (s.stopped === "cancelled")
+    return {
+      code: "CANCELLED",
+      message: `the job was cancelled while the step ran; it was ended${signalled(s)}`,
+      retryable: true,
+    };
+  if (!env && s.malformed)
+    return {
+      code: "UPSTREAM_ERROR",
+      message: s.problem ?? "the step's envelope breaks the contract",
+      retryable: false,
+    };
+  if (!env)
+    return {
+      code: "INTERNAL",
+      message: `the step printed no envelope: ${s.problem ?? "nothing on stdout"}${s.signal ? ` (killed by ${s.signal})` : ""}`,
+      retryable: false,
+    };
   if (!env.ok) return env.error ?? { code: "INTERNAL", message: "the step failed without an error", retryable: false };
-  if (s.exit !== 0) return { code: "UPSTREAM_ERROR", message: `the step printed ok: true but exited ${s.exit}${s.signal ? ` (killed by ${s.signal})` : ""}`, retryable: false };
+  if (s.exit !== 0)
+    return {
+      code: "UPSTREAM_ERROR",
+      message: `the step printed ok: true but exited ${s.exit}${s.signal ? ` (killed by ${s.signal})` : ""}`,
+      retryable: false,
+    };
   return null;
 }
 
@@ -133,11 +158,25 @@ function recordOf(s: StepRun): StepRecord {
     error,
     signal: s.signal ?? null,
     stopped: s.stopped ?? null,
-    remedy: error === null ? null : REDISPATCH_CODES.has(String(error.code)) ? "re-dispatch" : error.retryable === true ? "retry" : null,
+    remedy:
+      error === null
+        ? null
+        : REDISPATCH_CODES.has(String(error.code))
+          ? "re-dispatch"
+          : error.retryable === true
+            ? "retry"
+            : null,
   };
 }
 
-export function foldJob(p: { jobId: string; eventId: string; runs: readonly StepRun[]; notRun: number; cancelled: boolean; artifacts: readonly ArtifactRef[] }): JobReport {
+export function foldJob(p: {
+  jobId: string;
+  eventId: string;
+  runs: readonly StepRun[];
+  notRun: number;
+  cancelled: boolean;
+  artifacts: readonly ArtifactRef[];
+}): JobReport {
   const steps = p.runs.map(recordOf);
   const okCount = steps.filter((s) => s.ok).length;
   const whole = okCount === steps.length && p.notRun === 0 && p.artifacts.every((a) => a.location !== "unstored");
@@ -153,7 +192,9 @@ export function foldJob(p: { jobId: string; eventId: string; runs: readonly Step
     cost_usd: roundUsd(steps.reduce((sum, s) => sum + s.cost_usd, 0)),
     llm_tokens: steps.reduce((sum, s) => sum + s.llm_tokens, 0),
     errors: steps.flatMap((s) => (s.error ? [{ step: s.step, tool: s.tool, command: s.command, error: s.error }] : [])),
-    next: p.runs.flatMap((s, i) => (steps[i]!.ok && s.envelope?.meta.next?.length ? [{ step: s.index, commands: [...s.envelope.meta.next] }] : [])),
+    next: p.runs.flatMap((s, i) =>
+      steps[i]!.ok && s.envelope?.meta.next?.length ? [{ step: s.index, commands: [...s.envelope.meta.next] }] : [],
+    ),
     artifacts: [...p.artifacts],
   };
 }

@@ -27,7 +27,6 @@ export interface GroupOptions {
   readonly signal: AbortSignal;
 }
 
-
 /** Members of the group still running (a zombie is done: its parent reaps it). Linux reads /proc; elsewhere, whether any member exists. */
 export function groupMembers(pgid: number): number {
   if (process.platform !== "linux") {
@@ -76,8 +75,15 @@ export async function endGroup(pgid: number, graceMs: number): Promise<void> {
 }
 
 export async function runInGroup(argv: readonly string[], o: GroupOptions): Promise<GroupRun> {
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: o.cwd, env: o.env as NodeJS.ProcessEnv, detached: true, stdio: [o.input === undefined ? "ignore" : "pipe", "pipe", "inherit"] });
-  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: o.cwd,
+    env: o.env as NodeJS.ProcessEnv,
+    detached: true,
+    stdio: [o.input === undefined ? "ignore" : "pipe", "pipe", "inherit"],
+  });
+  const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
   const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const spawned = new Promise<boolean>((resolve) => {
     child.once("spawn", () => resolve(true));
@@ -107,5 +113,10 @@ export async function runInGroup(argv: readonly string[], o: GroupOptions): Prom
   await Promise.race([closed, new Promise<void>((resolve) => (cut = setTimeout(resolve, 5_000)))]);
   clearTimeout(cut); // a pending timer would keep the harness alive after its answer
   child.stdout!.destroy();
-  return { stdout: Buffer.concat(chunks).toString("utf8"), exit: code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0), signal, stopped };
+  return {
+    stdout: Buffer.concat(chunks).toString("utf8"),
+    exit: code ?? 128 + (constants.signals[signal as NodeJS.Signals] ?? 0),
+    signal,
+    stopped,
+  };
 }

@@ -7,11 +7,20 @@
 import type { ActionLogRow } from "../mutations/ledger/ledger.ts";
 import type { Plan } from "../mutations/plan.ts";
 
-const ESCAPES: Readonly<Record<string, string>> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+const ESCAPES: Readonly<Record<string, string>> = {
+  "&": "&amp;",
+  "<": "&lt;",
+  ">": "&gt;",
+  '"': "&quot;",
+  "'": "&#39;",
+};
 /** Bidirectional controls (and other invisible format characters) would reorder what a person reads ("gnp.exe" shown as "exe.png"): shown by name instead. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const named = (c: string): string => `\u27e8U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, "0")}\u27e9`;
-export const esc = (value: unknown): string => String(value ?? "").replace(/[&<>"']/g, (c) => ESCAPES[c]!).replace(BIDI, named);
+export const esc = (value: unknown): string =>
+  String(value ?? "")
+    .replace(/[&<>"']/g, (c) => ESCAPES[c]!)
+    .replace(BIDI, named);
 
 const iso = (ms: number): string => new Date(ms).toISOString();
 
@@ -34,7 +43,9 @@ const header = (plan: Plan, what: string): string =>
 function entry(plan: Plan, item: Plan["items"][number], rows: readonly ActionLogRow[]): string {
   const last = rows.at(-1);
   const state = last ? last.outcome : "pending";
-  const log = rows.map((r) => `<dd>${esc(iso(r.at))}: ${esc(r.outcome)}${r.executed ? ", executed" : ""} by ${esc(r.actor)}</dd>`).join("");
+  const log = rows
+    .map((r) => `<dd>${esc(iso(r.at))}: ${esc(r.outcome)}${r.executed ? ", executed" : ""} by ${esc(r.actor)}</dd>`)
+    .join("");
   return `<li class="${esc(state)}">
 <span class="outcome">${esc(state)}</span>
 <h2>${esc(item.id)}: ${esc(item.action)}</h2>
@@ -51,7 +62,12 @@ function planParts(plan: Plan, rows: readonly ActionLogRow[]): { entries: string
   for (const r of rows) byItem.set(r.item, [...(byItem.get(r.item) ?? []), r]);
   const entries = `<ol>\n${plan.items.map((it) => entry(plan, it, byItem.get(it.id) ?? [])).join("\n")}\n</ol>`;
   const sorted = [...rows].sort((a, b) => a.at - b.at || a.item.localeCompare(b.item));
-  const lines = sorted.map((r) => `<tr><td>${esc(iso(r.at))}</td><td><code>${esc(r.item)}</code></td><td>${esc(r.action)}</td><td>${esc(r.outcome)}${r.executed ? ", executed" : ""}</td><td>${esc(r.actor)}</td></tr>`).join("\n");
+  const lines = sorted
+    .map(
+      (r) =>
+        `<tr><td>${esc(iso(r.at))}</td><td><code>${esc(r.item)}</code></td><td>${esc(r.action)}</td><td>${esc(r.outcome)}${r.executed ? ", executed" : ""}</td><td>${esc(r.actor)}</td></tr>`,
+    )
+    .join("\n");
   const timeline = `<table>\n<tr><th>at</th><th>item</th><th>action</th><th>outcome</th><th>actor</th></tr>\n${lines || '<tr><td colspan="5">nothing applied yet</td></tr>'}\n</table>`;
   return { entries, timeline };
 }
@@ -59,7 +75,10 @@ function planParts(plan: Plan, rows: readonly ActionLogRow[]): { entries: string
 export function renderHistory(plan: Plan, rows: readonly ActionLogRow[]): { history: string; timeline: string } {
   const { entries, timeline } = planParts(plan, rows);
   const name = `${plan.tool} plan ${plan.checksum.slice(7, 19)}`;
-  return { history: page(`History of ${name}`, `${header(plan, "History")}\n${entries}`), timeline: page(`Timeline of ${name}`, `${header(plan, "Timeline")}\n${timeline}`) };
+  return {
+    history: page(`History of ${name}`, `${header(plan, "History")}\n${entries}`),
+    timeline: page(`Timeline of ${name}`, `${header(plan, "Timeline")}\n${timeline}`),
+  };
 }
 
 /** What a job's history shows of its report: each step, and how it ended. */
@@ -67,19 +86,39 @@ export interface JobSummary {
   readonly job_id: string;
   readonly status: string;
   readonly cancelled: boolean;
-  readonly steps: readonly { step: number; tool: string; command: string; exit: number; ok: boolean; duration_ms: number }[];
+  readonly steps: readonly {
+    step: number;
+    tool: string;
+    command: string;
+    exit: number;
+    ok: boolean;
+    duration_ms: number;
+  }[];
   readonly errors: readonly { step: number; error: Readonly<Record<string, unknown>> }[];
 }
 
 /** A job: its steps, then (when it planned) its plan's entries; the timeline is the plan's action log. */
-export function renderJobHistory(job: JobSummary, plan: Plan | null, rows: readonly ActionLogRow[]): { history: string; timeline: string } {
+export function renderJobHistory(
+  job: JobSummary,
+  plan: Plan | null,
+  rows: readonly ActionLogRow[],
+): { history: string; timeline: string } {
   const codeOf = (step: number) => job.errors.find((e) => e.step === step)?.error.code;
   const steps = job.steps
-    .map((s) => `<tr><td>${s.step}</td><td><code>${esc(s.tool)} ${esc(s.command)}</code></td><td>${s.exit}</td><td>${s.ok ? "ok" : esc(codeOf(s.step) ?? "failed")}</td><td>${s.duration_ms} ms</td></tr>`)
+    .map(
+      (s) =>
+        `<tr><td>${s.step}</td><td><code>${esc(s.tool)} ${esc(s.command)}</code></td><td>${s.exit}</td><td>${s.ok ? "ok" : esc(codeOf(s.step) ?? "failed")}</td><td>${s.duration_ms} ms</td></tr>`,
+    )
     .join("\n");
   const head = `<h1>History: job <code>${esc(job.job_id)}</code></h1>\n<p class="sub">${esc(job.status)}${job.cancelled ? ", cancelled" : ""}; ${job.steps.length} step(s) ran</p>\n<table>\n<tr><th>step</th><th>command</th><th>exit</th><th>result</th><th>took</th></tr>\n${steps}\n</table>`;
   const parts = plan ? planParts(plan, rows) : null;
-  const history = page(`History of job ${job.job_id}`, `${head}\n${plan && parts ? `${header(plan, "Its plan")}\n${parts.entries}` : ""}`);
-  const timeline = page(`Timeline of job ${job.job_id}`, `<h1>Timeline: job <code>${esc(job.job_id)}</code></h1>\n${parts?.timeline ?? "<p>the job applied no plan</p>"}`);
+  const history = page(
+    `History of job ${job.job_id}`,
+    `${head}\n${plan && parts ? `${header(plan, "Its plan")}\n${parts.entries}` : ""}`,
+  );
+  const timeline = page(
+    `Timeline of job ${job.job_id}`,
+    `<h1>Timeline: job <code>${esc(job.job_id)}</code></h1>\n${parts?.timeline ?? "<p>the job applied no plan</p>"}`,
+  );
   return { history, timeline };
 }

@@ -1,5 +1,12 @@
 /** contract §0 and §11, the harness seam: a job's CLI envelopes folded into one signed, validated report, its artifacts routed by type. */
-export { ARTIFACT_TYPES, routeArtifacts, storageOf, STORAGE_ENV, type ArtifactRef, type ArtifactType } from "./artifacts.ts";
+export {
+  ARTIFACT_TYPES,
+  routeArtifacts,
+  storageOf,
+  STORAGE_ENV,
+  type ArtifactRef,
+  type ArtifactType,
+} from "./artifacts.ts";
 export { deliver, retryAfterMs, type Delivered } from "./deliver.ts";
 export { foldJob, type JobReport, type Remedy, type StepEnvelope, type StepRecord, type StepRun } from "./fold.ts";
 export { deliverSecrets, issuedSecrets, SECRETS_EVENT, type IssuedSecret } from "./secrets.ts";

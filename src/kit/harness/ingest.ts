@@ -11,7 +11,9 @@ import { pathOf } from "../cli/checks.ts";
 import * as formats from "../compile/formats.ts";
 import type { DescribeDoc, JsonSchema } from "../introspection/describe-doc.ts";
 
-export type Verdict = { ok: true } | { ok: false; step: number | null; schema: string | null; path: string; message: string };
+export type Verdict =
+  | { ok: true }
+  | { ok: false; step: number | null; schema: string | null; path: string; message: string };
 
 export class SchemaRegistry {
   private readonly ajv = new Ajv2020({ strict: false, allErrors: false, logger: false });
@@ -22,7 +24,9 @@ export class SchemaRegistry {
   }
 
   static of(docs: readonly DescribeDoc[]): SchemaRegistry {
-    return new SchemaRegistry(new Map(docs.flatMap((d) => d.commands.map((c) => [c.result_schema, c.output_schema] as const))));
+    return new SchemaRegistry(
+      new Map(docs.flatMap((d) => d.commands.map((c) => [c.result_schema, c.output_schema] as const))),
+    );
   }
 
   get size(): number {
@@ -51,15 +55,28 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 export const REPORT_SCHEMA = "harness.job.execute@1";
 
 /** Where an ajv error points, with the property a required or additional-property error names. */
-function errorPath(base: string, e: { instancePath: string; keyword: string; params: Record<string, unknown> }): string {
-  const extra = e.keyword === "required" ? e.params.missingProperty : e.keyword === "additionalProperties" ? e.params.additionalProperty : undefined;
+function errorPath(
+  base: string,
+  e: { instancePath: string; keyword: string; params: Record<string, unknown> },
+): string {
+  const extra =
+    e.keyword === "required"
+      ? e.params.missingProperty
+      : e.keyword === "additionalProperties"
+        ? e.params.additionalProperty
+        : undefined;
   return `${base}${jsonPath(typeof extra === "string" ? `${e.instancePath}/${extra}` : e.instancePath)}`;
 }
 
 type Refuse = (path: string, message: string, step?: number | null, schema?: string | null) => Verdict;
 
 /** One step of a report that already has the report's shape: a failed one carries its error and no data; a successful one, data valid for a schema of its own tool. */
-function stepVerdict(step: Record<string, unknown>, i: number, registry: SchemaRegistry, refuse: Refuse): Verdict | null {
+function stepVerdict(
+  step: Record<string, unknown>,
+  i: number,
+  registry: SchemaRegistry,
+  refuse: Refuse,
+): Verdict | null {
   const at = `$.steps[${i}]`;
   if (!step.ok) {
     if (!isObject(step.error)) return refuse(`${at}.error`, "a failed step must carry its error", i);
@@ -69,7 +86,8 @@ function stepVerdict(step: Record<string, unknown>, i: number, registry: SchemaR
   if (step.error !== null) return refuse(`${at}.error`, "a successful step carries no error", i);
   const id = step.schema;
   if (typeof id !== "string") return refuse(`${at}.schema`, "a successful step must name its result schema", i);
-  if (!id.startsWith(`${String(step.tool)}.`)) return refuse(`${at}.schema`, `${id} is not a schema of the step's tool, ${String(step.tool)}`, i, id);
+  if (!id.startsWith(`${String(step.tool)}.`))
+    return refuse(`${at}.schema`, `${id} is not a schema of the step's tool, ${String(step.tool)}`, i, id);
   const validate = registry.validator(id);
   if (!validate) return refuse(`${at}.schema`, `no schema is registered for ${id}`, i, id);
   if (!validate(step.data)) {
@@ -84,7 +102,8 @@ export function ingest(report: unknown, registry: SchemaRegistry): Verdict {
   const refuse: Refuse = (path, message, step = null, schema = null) => ({ ok: false, step, schema, path, message });
   if (!isObject(report)) return refuse("$", "the report is not a JSON object");
   const own = registry.validator(REPORT_SCHEMA);
-  if (!own) return refuse("$", `no schema is registered for ${REPORT_SCHEMA}: reports cannot be checked`, null, REPORT_SCHEMA);
+  if (!own)
+    return refuse("$", `no schema is registered for ${REPORT_SCHEMA}: reports cannot be checked`, null, REPORT_SCHEMA);
   if (!own(report)) {
     const e = own.errors![0]!;
     const step = /^\/steps\/(\d+)/.exec(e.instancePath)?.[1];

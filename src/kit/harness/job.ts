@@ -41,13 +41,17 @@ export interface Job {
 }
 
 const bad = (path: string, what: string, got?: unknown): KitError =>
-  new KitError("INVALID_INPUT", `the job's ${path} ${what}`, { ...(got === undefined ? {} : { got }), hint: "fix the job file; see `harness job execute --help` for its shape" });
+  new KitError("INVALID_INPUT", `the job's ${path} ${what}`, {
+    ...(got === undefined ? {} : { got }),
+    hint: "fix the job file; see `harness job execute --help` for its shape",
+  });
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 function secondsOf(raw: unknown, path: string, fallback: number, max: number): number {
   if (raw === undefined) return fallback;
-  if (typeof raw !== "number" || !Number.isFinite(raw) || raw <= 0 || raw > max) throw bad(path, `must be a number of seconds above 0, at most ${max}`, raw);
+  if (typeof raw !== "number" || !Number.isFinite(raw) || raw <= 0 || raw > max)
+    throw bad(path, `must be a number of seconds above 0, at most ${max}`, raw);
   return raw;
 }
 
@@ -56,24 +60,39 @@ const STEP_FIELDS = ["argv", "input", "continue_on_error", "timeout_seconds"];
 function stepOf(raw: unknown, i: number, jobSeconds: number): JobStep {
   const at = `steps[${i}]`;
   if (!isObject(raw)) throw bad(at, "must be an object { argv, input?, continue_on_error?, timeout_seconds? }");
-  for (const key of Object.keys(raw)) if (!STEP_FIELDS.includes(key)) throw bad(`${at}.${key}`, `is not a step field (${STEP_FIELDS.join(", ")})`, key);
+  for (const key of Object.keys(raw))
+    if (!STEP_FIELDS.includes(key)) throw bad(`${at}.${key}`, `is not a step field (${STEP_FIELDS.join(", ")})`, key);
   const { argv, input, continue_on_error } = raw;
   if (!Array.isArray(argv) || argv.length < 2 || !argv.every((a) => typeof a === "string"))
-    throw bad(`${at}.argv`, "must be an array of strings: a fleet tool and its command, e.g. [\"seo\", \"audit\"] (never a shell string)", argv);
-  if (!(STEP_TOOLS as readonly string[]).includes(argv[0]!)) throw bad(`${at}.argv[0]`, `must be one of the fleet's tools: ${STEP_TOOLS.join(", ")}`, argv[0]);
-  if (input !== undefined && !isObject(input)) throw bad(`${at}.input`, "must be a JSON object: the step's flags, given on stdin with --params -", input);
+    throw bad(
+      `${at}.argv`,
+      'must be an array of strings: a fleet tool and its command, e.g. ["seo", "audit"] (never a shell string)',
+      argv,
+    );
+  if (!(STEP_TOOLS as readonly string[]).includes(argv[0]!))
+    throw bad(`${at}.argv[0]`, `must be one of the fleet's tools: ${STEP_TOOLS.join(", ")}`, argv[0]);
+  if (input !== undefined && !isObject(input))
+    throw bad(`${at}.input`, "must be a JSON object: the step's flags, given on stdin with --params -", input);
   if (input !== undefined && argv.includes("--params")) throw bad(`${at}`, "gives both input and --params; give one");
-  if (continue_on_error !== undefined && typeof continue_on_error !== "boolean") throw bad(`${at}.continue_on_error`, "must be true or false", continue_on_error);
-  const limitMs = Math.round(secondsOf(raw.timeout_seconds, `${at}.timeout_seconds`, jobSeconds, MAX_STEP_SECONDS) * 1000);
+  if (continue_on_error !== undefined && typeof continue_on_error !== "boolean")
+    throw bad(`${at}.continue_on_error`, "must be true or false", continue_on_error);
+  const limitMs = Math.round(
+    secondsOf(raw.timeout_seconds, `${at}.timeout_seconds`, jobSeconds, MAX_STEP_SECONDS) * 1000,
+  );
   return { argv, ...(input === undefined ? {} : { input }), continue_on_error: continue_on_error === true, limitMs };
 }
 
 function deliveryOf(raw: unknown): Job["delivery"] {
   if (raw === undefined || raw === null) return null;
-  const web = (u: unknown): u is string => typeof u === "string" && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
-  if (!isObject(raw) || !web(raw.url)) throw bad("delivery", "must be { \"url\": \"https://…\" }: where the signed report is posted", raw);
-  for (const key of Object.keys(raw)) if (key !== "url" && key !== "secrets_url") throw bad(`delivery.${key}`, "is not a delivery field (url, secrets_url)", key);
-  if (raw.secrets_url !== undefined && !web(raw.secrets_url)) throw bad("delivery.secrets_url", "must be an http(s) URL: the platform's secret sink", raw.secrets_url);
+  const web = (u: unknown): u is string =>
+    typeof u === "string" && URL.canParse(u) && /^https?:$/.test(new URL(u).protocol);
+  if (!isObject(raw) || !web(raw.url))
+    throw bad("delivery", 'must be { "url": "https://…" }: where the signed report is posted', raw);
+  for (const key of Object.keys(raw))
+    if (key !== "url" && key !== "secrets_url")
+      throw bad(`delivery.${key}`, "is not a delivery field (url, secrets_url)", key);
+  if (raw.secrets_url !== undefined && !web(raw.secrets_url))
+    throw bad("delivery.secrets_url", "must be an http(s) URL: the platform's secret sink", raw.secrets_url);
   return { url: raw.url, ...(raw.secrets_url === undefined ? {} : { secrets_url: raw.secrets_url }) };
 }
 
@@ -91,13 +110,23 @@ export function parseJob(text: string, path: string): Job {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new KitError("INVALID_INPUT", `${path} is not JSON: ${(e as Error).message}`, { hint: "a job is one JSON object: { id, steps, run_dir?, delivery? }" });
+    throw new KitError("INVALID_INPUT", `${path} is not JSON: ${(e as Error).message}`, {
+      hint: "a job is one JSON object: { id, steps, run_dir?, delivery? }",
+    });
   }
   if (!isObject(raw)) throw bad("document", "must be one JSON object: { id, steps, run_dir?, delivery? }");
-  for (const key of Object.keys(raw)) if (!JOB_FIELDS.includes(key)) throw bad(key, `is not a job field (${JOB_FIELDS.join(", ")})`, key);
-  if (typeof raw.id !== "string" || !JOB_ID.test(raw.id)) throw bad("id", "must be 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit", raw.id);
-  if (!Array.isArray(raw.steps) || raw.steps.length === 0 || raw.steps.length > MAX_STEPS) throw bad("steps", `must be a list of 1 to ${MAX_STEPS} steps`, Array.isArray(raw.steps) ? raw.steps.length : raw.steps);
-  if (raw.run_dir !== undefined && (typeof raw.run_dir !== "string" || raw.run_dir === "")) throw bad("run_dir", "must be a folder path", raw.run_dir);
+  for (const key of Object.keys(raw))
+    if (!JOB_FIELDS.includes(key)) throw bad(key, `is not a job field (${JOB_FIELDS.join(", ")})`, key);
+  if (typeof raw.id !== "string" || !JOB_ID.test(raw.id))
+    throw bad("id", "must be 1–128 letters, digits, '.', '_' or '-', starting with a letter or digit", raw.id);
+  if (!Array.isArray(raw.steps) || raw.steps.length === 0 || raw.steps.length > MAX_STEPS)
+    throw bad(
+      "steps",
+      `must be a list of 1 to ${MAX_STEPS} steps`,
+      Array.isArray(raw.steps) ? raw.steps.length : raw.steps,
+    );
+  if (raw.run_dir !== undefined && (typeof raw.run_dir !== "string" || raw.run_dir === ""))
+    throw bad("run_dir", "must be a folder path", raw.run_dir);
   const base = dirname(resolve(path));
   const jobSeconds = secondsOf(raw.timeout_seconds, "timeout_seconds", DEFAULT_STEP_SECONDS, MAX_STEP_SECONDS);
   const steps = raw.steps.map((s, i) => stepOf(s, i, jobSeconds));

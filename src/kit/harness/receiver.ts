@@ -23,13 +23,31 @@ export interface ReceiverOptions {
 
 export type ReceiverEvent =
   | { readonly accepted: true; readonly jobId: string; readonly eventId: string; readonly status: string }
-  | { readonly accepted: false; readonly reason: string; readonly status: number; readonly detail?: Record<string, unknown> };
+  | {
+      readonly accepted: false;
+      readonly reason: string;
+      readonly status: number;
+      readonly detail?: Record<string, unknown>;
+    };
 
 const MAX_BYTES = 10 * 1024 * 1024;
-const STATUS: Readonly<Record<string, number>> = { unsigned: 401, "body-changed": 400, "bad-signature": 401, "stale-timestamp": 401, replay: 409, schema: 422, "bad-request": 400, "too-large": 413, method: 405, "store-unavailable": 503, internal: 500 };
+const STATUS: Readonly<Record<string, number>> = {
+  unsigned: 401,
+  "body-changed": 400,
+  "bad-signature": 401,
+  "stale-timestamp": 401,
+  replay: 409,
+  schema: 422,
+  "bad-request": 400,
+  "too-large": 413,
+  method: 405,
+  "store-unavailable": 503,
+  internal: 500,
+};
 
 /** The answer to anything that went wrong inside: short JSON, never a stack, a path or a development page. */
-export const internalAnswer = (): Response => Response.json({ accepted: false, reason: "internal", message: "the receiver failed; retry later" }, { status: 500 });
+export const internalAnswer = (): Response =>
+  Response.json({ accepted: false, reason: "internal", message: "the receiver failed; retry later" }, { status: 500 });
 
 export function createReceiver(o: ReceiverOptions): (req: Request) => Promise<Response> {
   const refuse = (reason: string, detail?: Record<string, unknown>): Response => {
@@ -51,12 +69,25 @@ export function createReceiver(o: ReceiverOptions): (req: Request) => Promise<Re
       return refuse("bad-request", { message: "the body is not JSON" });
     }
     const verdict = ingest(report, o.registry);
-    if (!verdict.ok) return refuse("schema", { step: verdict.step, schema: verdict.schema, path: verdict.path, message: verdict.message });
+    if (!verdict.ok)
+      return refuse("schema", {
+        step: verdict.step,
+        schema: verdict.schema,
+        path: verdict.path,
+        message: verdict.message,
+      });
     const eventId = req.headers.get(HEADERS.eventId)!;
-    if (report.event_id !== eventId) return refuse("bad-request", { message: "the body's event_id is not the signed one" });
+    if (report.event_id !== eventId)
+      return refuse("bad-request", { message: "the body's event_id is not the signed one" });
     let stored: "stored" | "replay";
     try {
-      stored = await o.store.record({ jobId: String(report.job_id), eventType: String(report.event_type), eventId, receivedAt: o.now(), body: text });
+      stored = await o.store.record({
+        jobId: String(report.job_id),
+        eventType: String(report.event_type),
+        eventId,
+        receivedAt: o.now(),
+        body: text,
+      });
     } catch {
       // The sender retries a 503; what failed stays here (its message may carry the store's address).
       const res = refuse("store-unavailable", { message: "the event store is unavailable; retry later" });

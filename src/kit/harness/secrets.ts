@@ -34,14 +34,23 @@ export const SECRETS_EVENT = "job.secrets_issued";
  * A secret issued with no sink to take it is lost (the service will not show
  * it again): that is an error the job's author must see, never a quiet drop.
  */
-export async function deliverSecrets(sink: string | undefined, jobId: string, issued: readonly IssuedSecret[], o: DeliveryOptions): Promise<{ names: string[]; delivered: Delivered } | null> {
+export async function deliverSecrets(
+  sink: string | undefined,
+  jobId: string,
+  issued: readonly IssuedSecret[],
+  o: DeliveryOptions,
+): Promise<{ names: string[]; delivered: Delivered } | null> {
   if (issued.length === 0) return null;
   const names = issued.map((s) => s.name);
   if (!sink)
-    throw new KitError("INVALID_INPUT", `step ${issued[0]!.step} issued ${names.join(", ")}, a register-once secret, and the job names no secret sink: it was not kept anywhere`, {
-      detail: { secrets: issued.map(({ step, tool, command, name }) => ({ step, tool, command, name })) },
-      hint: "give the job delivery.secrets_url (the platform's secret sink), then rotate the secret at its service: it will not be shown again",
-    });
+    throw new KitError(
+      "INVALID_INPUT",
+      `step ${issued[0]!.step} issued ${names.join(", ")}, a register-once secret, and the job names no secret sink: it was not kept anywhere`,
+      {
+        detail: { secrets: issued.map(({ step, tool, command, name }) => ({ step, tool, command, name })) },
+        hint: "give the job delivery.secrets_url (the platform's secret sink), then rotate the secret at its service: it will not be shown again",
+      },
+    );
   const body = JSON.stringify({ job_id: jobId, event_type: SECRETS_EVENT, event_id: o.eventId, secrets: issued });
   return { names, delivered: await deliver(sink, body, o) };
 }

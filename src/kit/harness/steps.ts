@@ -62,11 +62,26 @@ async function runOne(job: Job, index: number, ctx: StepContext): Promise<StepRu
     signal: ctx.signal,
   });
   const parsed = envelopeOf(ran.stdout, tool!, ctx.redact);
-  const seen = "envelope" in parsed ? { envelope: parsed.envelope } : { envelope: null, problem: parsed.problem, malformed: parsed.malformed };
-  return { index, argv: [tool!, ...step.argv.slice(1)], exit: ran.exit, durationMs: ctx.now() - started, signal: ran.signal, stopped: ran.stopped, limitMs: step.limitMs, ...seen };
+  const seen =
+    "envelope" in parsed
+      ? { envelope: parsed.envelope }
+      : { envelope: null, problem: parsed.problem, malformed: parsed.malformed };
+  return {
+    index,
+    argv: [tool!, ...step.argv.slice(1)],
+    exit: ran.exit,
+    durationMs: ctx.now() - started,
+    signal: ran.signal,
+    stopped: ran.stopped,
+    limitMs: step.limitMs,
+    ...seen,
+  };
 }
 
-export async function runSteps(job: Job, ctx: StepContext): Promise<{ runs: StepRun[]; notRun: number; cancelled: boolean }> {
+export async function runSteps(
+  job: Job,
+  ctx: StepContext,
+): Promise<{ runs: StepRun[]; notRun: number; cancelled: boolean }> {
   const runs: StepRun[] = [];
   for (const [index, step] of job.steps.entries()) {
     if (ctx.signal.aborted) return { runs, notRun: job.steps.length - index, cancelled: true };

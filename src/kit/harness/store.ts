@@ -26,17 +26,29 @@ const TABLE = `CREATE TABLE IF NOT EXISTS harness_events (
   job_id TEXT NOT NULL, event_type TEXT NOT NULL, event_id TEXT NOT NULL, received_at BIGINT NOT NULL, body TEXT NOT NULL,
   PRIMARY KEY (job_id, event_type, event_id))`;
 
-const rowOf = (r: Record<string, unknown>): StoredEvent => ({ jobId: String(r.job_id), eventType: String(r.event_type), eventId: String(r.event_id), receivedAt: Number(r.received_at), body: String(r.body) });
+const rowOf = (r: Record<string, unknown>): StoredEvent => ({
+  jobId: String(r.job_id),
+  eventType: String(r.event_type),
+  eventId: String(r.event_id),
+  receivedAt: Number(r.received_at),
+  body: String(r.body),
+});
 
 function sqliteStore(path: string): EventStore {
   const db = new Database(path, { create: true, strict: true });
   db.run("PRAGMA busy_timeout = 10000");
   db.run("PRAGMA journal_mode = WAL");
   db.run(TABLE);
-  const insert = db.query("INSERT INTO harness_events (job_id, event_type, event_id, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING");
+  const insert = db.query(
+    "INSERT INTO harness_events (job_id, event_type, event_id, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+  );
   return {
-    record: async (e) => (insert.run(e.jobId, e.eventType, e.eventId, e.receivedAt, e.body).changes === 1 ? "stored" : "replay"),
-    events: async () => (db.query("SELECT * FROM harness_events ORDER BY received_at, event_id").all() as Record<string, unknown>[]).map(rowOf),
+    record: async (e) =>
+      insert.run(e.jobId, e.eventType, e.eventId, e.receivedAt, e.body).changes === 1 ? "stored" : "replay",
+    events: async () =>
+      (db.query("SELECT * FROM harness_events ORDER BY received_at, event_id").all() as Record<string, unknown>[]).map(
+        rowOf,
+      ),
     close: async () => db.close(),
   };
 }
@@ -46,10 +58,14 @@ async function postgresStore(url: string): Promise<EventStore> {
   await sql.unsafe(TABLE);
   return {
     async record(e) {
-      const r = await sql`INSERT INTO harness_events (job_id, event_type, event_id, received_at, body) VALUES (${e.jobId}, ${e.eventType}, ${e.eventId}, ${e.receivedAt}, ${e.body}) ON CONFLICT DO NOTHING RETURNING event_id`;
+      const r =
+        await sql`INSERT INTO harness_events (job_id, event_type, event_id, received_at, body) VALUES (${e.jobId}, ${e.eventType}, ${e.eventId}, ${e.receivedAt}, ${e.body}) ON CONFLICT DO NOTHING RETURNING event_id`;
       return r.length === 1 ? "stored" : "replay";
     },
-    events: async () => ((await sql`SELECT * FROM harness_events ORDER BY received_at, event_id`) as Record<string, unknown>[]).map(rowOf),
+    events: async () =>
+      ((await sql`SELECT * FROM harness_events ORDER BY received_at, event_id`) as Record<string, unknown>[]).map(
+        rowOf,
+      ),
     close: () => sql.close(),
   };
 }

@@ -42,10 +42,24 @@ function withCompanions(vars: readonly EnvVar[]): EnvVar[] {
     const life = v.lifetime;
     if (!life) continue;
     const more: EnvVar[] = [];
-    if (life.expiry === "expires-at") more.push({ name: expiresAtEnv(v.name), scope: "config", description: `When ${v.name} expires: unix seconds or RFC 3339, set by the platform beside it.` });
+    if (life.expiry === "expires-at")
+      more.push({
+        name: expiresAtEnv(v.name),
+        scope: "config",
+        description: `When ${v.name} expires: unix seconds or RFC 3339, set by the platform beside it.`,
+      });
     if (life.refresh) {
-      more.push({ name: refreshTokenEnv(v.name), scope: v.scope, description: `A single-use token that refreshes ${v.name} at ${REFRESH_URL_ENV}.` });
-      more.push({ name: REFRESH_URL_ENV, scope: "config", description: "The platform's credential refresh endpoint: POST {credential, refresh_token} answers {token, expires_at, refresh_token}." });
+      more.push({
+        name: refreshTokenEnv(v.name),
+        scope: v.scope,
+        description: `A single-use token that refreshes ${v.name} at ${REFRESH_URL_ENV}.`,
+      });
+      more.push({
+        name: REFRESH_URL_ENV,
+        scope: "config",
+        description:
+          "The platform's credential refresh endpoint: POST {credential, refresh_token} answers {token, expires_at, refresh_token}.",
+      });
     }
     for (const m of more) if (!out.has(m.name)) out.set(m.name, m);
   }
@@ -56,24 +70,40 @@ type Declares = { readonly env?: readonly EnvVar[] };
 type Phase = { readonly verb: string; readonly tier: 1 | 2; readonly rw: "read" | "write" };
 
 /** MCP seed: credential fields are prohibited in inputs; here, in flags. */
-export const CREDENTIAL_FLAG = /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
+export const CREDENTIAL_FLAG =
+  /(^|-)(token|tokens|password|passwd|secret|secrets|api-?key|apikey|credentials?|auth|authorization|bearer|cookie|private-key|access-key|session-key)($|-)/;
 
 /** contract §10: `plan` and write CRUD verbs only write plans; `apply` and declared tier-2 writes act. */
 export const holdsWriteCredentials = (c: Phase): boolean => c.verb === "apply" || (c.tier === 2 && c.rw === "write");
 
 /** The environment a command may read: the tool's variables and its own. */
-export const envOf = (tool: Declares, command: Declares): readonly EnvVar[] => withCompanions([...(tool.env ?? []), ...(command.env ?? [])]);
+export const envOf = (tool: Declares, command: Declares): readonly EnvVar[] =>
+  withCompanions([...(tool.env ?? []), ...(command.env ?? [])]);
 
 /** Every credential the tool declares anywhere: what the redactor masks. */
 export const credentialNames = (tool: Declares & { readonly commands: readonly Declares[] }): string[] =>
-  withCompanions([...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])]).filter((v) => v.scope !== "config").map((v) => v.name);
+  withCompanions([...(tool.env ?? []), ...tool.commands.flatMap((c) => c.env ?? [])])
+    .filter((v) => v.scope !== "config")
+    .map((v) => v.name);
 
 /** The write credentials present that this command's phase may not hold: what its process must run without. */
-export const withheldFrom = (tool: Declares, command: Declares & Phase, env: Readonly<Record<string, string | undefined>>): string[] =>
-  holdsWriteCredentials(command) ? [] : envOf(tool, command).filter((v) => v.scope === "write" && env[v.name] !== undefined).map((v) => v.name);
+export const withheldFrom = (
+  tool: Declares,
+  command: Declares & Phase,
+  env: Readonly<Record<string, string | undefined>>,
+): string[] =>
+  holdsWriteCredentials(command)
+    ? []
+    : envOf(tool, command)
+        .filter((v) => v.scope === "write" && env[v.name] !== undefined)
+        .map((v) => v.name);
 
 /** A required variable of this phase that is absent is a precondition failure naming it. */
-export function assertRequiredEnv(tool: Declares, command: Declares & Phase, env: Readonly<Record<string, string | undefined>>): void {
+export function assertRequiredEnv(
+  tool: Declares,
+  command: Declares & Phase,
+  env: Readonly<Record<string, string | undefined>>,
+): void {
   for (const v of envOf(tool, command)) {
     if (!v.required || (v.scope === "write" && !holdsWriteCredentials(command))) continue;
     if (!env[v.name])

@@ -66,7 +66,18 @@ export interface DescribeDoc {
 }
 
 /** What the kit adds to the contract, by the names the verifier knows them by. */
-export const KIT_EXTENSIONS = ["describe-schema", "per-command-describe", "cursor", "params", "toon", "hint", "error-codes", "help-layout", "skill-layout", "examples"] as const;
+export const KIT_EXTENSIONS = [
+  "describe-schema",
+  "per-command-describe",
+  "cursor",
+  "params",
+  "toon",
+  "hint",
+  "error-codes",
+  "help-layout",
+  "skill-layout",
+  "examples",
+] as const;
 
 /** What a compiled tool carries besides its describe document: the file each flag prints. */
 export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;
@@ -76,5 +87,9 @@ export type DocumentFlag = keyof typeof DOCUMENT_FLAGS;
 export function narrowDoc(doc: DescribeDoc, commandName: string): DescribeDoc {
   const commands = doc.commands.filter((c) => c.name === commandName);
   const codes = new Set(commands.flatMap((c) => c.errors));
-  return { ...doc, commands, error_codes: Object.fromEntries(Object.entries(doc.error_codes).filter(([code]) => codes.has(code as ErrorCode))) };
+  return {
+    ...doc,
+    commands,
+    error_codes: Object.fromEntries(Object.entries(doc.error_codes).filter(([code]) => codes.has(code as ErrorCode))),
+  };
 }

@@ -8,7 +8,14 @@ import { envOf } from "../identity/env.ts";
 import type { Command, EnvVar, Example, Tool } from "../declare/define.ts";
 import type { FlagSpec } from "../cli/flags.ts";
 import { ERROR_CODES, EXIT, type ErrorCode } from "../output/errors.ts";
-import { DOCUMENT_FLAGS, KIT_EXTENSIONS, type CommandDoc, type DescribeDoc, type FlagDoc, type JsonSchema } from "./describe-doc.ts";
+import {
+  DOCUMENT_FLAGS,
+  KIT_EXTENSIONS,
+  type CommandDoc,
+  type DescribeDoc,
+  type FlagDoc,
+  type JsonSchema,
+} from "./describe-doc.ts";
 import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
 import { shellLine } from "./shell.ts";
 
@@ -24,7 +31,12 @@ function flagDocs(s: CommandSchemas): FlagDoc[] {
   const props = (s.input.properties ?? {}) as Record<string, JsonSchema>;
   return s.specs.map((spec) => {
     const p = props[spec.name] ?? {};
-    const doc: FlagDoc = { name: spec.name, type: spec.kind, required: spec.required, description: (p.description as string | undefined) ?? null };
+    const doc: FlagDoc = {
+      name: spec.name,
+      type: spec.kind,
+      required: spec.required,
+      description: (p.description as string | undefined) ?? null,
+    };
     if (p.default !== undefined) doc.default = p.default;
     if (spec.enumValues) doc.enum = [...spec.enumValues];
     if (typeof p.minimum === "number") doc.minimum = p.minimum;
@@ -40,7 +52,9 @@ const LIFETIME_CODES: readonly ErrorCode[] = ["CREDENTIAL_EXPIRED", "AUTH_FAILED
 /** The codes a command can raise: the kit's own and those it declares, in table order. */
 export const commandErrors = (command: Pick<Command, "errors">, env: readonly EnvVar[] = []): ErrorCode[] => {
   const lifetime = env.some((v) => v.lifetime && v.scope !== "config");
-  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter((c) => ERROR_CODES[c].kit || command.errors.includes(c) || (lifetime && LIFETIME_CODES.includes(c)));
+  return (Object.keys(ERROR_CODES) as ErrorCode[]).filter(
+    (c) => ERROR_CODES[c].kit || command.errors.includes(c) || (lifetime && LIFETIME_CODES.includes(c)),
+  );
 };
 
 function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): CommandDoc {
@@ -60,11 +74,19 @@ function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): Comm
     errors: commandErrors(command, envOf(tool, command)),
     env: [...envOf(tool, command)],
     ...(command.maxDuration === undefined ? {} : { max_duration: command.maxDuration }),
-    ...(command.secretsOut?.length ? { secrets_out: command.secretsOut.map((o) => ({ name: o.name, description: o.description })) } : {}),
-    pagination: command.pagination ? { default_limit: command.pagination.defaultLimit, max_limit: command.pagination.maxLimit } : null,
+    ...(command.secretsOut?.length
+      ? { secrets_out: command.secretsOut.map((o) => ({ name: o.name, description: o.description })) }
+      : {}),
+    pagination: command.pagination
+      ? { default_limit: command.pagination.defaultLimit, max_limit: command.pagination.maxLimit }
+      : null,
     stage: command.stage ? { writes: command.stage.writes, reads: [...(command.stage.reads ?? [])] } : null,
     // command_line: the same example as one line a POSIX shell splits back into argv (shell.ts).
-    examples: (command.examples ?? []).map((e: Example) => ({ argv: [...e.argv], summary: e.summary, command_line: shellLine([tool.name, ...command.name.split(" "), ...e.argv]) })),
+    examples: (command.examples ?? []).map((e: Example) => ({
+      argv: [...e.argv],
+      summary: e.summary,
+      command_line: shellLine([tool.name, ...command.name.split(" "), ...e.argv]),
+    })),
   };
 }
 
@@ -90,14 +112,21 @@ export function describeTool(tool: Tool, schemasOf: (command: Command) => Comman
     commands: docs,
     universal_flags: UNIVERSAL_FLAGS.map((f) => ({ name: f.name, type: f.kind, description: f.description })),
     env: [...(tool.env ?? [])],
-    exit_codes: Object.fromEntries(Object.entries(EXIT).map(([k, v]) => [String(v), EXIT_MEANINGS[k as keyof typeof EXIT]])),
+    exit_codes: Object.fromEntries(
+      Object.entries(EXIT).map(([k, v]) => [String(v), EXIT_MEANINGS[k as keyof typeof EXIT]]),
+    ),
     error_codes: Object.fromEntries(
       (Object.keys(ERROR_CODES) as ErrorCode[])
         .filter((c) => codes.has(c))
-        .map((c) => [c, { exit: EXIT[ERROR_CODES[c].exit], retryable: ERROR_CODES[c].retryable, summary: ERROR_CODES[c].summary }]),
+        .map((c) => [
+          c,
+          { exit: EXIT[ERROR_CODES[c].exit], retryable: ERROR_CODES[c].retryable, summary: ERROR_CODES[c].summary },
+        ]),
     ),
     documents: Object.fromEntries(Object.entries(DOCUMENT_FLAGS).map(([flag, file]) => [file, `${tool.name} ${flag}`])),
-    bindings: { mcp: `${tool.name} --mcp [--profile ${["full", "read-only", ...(tool.mcpProfiles ?? [])].join("|")}] [--toon]` },
+    bindings: {
+      mcp: `${tool.name} --mcp [--profile ${["full", "read-only", ...(tool.mcpProfiles ?? [])].join("|")}] [--toon]`,
+    },
     extensions: KIT_EXTENSIONS,
   };
 }

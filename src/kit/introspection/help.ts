@@ -21,7 +21,8 @@ export const flagNotes = (f: FlagDoc): string => {
   const notes: string[] = [];
   if (f.required) notes.push("required");
   if (f.default !== undefined) notes.push(`default: ${JSON.stringify(f.default)}`);
-  if (f.minimum !== undefined || f.maximum !== undefined) notes.push(`range: ${f.minimum ?? "-∞"}..${f.maximum ?? "∞"}`);
+  if (f.minimum !== undefined || f.maximum !== undefined)
+    notes.push(`range: ${f.minimum ?? "-∞"}..${f.maximum ?? "∞"}`);
   if (f.type === "array") notes.push("repeatable");
   return notes.length ? ` (${notes.join("; ")})` : "";
 };
@@ -39,7 +40,13 @@ export function toolHelp(doc: DescribeDoc): string {
     "UNIVERSAL FLAGS",
     table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])),
     "",
-    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form${Object.keys(doc.documents ?? {}).length ? `, ${Object.entries(doc.documents).map(([file, how]) => `\`${how}\` for ${file}`).join(", ")}` : ""}.`,
+    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form${
+      Object.keys(doc.documents ?? {}).length
+        ? `, ${Object.entries(doc.documents)
+            .map(([file, how]) => `\`${how}\` for ${file}`)
+            .join(", ")}`
+        : ""
+    }.`,
     "",
   ].join("\n");
 }
@@ -52,14 +59,39 @@ export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
     `  ${doc.tool} ${c.name} [flags]`,
     "",
     `  ${c.rw === "read" ? "Reads only" : "Writes (through a plan)"}; tier-${c.tier} verb; result schema ${c.result_schema}.`,
-    ...(c.person ? ["  A person's act: offered at the command line only, never over MCP, as a declared tool or as a job step."] : []),
+    ...(c.person
+      ? ["  A person's act: offered at the command line only, never over MCP, as a declared tool or as a job step."]
+      : []),
   ];
   if (c.description) lines.push("", ...c.description.split("\n").map((l) => `  ${l}`.trimEnd()));
-  lines.push("", "FLAGS", c.flags.length ? table(c.flags.map((f) => [flagUsage(f), `${f.description ?? ""}${flagNotes(f)}`])) : "  (none beyond the universal flags)");
+  lines.push(
+    "",
+    "FLAGS",
+    c.flags.length
+      ? table(c.flags.map((f) => [flagUsage(f), `${f.description ?? ""}${flagNotes(f)}`]))
+      : "  (none beyond the universal flags)",
+  );
   lines.push("", "UNIVERSAL FLAGS", table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])));
-  if (c.pagination) lines.push("", `Lists ${c.pagination.default_limit} items unless --limit says otherwise (at most ${c.pagination.max_limit}); follow meta.pagination.next_cursor with --cursor.`);
-  if (c.env.length) lines.push("", "ENVIRONMENT", table(c.env.map((e) => [e.name, `${e.description} (${e.scope}${e.required ? ", required" : ""})`])));
-  if (c.examples.length) lines.push("", "EXAMPLES", ...c.examples.map((e) => `  ${e.command_line}\n      ${e.summary}`));
-  lines.push("", "ERRORS", table(c.errors.map((code) => [code, `exit ${doc.error_codes[code]?.exit}: ${doc.error_codes[code]?.summary ?? ""}`])), "");
+  if (c.pagination)
+    lines.push(
+      "",
+      `Lists ${c.pagination.default_limit} items unless --limit says otherwise (at most ${c.pagination.max_limit}); follow meta.pagination.next_cursor with --cursor.`,
+    );
+  if (c.env.length)
+    lines.push(
+      "",
+      "ENVIRONMENT",
+      table(c.env.map((e) => [e.name, `${e.description} (${e.scope}${e.required ? ", required" : ""})`])),
+    );
+  if (c.examples.length)
+    lines.push("", "EXAMPLES", ...c.examples.map((e) => `  ${e.command_line}\n      ${e.summary}`));
+  lines.push(
+    "",
+    "ERRORS",
+    table(
+      c.errors.map((code) => [code, `exit ${doc.error_codes[code]?.exit}: ${doc.error_codes[code]?.summary ?? ""}`]),
+    ),
+    "",
+  );
   return lines.join("\n");
 }

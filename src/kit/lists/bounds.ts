@@ -17,13 +17,20 @@ export function parseLimit(text: string | undefined, bounds: ListBounds): number
   if (text === undefined) return bounds.defaultLimit;
   const n = Number(text);
   if (!/^-?\d+$/.test(text.trim()) || !Number.isSafeInteger(n))
-    throw new KitError("INVALID_VALUE", `--limit must be an integer (got: '${text}')`, { got: text, hint: `write --limit=${bounds.defaultLimit}` });
-  if (n < 1 || n > bounds.maxLimit)
-    throw new KitError("OUT_OF_RANGE", `--limit must be within 1..${bounds.maxLimit} (got: ${n})${n === 0 ? "; 0 does not mean unbounded" : ""}`, {
-      allowed: { min: 1, max: bounds.maxLimit },
-      got: n,
-      hint: `page with --cursor instead of asking for everything`,
+    throw new KitError("INVALID_VALUE", `--limit must be an integer (got: '${text}')`, {
+      got: text,
+      hint: `write --limit=${bounds.defaultLimit}`,
     });
+  if (n < 1 || n > bounds.maxLimit)
+    throw new KitError(
+      "OUT_OF_RANGE",
+      `--limit must be within 1..${bounds.maxLimit} (got: ${n})${n === 0 ? "; 0 does not mean unbounded" : ""}`,
+      {
+        allowed: { min: 1, max: bounds.maxLimit },
+        got: n,
+        hint: `page with --cursor instead of asking for everything`,
+      },
+    );
   return n;
 }
 
@@ -37,7 +44,9 @@ export function pageRequestOf(
   const limit = parseLimit(asked.limit, bounds);
   if (!command.pagination) {
     if (asked.cursor !== undefined)
-      throw new KitError("INVALID_CURSOR", `${command.name} returns no list, so --cursor has nothing to continue`, { got: asked.cursor });
+      throw new KitError("INVALID_CURSOR", `${command.name} returns no list, so --cursor has nothing to continue`, {
+        got: asked.cursor,
+      });
     return null;
   }
   const fingerprint = queryFingerprint(command.name, flags);

@@ -32,7 +32,9 @@ export function queryFingerprint(command: string, flags: Record<string, unknown>
 
 // The language's own base64 (not Buffer, which is set up on first use): unpadded base64url.
 const encode = (offset: number, fingerprint: string): string =>
-  new TextEncoder().encode(JSON.stringify({ o: offset, q: fingerprint })).toBase64({ alphabet: "base64url", omitPadding: true });
+  new TextEncoder()
+    .encode(JSON.stringify({ o: offset, q: fingerprint }))
+    .toBase64({ alphabet: "base64url", omitPadding: true });
 
 export function decodeCursor(cursor: string, fingerprint: string): number {
   let parsed: unknown;
@@ -48,10 +50,14 @@ export function decodeCursor(cursor: string, fingerprint: string): number {
       hint: "pass the meta.pagination.next_cursor of the previous page unchanged",
     });
   if (p.q !== fingerprint)
-    throw new KitError("INVALID_CURSOR", "--cursor belongs to a different query; a cursor only continues the list it came from", {
-      got: cursor,
-      hint: "repeat the flags of the first page with this cursor, or drop --cursor to start over",
-    });
+    throw new KitError(
+      "INVALID_CURSOR",
+      "--cursor belongs to a different query; a cursor only continues the list it came from",
+      {
+        got: cursor,
+        hint: "repeat the flags of the first page with this cursor, or drop --cursor to start over",
+      },
+    );
   return p.o;
 }
 

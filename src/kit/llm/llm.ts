@@ -53,8 +53,15 @@ export async function chatCompletion(ctx: LlmContext, req: ChatRequest): Promise
       const retryAfter = Number(res.headers.get("retry-after"));
       await res.body?.cancel();
       last = new KitError(res.status === 429 ? "RATE_LIMITED" : "UPSTREAM_ERROR", `${url} answered ${res.status}`, {
-        detail: { status: res.status, attempts: attempt, ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retry_after_ms: retryAfter * 1000 } : {}) },
-        hint: res.status === 429 ? "the endpoint is rate-limiting: wait, then retry" : "the endpoint is failing: retry later",
+        detail: {
+          status: res.status,
+          attempts: attempt,
+          ...(Number.isFinite(retryAfter) && retryAfter > 0 ? { retry_after_ms: retryAfter * 1000 } : {}),
+        },
+        hint:
+          res.status === 429
+            ? "the endpoint is rate-limiting: wait, then retry"
+            : "the endpoint is failing: retry later",
       });
       continue;
     }
@@ -68,15 +75,25 @@ async function send(url: string, req: ChatRequest, signal: AbortSignal): Promise
     return await fetch(url, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${req.apiKey}` },
-      body: JSON.stringify({ model: req.model, messages: req.messages, temperature: 0, ...(req.jsonMode ? { response_format: { type: "json_object" } } : {}) }),
+      body: JSON.stringify({
+        model: req.model,
+        messages: req.messages,
+        temperature: 0,
+        ...(req.jsonMode ? { response_format: { type: "json_object" } } : {}),
+      }),
       signal: AbortSignal.any([signal, AbortSignal.timeout(req.timeoutMs)]),
     });
   } catch (e) {
     const err = e as Error;
     if (signal.aborted) throw e;
     // A timeout is the caller's bound: retrying would multiply it.
-    if (err.name === "TimeoutError") throw new KitError("UPSTREAM_TIMEOUT", `${url} did not answer within ${req.timeoutMs} ms`, { hint: "raise --timeout, or try again later" });
-    throw new KitError("NETWORK_ERROR", `cannot reach ${url}: ${err.message}`, { hint: "check --base-url and the network" });
+    if (err.name === "TimeoutError")
+      throw new KitError("UPSTREAM_TIMEOUT", `${url} did not answer within ${req.timeoutMs} ms`, {
+        hint: "raise --timeout, or try again later",
+      });
+    throw new KitError("NETWORK_ERROR", `cannot reach ${url}: ${err.message}`, {
+      hint: "check --base-url and the network",
+    });
   }
 }
 
@@ -95,26 +112,42 @@ function quoted(text: string, req: ChatRequest, redact: (text: string) => string
 }
 
 /** A final answer: the message, its usage and cost (added to the command's meta), or the error it is. */
-async function answerOf(res: Response, url: string, req: ChatRequest, ctx: LlmContext): Promise<Omit<ChatResult, "attempts">> {
+async function answerOf(
+  res: Response,
+  url: string,
+  req: ChatRequest,
+  ctx: LlmContext,
+): Promise<Omit<ChatResult, "attempts">> {
   const text = await res.text();
   if (!res.ok) {
     const auth = res.status === 401 || res.status === 403;
-    throw new KitError(auth ? "CREDENTIAL_REJECTED" : "UPSTREAM_ERROR", `${url} answered ${res.status}: ${quoted(text, req, ctx.redact)}`, {
-      detail: { status: res.status },
-      hint: auth ? `the key was refused: check ${req.keyVariable}` : "check --model and --base-url",
-    });
+    throw new KitError(
+      auth ? "CREDENTIAL_REJECTED" : "UPSTREAM_ERROR",
+      `${url} answered ${res.status}: ${quoted(text, req, ctx.redact)}`,
+      {
+        detail: { status: res.status },
+        hint: auth ? `the key was refused: check ${req.keyVariable}` : "check --model and --base-url",
+      },
+    );
   }
   let body: { choices?: { message?: { content?: string } }[]; usage?: Partial<ChatResult["usage"]>; model?: string };
   try {
     body = JSON.parse(text);
   } catch {
-    throw new KitError("UPSTREAM_ERROR", `${url} answered with something that is not JSON`, { hint: "check --base-url: it must be an OpenAI-compatible API" });
+    throw new KitError("UPSTREAM_ERROR", `${url} answered with something that is not JSON`, {
+      hint: "check --base-url: it must be an OpenAI-compatible API",
+    });
   }
   const content = body.choices?.[0]?.message?.content;
-  if (typeof content !== "string") throw new KitError("UPSTREAM_ERROR", `${url} answered without a message`, { hint: "check --model" });
+  if (typeof content !== "string")
+    throw new KitError("UPSTREAM_ERROR", `${url} answered without a message`, { hint: "check --model" });
   const prompt = Number(body.usage?.prompt_tokens ?? 0);
   const completion = Number(body.usage?.completion_tokens ?? 0);
-  const usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: Number(body.usage?.total_tokens ?? prompt + completion) };
+  const usage = {
+    prompt_tokens: prompt,
+    completion_tokens: completion,
+    total_tokens: Number(body.usage?.total_tokens ?? prompt + completion),
+  };
   if (!body.usage) ctx.log.warn("the endpoint reported no usage: tokens and cost are recorded as 0");
   const cost = costOf(req.model, prompt, completion);
   if (cost === null) ctx.log.warn(`no price is known for ${req.model}: cost_usd is not counted`);

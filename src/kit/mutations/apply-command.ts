@@ -31,20 +31,46 @@ const itemReport = z.object({
 
 const applyResult = z.object({
   plan: z.string(),
-  status: describe(z.enum(["applied", "dry-run"]), "applied: every item is in place; dry-run: nothing was executed. Partial and failed runs are errors whose detail has the same shape."),
+  status: describe(
+    z.enum(["applied", "dry-run"]),
+    "applied: every item is in place; dry-run: nothing was executed. Partial and failed runs are errors whose detail has the same shape.",
+  ),
   executed: z.int(),
   items: z.array(itemReport),
 });
 
 export const APPLY_ENV: readonly EnvVar[] = [
-  { name: GATE_PUBLIC_KEY_ENV, scope: "read", required: true, description: "The gate's Ed25519 public key (PEM or base64 DER): approvals are checked with it." },
-  { name: POLICY_ENV, scope: "config", required: true, description: "The standing policy file; a plan approved under another version is refused." },
-  { name: LEDGER_ENV, scope: "config", description: "The ledger: a postgres:// URL shared by many machines, or a SQLite file (default: ledger.sqlite beside the plan)." },
+  {
+    name: GATE_PUBLIC_KEY_ENV,
+    scope: "read",
+    required: true,
+    description: "The gate's Ed25519 public key (PEM or base64 DER): approvals are checked with it.",
+  },
+  {
+    name: POLICY_ENV,
+    scope: "config",
+    required: true,
+    description: "The standing policy file; a plan approved under another version is refused.",
+  },
+  {
+    name: LEDGER_ENV,
+    scope: "config",
+    description:
+      "The ledger: a postgres:// URL shared by many machines, or a SQLite file (default: ledger.sqlite beside the plan).",
+  },
   { name: "AGENT_ACTOR", scope: "config", description: "Who applies, for the action log (default: user@host)." },
-  { name: LEASE_ENV, scope: "config", description: "How long an item's ledger lease lasts without renewal, in ms (default 60000); a heartbeat renews it while the item executes." },
+  {
+    name: LEASE_ENV,
+    scope: "config",
+    description:
+      "How long an item's ledger lease lasts without renewal, in ms (default 60000); a heartbeat renews it while the item executes.",
+  },
 ];
 
-export const planFlag = describe(z.string().check(z.minLength(1)), "The plan: a plan.json path, or the run dir that holds it.");
+export const planFlag = describe(
+  z.string().check(z.minLength(1)),
+  "The plan: a plan.json path, or the run dir that holds it.",
+);
 
 /** Without AGENT_LEDGER_URL, a plan's ledger is a SQLite file beside it. */
 export const ledgerBeside = (planPath: string): string => join(dirname(planPath), "ledger.sqlite");
@@ -54,28 +80,51 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const plan = readPlanFile(planPath, ctx.tool.name);
   const policy = await admit(plan, ctx.env, ctx.now(), ctx.tool.name);
   for (const it of plan.items)
-    if (!m.actions[it.action]) throw new KitError("PLAN_INVALID", `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`, { allowed: Object.keys(m.actions) });
+    if (!m.actions[it.action])
+      throw new KitError(
+        "PLAN_INVALID",
+        `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`,
+        { allowed: Object.keys(m.actions) },
+      );
   const root = rootGuard(plan, m, ctx.tool.name, policy, ctx.env[POLICY_ENV]!);
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
   let run: Awaited<ReturnType<typeof applyItems>>;
   try {
     run = await applyItems({
-      plan, mutations: m, tool: ctx.tool.name, env: ctx.env, signal: ctx.signal, now: ctx.now, wait: ctx.wait, ledger, root,
+      plan,
+      mutations: m,
+      tool: ctx.tool.name,
+      env: ctx.env,
+      signal: ctx.signal,
+      now: ctx.now,
+      wait: ctx.wait,
+      ledger,
+      root,
       onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total),
       identity: { credential: ctx.credential, secretOut: ctx.secretOut, redact: ctx.redact },
     });
   } finally {
     await ledger?.close();
   }
-  ctx.setOutcome({ projected: plan.items.length, realized: ctx.dryRun ? null : run.reports.filter((r) => IN_PLACE.has(r.outcome)).length, confidence: 1 });
+  ctx.setOutcome({
+    projected: plan.items.length,
+    realized: ctx.dryRun ? null : run.reports.filter((r) => IN_PLACE.has(r.outcome)).length,
+    confidence: 1,
+  });
   return answer(ctx, plan, run.reports, run.stoppedBy);
 }
 
 /** Every item in place (or a clean dry run) is the result; anything else is the error that says what to do next. */
-function answer(ctx: CommandContext<{ plan: string }>, plan: Plan, reports: ItemReport[], stoppedBy: KitError | null): z.input<typeof applyResult> {
+function answer(
+  ctx: CommandContext<{ plan: string }>,
+  plan: Plan,
+  reports: ItemReport[],
+  stoppedBy: KitError | null,
+): z.input<typeof applyResult> {
   const executed = reports.filter((r) => r.executed && (r.outcome === "applied" || r.outcome === "unconfirmed")).length;
   const failed = reports.filter((r) => r.error);
-  if (failed.length === 0) return { plan: plan.checksum, status: ctx.dryRun ? "dry-run" : "applied", executed, items: reports };
+  if (failed.length === 0)
+    return { plan: plan.checksum, status: ctx.dryRun ? "dry-run" : "applied", executed, items: reports };
   const first = failed[0]!.error!;
   const done = reports.length - failed.length;
   const status = done > 0 ? "partial" : "failed";
@@ -84,19 +133,30 @@ function answer(ctx: CommandContext<{ plan: string }>, plan: Plan, reports: Item
   const detail = { status, plan: plan.checksum, executed, items: reports };
   // A ledger that failed outranks the items' own failures: retrying is the next step.
   if (stoppedBy)
-    throw new KitError(stoppedBy.code, `the ledger failed after ${done} of ${reports.length} item(s) were in place: ${stoppedBy.message}`, { detail, hint: `once the ledger is reachable, re-run ${again}: it resumes, reconciling what was left unconfirmed` });
-  throw new KitError(first.code as ErrorCode, `${failed.length} of ${reports.length} item(s) did not apply${ctx.dryRun ? " (dry run)" : ""}; first: ${failed[0]!.id}: ${first.message}`, {
-    detail,
-    hint: busy
-      ? `another apply is running this plan: re-run ${again} later, or add --wait`
-      : REDISPATCH_CODES.has(first.code)
-        ? `the job needs re-dispatch with fresh credentials: the applied items stay applied, and ${again} with them executes nothing twice`
-      : first.code === "ROOT_CHANGED"
-        ? "the folder the plan acts on was swapped or moved after approval: the applied items stay applied, nothing more was written; put the approved folder back and re-run, or plan again"
-        : first.code === "PRECONDITION_FAILED"
-        ? "the targets changed since planning: the applied items stay applied; plan the rest again and have it approved"
-        : `re-running ${again} keeps what applied, tries again what failed for a passing reason, and reports the stored outcome of the rest`,
-  });
+    throw new KitError(
+      stoppedBy.code,
+      `the ledger failed after ${done} of ${reports.length} item(s) were in place: ${stoppedBy.message}`,
+      {
+        detail,
+        hint: `once the ledger is reachable, re-run ${again}: it resumes, reconciling what was left unconfirmed`,
+      },
+    );
+  throw new KitError(
+    first.code as ErrorCode,
+    `${failed.length} of ${reports.length} item(s) did not apply${ctx.dryRun ? " (dry run)" : ""}; first: ${failed[0]!.id}: ${first.message}`,
+    {
+      detail,
+      hint: busy
+        ? `another apply is running this plan: re-run ${again} later, or add --wait`
+        : REDISPATCH_CODES.has(first.code)
+          ? `the job needs re-dispatch with fresh credentials: the applied items stay applied, and ${again} with them executes nothing twice`
+          : first.code === "ROOT_CHANGED"
+            ? "the folder the plan acts on was swapped or moved after approval: the applied items stay applied, nothing more was written; put the approved folder back and re-run, or plan again"
+            : first.code === "PRECONDITION_FAILED"
+              ? "the targets changed since planning: the applied items stay applied; plan the rest again and have it approved"
+              : `re-running ${again} keeps what applied, tries again what failed for a passing reason, and reports the stored outcome of the rest`,
+    },
+  );
 }
 
 export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> {
@@ -110,7 +170,27 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     flags: z.object({ plan: planFlag }),
     result: applyResult,
     schema: `${tool}.apply@1`,
-    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_STALE", "APPROVAL_REQUIRED", "APPROVAL_INVALID", "APPROVAL_MISMATCH", "POLICY_DENIED", "ROOT_CHANGED", "PRECONDITION_FAILED", "CONFLICT", "IN_PROGRESS", "MISSING_ENV", "INVALID_INPUT", "UPSTREAM_ERROR", ...(m.errors ?? [])],
+    errors: [
+      "NOT_FOUND",
+      "MISSING_ARTIFACT",
+      "PLAN_INVALID",
+      "PLAN_FAILED",
+      "PLAN_TAMPERED",
+      "PLAN_EXPIRED",
+      "POLICY_STALE",
+      "APPROVAL_REQUIRED",
+      "APPROVAL_INVALID",
+      "APPROVAL_MISMATCH",
+      "POLICY_DENIED",
+      "ROOT_CHANGED",
+      "PRECONDITION_FAILED",
+      "CONFLICT",
+      "IN_PROGRESS",
+      "MISSING_ENV",
+      "INVALID_INPUT",
+      "UPSTREAM_ERROR",
+      ...(m.errors ?? []),
+    ],
     env: [...APPLY_ENV, ...(m.env ?? [])],
     outcome: "count",
     ...(m.maxDuration === undefined ? {} : { maxDuration: m.maxDuration }),

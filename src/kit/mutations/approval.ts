@@ -17,7 +17,9 @@ function keyFrom(text: string, kind: "private" | "public", variable: string): Ke
   const trimmed = text.trim();
   try {
     const key = trimmed.startsWith("-----")
-      ? kind === "private" ? createPrivateKey(trimmed) : createPublicKey(trimmed)
+      ? kind === "private"
+        ? createPrivateKey(trimmed)
+        : createPublicKey(trimmed)
       : kind === "private"
         ? createPrivateKey({ key: Buffer.from(trimmed, "base64"), format: "der", type: "pkcs8" })
         : createPublicKey({ key: Buffer.from(trimmed, "base64"), format: "der", type: "spki" });
@@ -34,7 +36,12 @@ export function signApproval(privateKeyText: string, variable: string, approved:
   return sign(null, approvalMessage(approved), keyFrom(privateKeyText, "private", variable)).toString("base64");
 }
 
-export function verifyApproval(publicKeyText: string, variable: string, approved: Approved, signature: string): boolean {
+export function verifyApproval(
+  publicKeyText: string,
+  variable: string,
+  approved: Approved,
+  signature: string,
+): boolean {
   const key = keyFrom(publicKeyText, "public", variable);
   try {
     return verify(null, approvalMessage(approved), key, Buffer.from(signature, "base64"));
@@ -45,13 +52,20 @@ export function verifyApproval(publicKeyText: string, variable: string, approved
 
 /** The public half of a private key, base64 SPKI DER: what the tools need to check approvals. */
 export function publicKeyOf(privateKeyText: string, variable: string): string {
-  return createPublicKey(keyFrom(privateKeyText, "private", variable)).export({ format: "der", type: "spki" }).toString("base64");
+  return createPublicKey(keyFrom(privateKeyText, "private", variable))
+    .export({ format: "der", type: "spki" })
+    .toString("base64");
 }
 
-const spkiOf = (publicKeyText: string, variable: string): string => keyFrom(publicKeyText, "public", variable).export({ format: "der", type: "spki" }).toString("base64");
+const spkiOf = (publicKeyText: string, variable: string): string =>
+  keyFrom(publicKeyText, "public", variable).export({ format: "der", type: "spki" }).toString("base64");
 
 /** The approver the policy names for this private key; null when it names none. */
 export function approverOfKey(policy: Policy, privateKeyText: string, variable: string): Approver | null {
   const mine = publicKeyOf(privateKeyText, variable);
-  return (policy.approvers ?? []).find((a, i) => spkiOf(a.public_key, `approvers[${i}].public_key of policy ${policy.version}`) === mine) ?? null;
+  return (
+    (policy.approvers ?? []).find(
+      (a, i) => spkiOf(a.public_key, `approvers[${i}].public_key of policy ${policy.version}`) === mine,
+    ) ?? null
+  );
 }

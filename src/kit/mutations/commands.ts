@@ -10,4 +10,8 @@ import { actionListCommand, targetListCommand } from "./read-commands.ts";
 
 export type { ActionSpec, Effect, ExecContext, Mutations, ReadContext, TargetState } from "./actions.ts";
 
-export const mutationCommands = (tool: string, m: Mutations): CommandSpec<any, any>[] => [applyCommand(tool, m), targetListCommand(tool, m), actionListCommand(tool)];
+export const mutationCommands = (tool: string, m: Mutations): CommandSpec<any, any>[] => [
+  applyCommand(tool, m),
+  targetListCommand(tool, m),
+  actionListCommand(tool),
+];

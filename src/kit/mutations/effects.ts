@@ -22,23 +22,35 @@ export interface Overreach {
 function targetsAgree(it: PlanItem): string[] {
   const guarded = [...new Set(it.preconditions.map((c) => c.target))].sort();
   const named = [...new Set(it.target_resource_ids)].sort();
-  return JSON.stringify(guarded) === JSON.stringify(named) && named.length === it.target_resource_ids.length ? [] : [`it names the targets ${JSON.stringify(it.target_resource_ids)} but guards ${JSON.stringify(guarded)}`];
+  return JSON.stringify(guarded) === JSON.stringify(named) && named.length === it.target_resource_ids.length
+    ? []
+    : [`it names the targets ${JSON.stringify(it.target_resource_ids)} but guards ${JSON.stringify(guarded)}`];
 }
 
 /** The item's overreach, or null when it does only what its action may. */
 export async function overreachOf(it: PlanItem, m: Mutations, x: ReadContext): Promise<Overreach | null> {
   const spec = m.actions[it.action];
-  if (!spec) return { item: it.id, action: it.action, may: "nothing: the tool has no such action", beyond: [`the action '${String(it.action).slice(0, 80)}' is unknown`] };
+  if (!spec)
+    return {
+      item: it.id,
+      action: it.action,
+      may: "nothing: the tool has no such action",
+      beyond: [`the action '${String(it.action).slice(0, 80)}' is unknown`],
+    };
   const beyond = [...targetsAgree(it), ...(await spec.effect.beyond(it, x))];
   return beyond.length ? { item: it.id, action: it.action, may: spec.effect.may, beyond } : null;
 }
 
 export const overreachError = (found: readonly Overreach[]): KitError => {
   const first = found[0]!;
-  return new KitError("PLAN_INVALID", `item ${first.item} (${first.action}) does more than ${first.action} may (${first.may}): ${first.beyond[0]}${found.length > 1 ? ` (and ${found.length - 1} more item(s))` : ""}`, {
-    detail: { items: found },
-    hint: "plan again with the tool; an item's edit may do only what its action declares",
-  });
+  return new KitError(
+    "PLAN_INVALID",
+    `item ${first.item} (${first.action}) does more than ${first.action} may (${first.may}): ${first.beyond[0]}${found.length > 1 ? ` (and ${found.length - 1} more item(s))` : ""}`,
+    {
+      detail: { items: found },
+      hint: "plan again with the tool; an item's edit may do only what its action declares",
+    },
+  );
 };
 
 /** Refuses (PLAN_INVALID) a plan with any item whose edit does more than its action may, naming each and what exceeded. */

@@ -7,6 +7,14 @@ export { mutationCommands } from "./commands.ts";
 export { FAILPOINT_ENV } from "./failpoints.ts";
 export { LEDGER_ENV, openLedger } from "./ledger/open.ts";
 export type { Ledger } from "./ledger/ledger.ts";
-export { buildPlan, PLAN_FILE, readPlanFile, type ItemInput, type Plan, type PlanItem, type Precondition } from "./plan.ts";
+export {
+  buildPlan,
+  PLAN_FILE,
+  readPlanFile,
+  type ItemInput,
+  type Plan,
+  type PlanItem,
+  type Precondition,
+} from "./plan.ts";
 export { POLICY_ENV, readPolicy, type Policy } from "./policy.ts";
 export { planResult, ttlFlag, writePlan } from "./write-plan.ts";

@@ -86,9 +86,12 @@ export const canonicalJson = (value: unknown): string => {
   return text;
 };
 
-export const idempotencyKey = (tool: string, action: string, scope: unknown, params: unknown): string => sha256(canonicalJson({ tool, action, scope, params }));
+export const idempotencyKey = (tool: string, action: string, scope: unknown, params: unknown): string =>
+  sha256(canonicalJson({ tool, action, scope, params }));
 
-export function planChecksum(plan: Omit<Plan, "checksum" | "policy_version" | "approval_id" | "approval"> & Partial<Plan>): string {
+export function planChecksum(
+  plan: Omit<Plan, "checksum" | "policy_version" | "approval_id" | "approval"> & Partial<Plan>,
+): string {
   const { checksum: _c, policy_version: _p, approval_id: _i, approval: _a, ...covered } = plan;
   return sha256(canonicalJson(covered));
 }
@@ -163,10 +166,18 @@ export function resolvePlanPath(ref: string, cwd: string): string {
   const st = statSync(path, { throwIfNoEntry: false });
   if (st?.isDirectory()) {
     const inside = join(path, PLAN_FILE);
-    if (!existsSync(inside)) throw new KitError("MISSING_ARTIFACT", `${ref} holds no ${PLAN_FILE}`, { got: ref, hint: "run the tool's `plan` command into that run dir first" });
+    if (!existsSync(inside))
+      throw new KitError("MISSING_ARTIFACT", `${ref} holds no ${PLAN_FILE}`, {
+        got: ref,
+        hint: "run the tool's `plan` command into that run dir first",
+      });
     return inside;
   }
-  if (!st) throw new KitError("NOT_FOUND", `no plan at ${ref}`, { got: ref, hint: "give --plan the plan.json a `plan` command wrote, or its run dir" });
+  if (!st)
+    throw new KitError("NOT_FOUND", `no plan at ${ref}`, {
+      got: ref,
+      hint: "give --plan the plan.json a `plan` command wrote, or its run dir",
+    });
   return path;
 }
 
@@ -179,17 +190,32 @@ export function readPlanFile(path: string, tool: string | null): Plan {
   try {
     doc = JSON.parse(readFileSync(path, "utf8"));
   } catch (e) {
-    throw new KitError("PLAN_INVALID", `${path} is not a readable JSON plan: ${(e as Error).message}`, { hint: "plan again" });
+    throw new KitError("PLAN_INVALID", `${path} is not a readable JSON plan: ${(e as Error).message}`, {
+      hint: "plan again",
+    });
   }
-  const bad = (what: string) => new KitError("PLAN_INVALID", `${path} is not a valid plan: ${what}`, { hint: "plan again; never edit a plan by hand" });
+  const bad = (what: string) =>
+    new KitError("PLAN_INVALID", `${path} is not a valid plan: ${what}`, {
+      hint: "plan again; never edit a plan by hand",
+    });
   if (!isObject(doc)) throw bad("not a JSON object");
-  if (doc.plan_format !== PLAN_FORMAT) throw bad(`plan_format ${JSON.stringify(doc.plan_format)} (expected ${PLAN_FORMAT})`);
-  if (typeof doc.tool !== "string" || (tool !== null && doc.tool !== tool)) throw bad(`it was made by ${JSON.stringify(doc.tool)}, not ${tool}`);
-  for (const k of ["checksum", "created_at", "expiry", "tool_version"]) if (typeof doc[k] !== "string") throw bad(`${k} is missing`);
+  if (doc.plan_format !== PLAN_FORMAT)
+    throw bad(`plan_format ${JSON.stringify(doc.plan_format)} (expected ${PLAN_FORMAT})`);
+  if (typeof doc.tool !== "string" || (tool !== null && doc.tool !== tool))
+    throw bad(`it was made by ${JSON.stringify(doc.tool)}, not ${tool}`);
+  for (const k of ["checksum", "created_at", "expiry", "tool_version"])
+    if (typeof doc[k] !== "string") throw bad(`${k} is missing`);
   if (doc.status !== "ready" && doc.status !== "failed") throw bad("status is neither ready nor failed");
   if (!isObject(doc.context) || !Array.isArray(doc.items)) throw bad("context or items are missing");
   for (const it of doc.items as unknown[]) {
-    if (!isObject(it) || typeof it.id !== "string" || typeof it.action !== "string" || typeof it.idempotency_key !== "string" || !isObject(it.params) || !Array.isArray(it.preconditions))
+    if (
+      !isObject(it) ||
+      typeof it.id !== "string" ||
+      typeof it.action !== "string" ||
+      typeof it.idempotency_key !== "string" ||
+      !isObject(it.params) ||
+      !Array.isArray(it.preconditions)
+    )
       throw bad("an item lacks id, action, params, idempotency_key or preconditions");
   }
   return doc as unknown as Plan;
@@ -198,11 +224,23 @@ export function readPlanFile(path: string, tool: string | null): Plan {
 /** What no reader may accept, whether it approves or applies: a plan that failed while planning, or one changed since. */
 export function assertIntact(plan: Plan): void {
   if (plan.status === "failed")
-    throw new KitError("PLAN_FAILED", `this plan failed while planning (${plan.failure?.code}: ${plan.failure?.message}) and can never be approved or applied`, { hint: "fix the cause, then plan the change again" });
+    throw new KitError(
+      "PLAN_FAILED",
+      `this plan failed while planning (${plan.failure?.code}: ${plan.failure?.message}) and can never be approved or applied`,
+      { hint: "fix the cause, then plan the change again" },
+    );
   if (planChecksum(plan) !== plan.checksum)
-    throw new KitError("PLAN_TAMPERED", "the plan's contents do not match its checksum: it was changed after planning", { got: plan.checksum, hint: "plan again; never edit a plan by hand" });
+    throw new KitError(
+      "PLAN_TAMPERED",
+      "the plan's contents do not match its checksum: it was changed after planning",
+      { got: plan.checksum, hint: "plan again; never edit a plan by hand" },
+    );
 }
 
 export function assertUnexpired(plan: Plan, now: number): void {
-  if (Date.parse(plan.expiry) <= now) throw new KitError("PLAN_EXPIRED", `the plan expired at ${plan.expiry}`, { got: plan.expiry, hint: "plan the change again and have it approved" });
+  if (Date.parse(plan.expiry) <= now)
+    throw new KitError("PLAN_EXPIRED", `the plan expired at ${plan.expiry}`, {
+      got: plan.expiry,
+      hint: "plan the change again and have it approved",
+    });
 }

@@ -48,7 +48,9 @@ export interface Approver {
 }
 
 const bad = (path: string, what: string) =>
-  new KitError("INVALID_INPUT", `the policy file ${path} is not valid: ${what}`, { hint: `fix ${path}: { "version": "…", "max_items": N, "actions": { "tool.action": { "auto_approve": true, … } } }` });
+  new KitError("INVALID_INPUT", `the policy file ${path} is not valid: ${what}`, {
+    hint: `fix ${path}: { "version": "…", "max_items": N, "actions": { "tool.action": { "auto_approve": true, … } } }`,
+  });
 
 export function readPolicy(path: string): Policy {
   let doc: unknown;
@@ -60,26 +62,33 @@ export function readPolicy(path: string): Policy {
   const p = doc as Partial<Policy>;
   if (typeof p !== "object" || p === null) throw bad(path, "not a JSON object");
   if (typeof p.version !== "string" || p.version === "") throw bad(path, "version must be a non-empty string");
-  if (!Number.isInteger(p.max_items) || (p.max_items as number) < 0) throw bad(path, "max_items must be a whole number");
+  if (!Number.isInteger(p.max_items) || (p.max_items as number) < 0)
+    throw bad(path, "max_items must be a whole number");
   if (typeof p.actions !== "object" || p.actions === null) throw bad(path, "actions must be an object");
   for (const [name, a] of Object.entries(p.actions)) {
     if (typeof a?.auto_approve !== "boolean") throw bad(path, `actions.${name}.auto_approve must be true or false`);
     for (const k of ["max_write_bytes", "max_target_bytes"] as const)
-      if (a[k] !== undefined && (!Number.isInteger(a[k]) || a[k]! < 0)) throw bad(path, `actions.${name}.${k} must be a whole number`);
+      if (a[k] !== undefined && (!Number.isInteger(a[k]) || a[k]! < 0))
+        throw bad(path, `actions.${name}.${k} must be a whole number`);
   }
   if (p.roots !== undefined) {
-    if (typeof p.roots !== "object" || p.roots === null || Array.isArray(p.roots)) throw bad(path, "roots must be an object: { \"tool\": [\"folder\", …] }");
+    if (typeof p.roots !== "object" || p.roots === null || Array.isArray(p.roots))
+      throw bad(path, 'roots must be an object: { "tool": ["folder", …] }');
     for (const [tool, list] of Object.entries(p.roots))
-      if (!Array.isArray(list) || list.some((r) => typeof r !== "string" || r === "")) throw bad(path, `roots.${tool} must be a list of folder paths`);
+      if (!Array.isArray(list) || list.some((r) => typeof r !== "string" || r === ""))
+        throw bad(path, `roots.${tool} must be a list of folder paths`);
   }
   if (p.approvers !== undefined) {
-    if (!Array.isArray(p.approvers)) throw bad(path, "approvers must be a list: [{ \"name\": \"…\", \"public_key\": \"…\" }, …]");
+    if (!Array.isArray(p.approvers))
+      throw bad(path, 'approvers must be a list: [{ "name": "…", "public_key": "…" }, …]');
     const names = new Set<string>();
     for (const [i, a] of p.approvers.entries()) {
-      if (typeof a?.name !== "string" || !/^\S(.{0,198}\S)?$/.test(a.name)) throw bad(path, `approvers[${i}].name must be 1 to 200 characters, not starting or ending with a space`);
+      if (typeof a?.name !== "string" || !/^\S(.{0,198}\S)?$/.test(a.name))
+        throw bad(path, `approvers[${i}].name must be 1 to 200 characters, not starting or ending with a space`);
       if (names.has(a.name)) throw bad(path, `approvers[${i}].name '${a.name}' is given twice`);
       names.add(a.name);
-      if (typeof a.public_key !== "string" || a.public_key.trim() === "") throw bad(path, `approvers[${i}].public_key must be an Ed25519 public key (PEM or base64 DER)`);
+      if (typeof a.public_key !== "string" || a.public_key.trim() === "")
+        throw bad(path, `approvers[${i}].public_key must be an Ed25519 public key (PEM or base64 DER)`);
     }
   }
   return p as Policy;
@@ -94,7 +103,9 @@ export const realOf = (path: string): string => {
   }
 };
 
-export const within = (root: string, path: string): boolean => path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
+export const within = (root: string, path: string): boolean =>
+  path === root || path.startsWith(root.endsWith("/") ? root : `${root}/`);
 
 /** The real paths of the folders the policy at `policyPath` lets `tool`'s plans act on. */
-export const policyRoots = (policy: Policy, policyPath: string, tool: string): string[] => (policy.roots?.[tool] ?? []).map((r) => realOf(resolve(dirname(policyPath), r)));
+export const policyRoots = (policy: Policy, policyPath: string, tool: string): string[] =>
+  (policy.roots?.[tool] ?? []).map((r) => realOf(resolve(dirname(policyPath), r)));

@@ -27,7 +27,17 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     description:
       "Refuses (PLAN_INVALID) a plan with an item whose edit does more than its action may change, judged against the targets' live content, naming the item and what exceeded: the gate never approves such a plan.",
     flags: z.object({ plan: planFlag }),
-    result: z.object({ items: z.array(z.object({ id: z.string(), exists: z.boolean(), version: z.nullable(z.string()), bytes: z.int(), items: describe(z.array(z.string()), "The plan items that touch it.") })) }),
+    result: z.object({
+      items: z.array(
+        z.object({
+          id: z.string(),
+          exists: z.boolean(),
+          version: z.nullable(z.string()),
+          bytes: z.int(),
+          items: describe(z.array(z.string()), "The plan items that touch it."),
+        }),
+      ),
+    }),
     schema: `${tool}.target.list@1`,
     errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "INVALID_INPUT", ...(m.errors ?? [])],
     env: m.env ?? [],
@@ -36,7 +46,8 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
       const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
       await assertWithinEffects(plan, m, { plan, env: ctx.env, signal: ctx.signal });
       const byTarget = new Map<string, string[]>();
-      for (const it of plan.items) for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
+      for (const it of plan.items)
+        for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
       const rows = [];
       for (const [id, items] of byTarget) {
         const live = await m.readTarget(id, { plan, env: ctx.env, signal: ctx.signal });
@@ -66,7 +77,11 @@ const actionRow = z.object({
  * the plan at `planPath`. A read never creates a ledger: none there yet means
  * nothing has been applied.
  */
-export async function actionLog(url: string | undefined, planPath: string | null, filter: { plan?: string; tool?: string }): Promise<ActionLogRow[]> {
+export async function actionLog(
+  url: string | undefined,
+  planPath: string | null,
+  filter: { plan?: string; tool?: string },
+): Promise<ActionLogRow[]> {
   const beside = planPath ? ledgerBeside(planPath) : null;
   if (!url && (!beside || !existsSync(beside))) return [];
   const ledger = await openLedger(url, beside ?? "");
@@ -85,10 +100,25 @@ async function readActions(ctx: CommandContext<{ plan?: string }>): Promise<{ it
   if (ctx.flags.plan) {
     path = resolvePlanPath(ctx.flags.plan, ctx.cwd);
     plan = readPlanFile(path, ctx.tool.name);
-  } else if (!url) throw new KitError("MISSING_FLAG", "give --plan, or set AGENT_LEDGER_URL to read a shared ledger", { hint: "add --plan ./run" });
+  } else if (!url)
+    throw new KitError("MISSING_FLAG", "give --plan, or set AGENT_LEDGER_URL to read a shared ledger", {
+      hint: "add --plan ./run",
+    });
   const rows = await actionLog(url, path, { plan: plan?.checksum, tool: ctx.tool.name });
   const iso = (ms: number) => new Date(ms).toISOString();
-  const items = rows.map((r) => ({ at: iso(r.at), actor: r.actor, tool: r.tool, action: r.action, plan: r.plan, item: r.item, idempotency_key: r.key, outcome: r.outcome, executed: r.executed, started_at: iso(r.startedAt), finished_at: iso(r.finishedAt) }));
+  const items = rows.map((r) => ({
+    at: iso(r.at),
+    actor: r.actor,
+    tool: r.tool,
+    action: r.action,
+    plan: r.plan,
+    item: r.item,
+    idempotency_key: r.key,
+    outcome: r.outcome,
+    executed: r.executed,
+    started_at: iso(r.startedAt),
+    finished_at: iso(r.finishedAt),
+  }));
   return { items: ctx.paginate(items, "actions") };
 }
 
@@ -99,7 +129,12 @@ export function actionListCommand(tool: string): CommandSpec<any, any> {
     tier: 1,
     rw: "read",
     summary: "List the action log: every executed or reconciled item, who ran it, its key and outcome.",
-    flags: z.object({ plan: describe(z.optional(z.string().check(z.minLength(1))), "Only this plan's actions; its ledger is found beside it unless AGENT_LEDGER_URL is set.") }),
+    flags: z.object({
+      plan: describe(
+        z.optional(z.string().check(z.minLength(1))),
+        "Only this plan's actions; its ledger is found beside it unless AGENT_LEDGER_URL is set.",
+      ),
+    }),
     result: z.object({ items: z.array(actionRow) }),
     schema: `${tool}.action.list@1`,
     errors: ["NOT_FOUND", "MISSING_ARTIFACT", "MISSING_FLAG", "PLAN_INVALID", "UPSTREAM_ERROR"],

@@ -15,10 +15,15 @@ export const planResult = z.object({
   plan: describe(z.string(), "The plan.json written: give it to the gate, then to `apply --plan`."),
   checksum: z.string(),
   expiry: z.string(),
-  items: z.array(z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) })),
+  items: z.array(
+    z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
+  ),
 });
 
-export const ttlFlag = describe(z.optional(z.int().check(z.minimum(1), z.maximum(7 * 24 * 3600))), "Seconds until the plan expires (default 86400: one day).");
+export const ttlFlag = describe(
+  z.optional(z.int().check(z.minimum(1), z.maximum(7 * 24 * 3600))),
+  "Seconds until the plan expires (default 86400: one day).",
+);
 
 /**
  * Writes plan.json into the run dir. If making the items fails, a plan marked
@@ -40,10 +45,24 @@ export async function writePlan(
   } catch (e) {
     const err = asKitError(e);
     // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against.
-    if (existsSync(ctx.runDir.path)) writePlanFile(path, buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }));
+    if (existsSync(ctx.runDir.path))
+      writePlanFile(
+        path,
+        buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }),
+      );
     throw err;
   }
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
   writePlanFile(path, plan);
-  return { plan: path, checksum: plan.checksum, expiry: plan.expiry, items: plan.items.map((i) => ({ id: i.id, action: i.action, reason: i.reason, target_resource_ids: i.target_resource_ids })) };
+  return {
+    plan: path,
+    checksum: plan.checksum,
+    expiry: plan.expiry,
+    items: plan.items.map((i) => ({
+      id: i.id,
+      action: i.action,
+      reason: i.reason,
+      target_resource_ids: i.target_resource_ids,
+    })),
+  };
 }

@@ -32,7 +32,9 @@ export interface Sink {
  */
 function withSecrets(env: Envelope): { rest: Envelope; secrets: Record<string, string> | null } {
   const { secrets_out, ...meta } = env.meta;
-  return secrets_out && Object.keys(secrets_out).length > 0 ? { rest: { ...env, meta }, secrets: secrets_out } : { rest: env, secrets: null };
+  return secrets_out && Object.keys(secrets_out).length > 0
+    ? { rest: { ...env, meta }, secrets: secrets_out }
+    : { rest: env, secrets: null };
 }
 
 /** Writes the envelope and returns the exit code that agrees with it. */
@@ -44,7 +46,11 @@ export async function emitEnvelope(whole: Envelope, sink: Sink): Promise<number>
     // (the redactor keeps JSON valid), and the drawn text once more after.
     const redacted = JSON.parse(sink.redact(JSON.stringify(env))) as Envelope;
     const out = renderText(redacted, { colour: sink.colour, width: sink.width });
-    const issued = secrets ? `\nIssued once, stored nowhere (keep it now):\n${Object.entries(secrets).map(([k, v]) => `  ${k}=${v}`).join("\n")}\n` : "";
+    const issued = secrets
+      ? `\nIssued once, stored nowhere (keep it now):\n${Object.entries(secrets)
+          .map(([k, v]) => `  ${k}=${v}`)
+          .join("\n")}\n`
+      : "";
     if (out.stdout || issued) await sink.writeStdout(sink.redact(out.stdout) + issued);
     if (out.stderr) sink.writeStderr(sink.redact(out.stderr));
   } else if (sink.mode === "toon") {

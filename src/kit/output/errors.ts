@@ -62,20 +62,32 @@ export const ERROR_CODES = {
   PLAN_TAMPERED: code("input", "the plan's checksum does not match its contents"),
   PLAN_EXPIRED: code("input", "the plan is past its expiry; plan again"),
   POLICY_STALE: code("input", "the plan was judged against a policy version that is no longer current"),
-  ROOT_CHANGED: code("input", "the folder a plan acts on is no longer the one its approval names (swapped for a link, moved, or out of the policy's roots)"),
+  ROOT_CHANGED: code(
+    "input",
+    "the folder a plan acts on is no longer the one its approval names (swapped for a link, moved, or out of the policy's roots)",
+  ),
 
   UPSTREAM_ERROR: code("upstream", "an external service failed", { retryable: true }),
   UPSTREAM_TIMEOUT: code("upstream", "an external service did not answer in time", { retryable: true }),
   RATE_LIMITED: code("upstream", "an external service asked us to slow down", { retryable: true }),
   NETWORK_ERROR: code("upstream", "a connection could not be made", { retryable: true }),
   IN_PROGRESS: code("upstream", "another process holds this item; retry after its lease", { retryable: true }),
-  CREDENTIAL_EXPIRED: code("upstream", "an injected credential is expired (or expires before the command's maximum duration) and cannot be refreshed; re-dispatch the job with fresh credentials"),
-  AUTH_FAILED: code("upstream", "a credential-bound service refused the credential, refreshed once; re-dispatch the job with fresh credentials"),
+  CREDENTIAL_EXPIRED: code(
+    "upstream",
+    "an injected credential is expired (or expires before the command's maximum duration) and cannot be refreshed; re-dispatch the job with fresh credentials",
+  ),
+  AUTH_FAILED: code(
+    "upstream",
+    "a credential-bound service refused the credential, refreshed once; re-dispatch the job with fresh credentials",
+  ),
 
   POLICY_DENIED: code("policy", "a policy forbids this; do not retry"),
   CONFIRMATION_REQUIRED: code("policy", "a human confirmation is needed; pass --yes to give it", { kit: true }),
   APPROVAL_REQUIRED: code("policy", "the gate requires an approval for this plan"),
-  APPROVAL_INVALID: code("policy", "the plan's approval signature does not verify with the key of whoever approved it (the gate, or a person the policy names)"),
+  APPROVAL_INVALID: code(
+    "policy",
+    "the plan's approval signature does not verify with the key of whoever approved it (the gate, or a person the policy names)",
+  ),
   APPROVAL_MISMATCH: code("policy", "the approval was given for a different plan, policy version or expiry"),
 
   CANCELLED: code("cancelled", "interrupted by a signal", { retryable: true, kit: true }),
@@ -144,7 +156,11 @@ export interface ErrorObject {
  * `got`): a secret cut in half would no longer match, and would leave half unmasked.
  */
 export function toErrorObject(e: KitError, redact: (text: string) => string = (t) => t): ErrorObject {
-  const out: ErrorObject = { code: e.code, message: bounded(redact(oneLine(e.message)), MAX_MESSAGE), retryable: e.retryable };
+  const out: ErrorObject = {
+    code: e.code,
+    message: bounded(redact(oneLine(e.message)), MAX_MESSAGE),
+    retryable: e.retryable,
+  };
   if (e.hint !== undefined) out.hint = bounded(redact(oneLine(e.hint)), MAX_MESSAGE);
   if (e.allowed !== undefined) out.allowed = e.allowed;
   if (e.got !== undefined) out.got = echo(e.got, redact);
@@ -180,12 +196,24 @@ const oneLine = (s: string): string => s.replace(/\s*[\r\n]+\s*/g, " ").trim();
  * the input's fault (exit 3); running out of space or descriptors may pass (exit 4).
  */
 const SYSTEM_ERRORS: Readonly<Record<string, { code: ErrorCode; says: string; hint: string }>> = {
-  EROFS: { code: "INVALID_INPUT", says: "the file system is read-only", hint: "give a writable folder (--run-dir, TMPDIR, or the target's folder)" },
+  EROFS: {
+    code: "INVALID_INPUT",
+    says: "the file system is read-only",
+    hint: "give a writable folder (--run-dir, TMPDIR, or the target's folder)",
+  },
   EACCES: { code: "INVALID_INPUT", says: "permission denied", hint: "give a folder this user may read and write" },
   EPERM: { code: "INVALID_INPUT", says: "operation not permitted", hint: "give a folder this user may read and write" },
-  ELOOP: { code: "INVALID_INPUT", says: "a symbolic link loop", hint: "remove the link loop, or point at the files themselves" },
+  ELOOP: {
+    code: "INVALID_INPUT",
+    says: "a symbolic link loop",
+    hint: "remove the link loop, or point at the files themselves",
+  },
   ENAMETOOLONG: { code: "INVALID_INPUT", says: "a path too long", hint: "use a shorter path" },
-  ENOTDIR: { code: "INVALID_INPUT", says: "a path goes through something that is not a folder", hint: "check the path" },
+  ENOTDIR: {
+    code: "INVALID_INPUT",
+    says: "a path goes through something that is not a folder",
+    hint: "check the path",
+  },
   EISDIR: { code: "INVALID_INPUT", says: "a folder where a file was expected", hint: "check the path" },
   ENOENT: { code: "NOT_FOUND", says: "no such file or folder", hint: "check the path" },
   ENOSPC: { code: "UPSTREAM_ERROR", says: "no space left on the device", hint: "free some space, then re-run" },
@@ -202,7 +230,11 @@ export function fromSystemError(e: unknown): KitError | undefined {
   const known = typeof sys?.code === "string" ? SYSTEM_ERRORS[sys.code] : undefined;
   if (!known) return undefined;
   const where = sys!.path ? ` (${sys!.syscall ? `${sys!.syscall} ` : ""}${sys!.path})` : "";
-  return new KitError(known.code, `${known.says}${where}`, { hint: known.hint, detail: { errno: sys!.code }, cause: e });
+  return new KitError(known.code, `${known.says}${where}`, {
+    hint: known.hint,
+    detail: { errno: sys!.code },
+    cause: e,
+  });
 }
 
 /** Anything thrown becomes a KitError; a system error its class; what was neither is INTERNAL. */

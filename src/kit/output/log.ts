@@ -6,7 +6,15 @@
  */
 import type { ConsolaInstance, LogObject } from "consola/core";
 
-const COLOURS: Partial<Record<string, string>> = { error: "31", fatal: "31", warn: "33", success: "32", info: "36", debug: "90", trace: "90" };
+const COLOURS: Partial<Record<string, string>> = {
+  error: "31",
+  fatal: "31",
+  warn: "33",
+  success: "32",
+  info: "36",
+  debug: "90",
+  trace: "90",
+};
 
 export interface LogSink {
   readonly write: (line: string) => void;
@@ -36,7 +44,9 @@ function consolaFor(sink: LogSink): Logger {
     reporters: [
       {
         log(o: LogObject) {
-          const text = o.args.map((a) => (typeof a === "string" ? a : a instanceof Error ? a.message : JSON.stringify(a))).join(" ");
+          const text = o.args
+            .map((a) => (typeof a === "string" ? a : a instanceof Error ? a.message : JSON.stringify(a)))
+            .join(" ");
           const label = o.type === "log" ? "" : `${o.type}: `;
           const colour = COLOURS[o.type];
           sink.write(`${sink.colour && colour && label ? `\u001b[${colour}m${label}\u001b[0m` : label}${text}\n`);

@@ -11,7 +11,8 @@ export interface TextStyle {
 }
 
 const isScalar = (v: unknown): boolean => v === null || ["string", "number", "boolean"].includes(typeof v);
-const scalarText = (v: unknown): string => (v === null || v === undefined ? "-" : typeof v === "string" ? v : JSON.stringify(v));
+const scalarText = (v: unknown): string =>
+  v === null || v === undefined ? "-" : typeof v === "string" ? v : JSON.stringify(v);
 
 function clip(s: string, width: number): string {
   const flat = s.replace(/\s+/g, " ");
@@ -62,7 +63,12 @@ export function columnWidths(columns: readonly string[], natural: readonly numbe
   if (natural.reduce((a, b) => a + b, 0) <= room) return [...natural];
   const widths = natural.map((n) => Math.min(n, 6));
   let left = room - widths.reduce((a, b) => a + b, 0);
-  const order = columns.map((_c, i) => i).sort((a, b) => Number(KEY_COLUMN.test(columns[b]!)) - Number(KEY_COLUMN.test(columns[a]!)) || natural[a]! - natural[b]!);
+  const order = columns
+    .map((_c, i) => i)
+    .sort(
+      (a, b) =>
+        Number(KEY_COLUMN.test(columns[b]!)) - Number(KEY_COLUMN.test(columns[a]!)) || natural[a]! - natural[b]!,
+    );
   for (const i of order) {
     const add = Math.max(0, Math.min(natural[i]! - widths[i]!, left));
     widths[i]! += add;
@@ -83,10 +89,16 @@ export function renderTable(rows: readonly Record<string, unknown>[], style: Tex
   // The last column (a message, usually) wraps onto continuation lines rather than losing its end.
   const line = (values: readonly string[]) => {
     const [first = "", ...rest] = wrap(values[last]!, Math.max(1, widths[last]!));
-    const head = values.map((v, i) => (i === last ? first : clip(v, widths[i]!).padEnd(widths[i]!))).join("  ").trimEnd();
+    const head = values
+      .map((v, i) => (i === last ? first : clip(v, widths[i]!).padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
     return [head, ...rest.map((chunk) => `${" ".repeat(offset)}${chunk}`)].join("\n");
   };
-  const head = columns.map((c, i) => (i === last ? c.toUpperCase() : clip(c.toUpperCase(), widths[i]!).padEnd(widths[i]!))).join("  ").trimEnd();
+  const head = columns
+    .map((c, i) => (i === last ? c.toUpperCase() : clip(c.toUpperCase(), widths[i]!).padEnd(widths[i]!)))
+    .join("  ")
+    .trimEnd();
   return [style.colour ? `\u001b[1m${head}\u001b[0m` : head, ...cells.map(line)].join("\n");
 }
 
@@ -97,7 +109,10 @@ export function renderValue(value: unknown, style: TextStyle, indent = 0): strin
     if (value.length === 0) return `${pad}(none)`;
     if (value.every(isScalar)) return `${pad}${value.map(scalarText).join(", ")}`;
     if (value.every((v) => v && typeof v === "object" && !Array.isArray(v)))
-      return renderTable(value as Record<string, unknown>[], { ...style, width: style.width - indent }).split("\n").map((l) => pad + l).join("\n");
+      return renderTable(value as Record<string, unknown>[], { ...style, width: style.width - indent })
+        .split("\n")
+        .map((l) => pad + l)
+        .join("\n");
     return value.map((v) => `${pad}- ${renderValue(v, style, indent + 2).trimStart()}`).join("\n");
   }
   return Object.entries(value as Record<string, unknown>)

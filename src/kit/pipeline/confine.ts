@@ -8,7 +8,8 @@ import { realpathSync } from "node:fs";
 import { KitError } from "../output/errors.ts";
 import { resolvePath, resolveWithin } from "./paths.ts";
 
-const inside = (root: string, path: string): boolean => path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
+const inside = (root: string, path: string): boolean =>
+  path === root || path.startsWith(root === "/" ? "/" : `${root}/`);
 
 const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException).code;
 
@@ -29,7 +30,9 @@ function realRootOf(root: string, what: string): string {
   try {
     real = realpathSync(root);
   } catch (e) {
-    throw new KitError("INVALID_INPUT", `${what} ${root} cannot be read: ${errno(e) ?? (e as Error).message}`, { got: root });
+    throw new KitError("INVALID_INPUT", `${what} ${root} cannot be read: ${errno(e) ?? (e as Error).message}`, {
+      got: root,
+    });
   }
   realRoots.set(root, real);
   return real;
@@ -45,11 +48,15 @@ export function confinedPath(root: string, rel: string, what: string): string {
     try {
       const real = `${realpathSync(path)}${missing.length ? `/${missing.reverse().join("/")}` : ""}`;
       if (!inside(realRoot, real))
-        throw new KitError("PRECONDITION_FAILED", `${rel} leads out of ${what} through a symbolic link (to ${real})`, { got: rel, hint: "a tool never follows a link out of its root; replace the link with the file itself" });
+        throw new KitError("PRECONDITION_FAILED", `${rel} leads out of ${what} through a symbolic link (to ${real})`, {
+          got: rel,
+          hint: "a tool never follows a link out of its root; replace the link with the file itself",
+        });
       return real;
     } catch (e) {
       if (e instanceof KitError) throw e;
-      if (errno(e) === "ELOOP") throw new KitError("PRECONDITION_FAILED", `${rel} is a symbolic link loop`, { got: rel });
+      if (errno(e) === "ELOOP")
+        throw new KitError("PRECONDITION_FAILED", `${rel} is a symbolic link loop`, { got: rel });
       if (errno(e) !== "ENOENT" && errno(e) !== "ENOTDIR") throw e;
       const parent = resolvePath(path, "..");
       if (parent === path || !inside(resolvePath(root), parent)) return lexical;

@@ -12,7 +12,12 @@ interface Stage {
   readonly next?: readonly string[];
 }
 
-export function nextCommands(tool: { readonly name: string; readonly commands: readonly Stage[] }, command: Stage, runDir: string | null, flags: Readonly<Record<string, unknown>>): string[] {
+export function nextCommands(
+  tool: { readonly name: string; readonly commands: readonly Stage[] },
+  command: Stage,
+  runDir: string | null,
+  flags: Readonly<Record<string, unknown>>,
+): string[] {
   const filled = (template: string): string | null => {
     let missing = false;
     const line = template.replace(/\{(tool|run_dir|flag:[a-zA-Z]+)\}/g, (_, key: string) => {
@@ -25,7 +30,8 @@ export function nextCommands(tool: { readonly name: string; readonly commands: r
   const declared = (command.next ?? []).map(filled).filter((l): l is string => l !== null);
   const writes = command.stage?.writes;
   if (!writes || runDir === null) return declared;
-  const ready = (reads: readonly string[]) => reads.every((r) => r === writes || fs().existsSync(`${runDir}/${r}.json`));
+  const ready = (reads: readonly string[]) =>
+    reads.every((r) => r === writes || fs().existsSync(`${runDir}/${r}.json`));
   const readers = tool.commands.filter((c) => c.stage?.reads?.includes(writes) && ready(c.stage.reads));
   return [...readers.map((c) => `${tool.name} ${c.name} --run-dir ${runDir}`), ...declared];
 }

@@ -9,7 +9,8 @@ import { KitError } from "../output/errors.ts";
 /** node's path.resolve on POSIX: the last absolute path, then each segment; `.` dropped, `..` climbs; no trailing slash. */
 export function resolvePath(...paths: readonly string[]): string {
   let joined = "";
-  for (let i = paths.length - 1; i >= 0 && !joined.startsWith("/"); i--) if (paths[i]) joined = joined ? `${paths[i]}/${joined}` : paths[i]!;
+  for (let i = paths.length - 1; i >= 0 && !joined.startsWith("/"); i--)
+    if (paths[i]) joined = joined ? `${paths[i]}/${joined}` : paths[i]!;
   if (!joined.startsWith("/")) joined = `${process.cwd()}/${joined}`;
   const parts: string[] = [];
   for (const segment of joined.split("/")) {
@@ -24,6 +25,7 @@ export function resolvePath(...paths: readonly string[]): string {
 export function resolveWithin(root: string, relPath: string, what: string): string {
   const base = resolvePath(root);
   const full = resolvePath(base, relPath);
-  if (!full.startsWith(base === "/" ? "/" : `${base}/`) || full === base) throw new KitError("INVALID_INPUT", `'${relPath}' is outside ${what}`, { got: relPath });
+  if (!full.startsWith(base === "/" ? "/" : `${base}/`) || full === base)
+    throw new KitError("INVALID_INPUT", `'${relPath}' is outside ${what}`, { got: relPath });
   return full;
 }

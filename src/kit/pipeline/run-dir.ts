@@ -48,7 +48,6 @@ const READ_ONLY = new Set(["EROFS", "EACCES", "EPERM"]);
 
 const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
 
-
 /** The folder a run reads and writes: given by --run-dir, or a fresh temporary one. */
 export class RunDir {
   #path: string | undefined;
@@ -68,7 +67,10 @@ export class RunDir {
 
   /** A given run dir that is a file: found when it is first read or written. */
   #notAFolder(): KitError {
-    return new KitError("INVALID_INPUT", `--run-dir ${this.#path} is not a folder`, { got: this.#path, hint: "give a folder path (it is created if absent)" });
+    return new KitError("INVALID_INPUT", `--run-dir ${this.#path} is not a folder`, {
+      got: this.#path,
+      hint: "give a folder path (it is created if absent)",
+    });
   }
 
   /** The run dir's absolute path; the default is created on first use. */
@@ -105,12 +107,18 @@ export class RunDir {
   #missing(name: string): KitError {
     const producer = this.opts.producers.get(name);
     const runDir = this.#given ? this.path : "DIR";
-    const first = producer ? `run \`${this.opts.tool} ${producer} --run-dir ${runDir}\` first` : `produce ${name}.json first`;
+    const first = producer
+      ? `run \`${this.opts.tool} ${producer} --run-dir ${runDir}\` first`
+      : `produce ${name}.json first`;
     if (!this.#given) fs().rmSync(this.path, { recursive: true, force: true });
-    return new KitError("MISSING_ARTIFACT", `${name}.json is not in the run dir${this.#given ? ` ${this.path}` : " (none was given, so a fresh empty one was used)"}`, {
-      hint: this.#given ? first : `pass --run-dir with the folder of an earlier run, or ${first}`,
-      detail: { artifact: name, ...(producer ? { stage: producer } : {}) },
-    });
+    return new KitError(
+      "MISSING_ARTIFACT",
+      `${name}.json is not in the run dir${this.#given ? ` ${this.path}` : " (none was given, so a fresh empty one was used)"}`,
+      {
+        hint: this.#given ? first : `pass --run-dir with the folder of an earlier run, or ${first}`,
+        detail: { artifact: name, ...(producer ? { stage: producer } : {}) },
+      },
+    );
   }
 
   /** Reads a stage's artifact; its checksum becomes part of this stage's input checksum. */
@@ -131,7 +139,9 @@ export class RunDir {
     try {
       parsed = JSON.parse(new TextDecoder().decode(bytes)) as Artifact<T>;
     } catch {
-      throw new KitError("INVALID_ARTIFACT", `${name}.json is not valid JSON`, { hint: `re-run the stage that writes it` });
+      throw new KitError("INVALID_ARTIFACT", `${name}.json is not valid JSON`, {
+        hint: `re-run the stage that writes it`,
+      });
     }
     if (parsed?.artifact !== name || parsed.tool !== this.opts.tool || typeof parsed.data !== "object")
       throw new KitError("INVALID_ARTIFACT", `${name}.json is not a ${this.opts.tool} ${name} artifact`, {
@@ -164,7 +174,10 @@ export class RunDir {
     try {
       return fs().readFileSync(path);
     } catch (e) {
-      throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, { cause: e, hint: "make the file readable by this user" });
+      throw new KitError("INVALID_ARTIFACT", `${name}.json cannot be read: ${(e as Error).message}`, {
+        cause: e,
+        hint: "make the file readable by this user",
+      });
     }
   }
 
@@ -174,7 +187,11 @@ export class RunDir {
   }
 
   /** Writes an artifact atomically; a reader never sees half of one. */
-  write<T>(name: string, data: T, extra: { model?: string; promptVersion?: string } = {}): { path: string; checksum: string } {
+  write<T>(
+    name: string,
+    data: T,
+    extra: { model?: string; promptVersion?: string } = {},
+  ): { path: string; checksum: string } {
     const path = this.#artifactPath(name);
     const inputs = this.#reads.map((r) => ({ artifact: r.artifact, checksum: sha256(r.bytes) }));
     const artifact: Artifact<T> = {

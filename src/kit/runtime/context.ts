@@ -179,7 +179,12 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     readStdin: p.readStdin,
     credential: (name) => p.credentials.get(name),
     secretOut(name, value) {
-      if (!p.secretsOut.includes(name)) throw new KitError("INTERNAL", `${p.command} returns a secret as ${name}, which it does not declare in secretsOut`, { hint: "declare secretsOut: [{ name, description }] on the command" });
+      if (!p.secretsOut.includes(name))
+        throw new KitError(
+          "INTERNAL",
+          `${p.command} returns a secret as ${name}, which it does not declare in secretsOut`,
+          { hint: "declare secretsOut: [{ name, description }] on the command" },
+        );
       p.maskFromNow(value);
       state.secretsOut = { ...state.secretsOut, [name]: value };
     },

@@ -117,7 +117,10 @@ export class Invocation {
     const work = again ? null : this.state.windDown;
     const answer = () => {
       const checkpoint = this.state.checkpoint;
-      const err = new KitError("CANCELLED", `interrupted by ${signal}`, { hint: "re-run the same command; completed stages are kept in the run dir", ...(checkpoint ? { detail: checkpoint } : {}) });
+      const err = new KitError("CANCELLED", `interrupted by ${signal}`, {
+        hint: "re-run the same command; completed stages are kept in the run dir",
+        ...(checkpoint ? { detail: checkpoint } : {}),
+      });
       void this.fail(err).then(() => this.io.exit(130));
     };
     if (work) void work.then(answer, answer);

@@ -53,7 +53,9 @@ function writeAll(fd: number, text: string): void {
  */
 function isTerminal(fd: number): boolean {
   try {
-    const binding = (process as unknown as { binding(name: string): { isTTY?(fd: number): boolean } }).binding("tty_wrap");
+    const binding = (process as unknown as { binding(name: string): { isTTY?(fd: number): boolean } }).binding(
+      "tty_wrap",
+    );
     if (typeof binding.isTTY === "function") return binding.isTTY(fd);
   } catch {}
   try {
@@ -99,7 +101,12 @@ export function processIO(): KitIO {
       for (const n of names) delete env[n];
       // A compiled binary's argv[1] is its embedded entry point, not a script to pass again.
       const args = process.argv[1]?.startsWith("/$bunfs/") ? process.argv.slice(2) : process.argv.slice(1);
-      const child = Bun.spawn([...selfArgv(), ...args], { env, stdin: "inherit", stdout: "inherit", stderr: "inherit" });
+      const child = Bun.spawn([...selfArgv(), ...args], {
+        env,
+        stdin: "inherit",
+        stdout: "inherit",
+        stderr: "inherit",
+      });
       const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
       process.on("SIGINT", forward("SIGINT"));
       process.on("SIGTERM", forward("SIGTERM"));

@@ -29,7 +29,12 @@ export async function confirm(policy: PromptPolicy, question: string): Promise<v
 }
 
 /** A value that would have been asked for: INPUT_REQUIRED (exit 2) when none can be asked. */
-export async function ask(policy: PromptPolicy, flag: string, question: string, choices?: readonly string[]): Promise<string> {
+export async function ask(
+  policy: PromptPolicy,
+  flag: string,
+  question: string,
+  choices?: readonly string[],
+): Promise<string> {
   if (!policy.interactive)
     throw new KitError("INPUT_REQUIRED", `--${flag} is needed and prompting is off`, {
       hint: choices ? `add --${flag}=${choices[0]} (one of: ${choices.join(", ")})` : `add --${flag}=VALUE`,
@@ -37,7 +42,11 @@ export async function ask(policy: PromptPolicy, flag: string, question: string, 
     });
   const clack = await import("@clack/prompts");
   const answer = choices
-    ? await clack.select({ message: question, options: choices.map((c) => ({ value: c, label: c })), ...policy.terminal() } as never)
+    ? await clack.select({
+        message: question,
+        options: choices.map((c) => ({ value: c, label: c })),
+        ...policy.terminal(),
+      } as never)
     : await clack.text({ message: question, ...policy.terminal() } as never);
   if (clack.isCancel(answer)) throw new KitError("CANCELLED", "cancelled at the prompt");
   return String(answer);

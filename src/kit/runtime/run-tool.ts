@@ -33,7 +33,10 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
   io.onSignal((signal) => inv.cancel(signal));
   try {
     if (inv.early.json && inv.early.toon)
-      throw new KitError("CONFLICTING_FLAGS", "--json and --toon ask for two encodings of one envelope; give one", { got: ["--json", "--toon"], hint: "drop --toon to read JSON, or --json to read TOON" });
+      throw new KitError("CONFLICTING_FLAGS", "--json and --toon ask for two encodings of one envelope; give one", {
+        got: ["--json", "--toon"],
+        hint: "drop --toon to read JSON, or --json to read TOON",
+      });
     if (words.length === 0) return await toolLevel(inv, rest);
     return await runCommand(inv, words, rest);
   } catch (e) {
@@ -58,7 +61,12 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
     inv.delegated = true; // the child speaks for this invocation, signals included
     return inv.io.respawnWithout(withheld);
   }
-  const { input, universal } = await readCommandFlags([...resolved.extra, ...rest], head.flags, `${inv.tool.name} ${head.name}`, inv.io);
+  const { input, universal } = await readCommandFlags(
+    [...resolved.extra, ...rest],
+    head.flags,
+    `${inv.tool.name} ${head.name}`,
+    inv.io,
+  );
   const fields = universal.fields === undefined ? undefined : parseFields(universal.fields, head.fields);
   // Only now is the command itself (its code, its validators) loaded.
   const { command, checks } = await inv.source.load(head);
@@ -71,7 +79,13 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
 }
 
 /** The command's `run`, with its context: the page asked for, the environment checked, the run dir. */
-async function execute(inv: Invocation, head: CommandHead, command: Command, flags: Record<string, unknown>, u: Universal): Promise<unknown> {
+async function execute(
+  inv: Invocation,
+  head: CommandHead,
+  command: Command,
+  flags: Record<string, unknown>,
+  u: Universal,
+): Promise<unknown> {
   const { io, tool } = inv;
   const pageRequest = pageRequestOf(command, u, flags);
   assertRequiredEnv(tool, head, io.env);
@@ -86,7 +100,12 @@ async function execute(inv: Invocation, head: CommandHead, command: Command, fla
   });
   inv.runDir = runDir;
   // contract §10: a credential dead now, or before the command's maximum duration ends, fails before any side effect.
-  const credentials = Credentials.of(tool, head, { env: io.env, now: io.now, redact: inv.redact, signal: inv.abort.signal });
+  const credentials = Credentials.of(tool, head, {
+    env: io.env,
+    now: io.now,
+    redact: inv.redact,
+    signal: inv.abort.signal,
+  });
   await credentials.check((command.maxDuration ?? 0) * 1000);
   if (command.stage) runDir.create(); // a stage always reports its run dir, and a bad one fails before the work
   const ctx = createContext({
@@ -117,6 +136,10 @@ async function execute(inv: Invocation, head: CommandHead, command: Command, fla
 /** A result that breaks the command's own schema is the tool's bug: INTERNAL, naming where. */
 function checkResult(checks: Checks, command: Command, returned: unknown): unknown {
   const checked = checks.result(returned);
-  if (!checked.ok) throw new KitError("INTERNAL", `${command.name} returned data that does not match ${command.schema} at '${checked.path}': ${checked.message}`);
+  if (!checked.ok)
+    throw new KitError(
+      "INTERNAL",
+      `${command.name} returned data that does not match ${command.schema} at '${checked.path}': ${checked.message}`,
+    );
   return checked.data;
 }

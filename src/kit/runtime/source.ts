@@ -10,7 +10,21 @@ import type { Command, CommandSpec, EnvVar, Tool } from "../declare/define.ts";
 import type { FlagSpec } from "../cli/flags.ts";
 import type { McpExtension } from "../bindings/extension.ts";
 
-export type CommandHead = Pick<Command, "name" | "resource" | "verb" | "tier" | "rw" | "person" | "schema" | "env" | "pagination" | "stage" | "outcome" | "next"> & {
+export type CommandHead = Pick<
+  Command,
+  | "name"
+  | "resource"
+  | "verb"
+  | "tier"
+  | "rw"
+  | "person"
+  | "schema"
+  | "env"
+  | "pagination"
+  | "stage"
+  | "outcome"
+  | "next"
+> & {
   readonly flags: readonly FlagSpec[];
   /** The paths `--fields` may name in the result. */
   readonly fields: readonly string[];
@@ -38,7 +52,15 @@ export interface ToolSource {
 }
 
 /** An in-process tool: its commands already loaded, the compile step's output in memory. */
-export function sourceOf(tool: Tool, compiled: { index: ToolIndex; describe: unknown; skill: string; validators: Readonly<Record<string, { live(): CompiledValidators }>> }): ToolSource {
+export function sourceOf(
+  tool: Tool,
+  compiled: {
+    index: ToolIndex;
+    describe: unknown;
+    skill: string;
+    validators: Readonly<Record<string, { live(): CompiledValidators }>>;
+  },
+): ToolSource {
   const text = JSON.stringify(compiled.describe);
   return {
     index: compiled.index,
@@ -58,12 +80,22 @@ export function sourceOf(tool: Tool, compiled: { index: ToolIndex; describe: unk
  * bounds the index computed from the full tool (`defineTool`).
  */
 export function commandIn(declared: unknown, head: CommandHead): Command {
-  const specs: readonly CommandSpec<any, any>[] = Array.isArray(declared) ? declared : [declared as CommandSpec<any, any>];
-  const spec = specs.find((s) => s && s.verb === head.verb && (s.resource ?? undefined) === (head.resource ?? undefined));
+  const specs: readonly CommandSpec<any, any>[] = Array.isArray(declared)
+    ? declared
+    : [declared as CommandSpec<any, any>];
+  const spec = specs.find(
+    (s) => s && s.verb === head.verb && (s.resource ?? undefined) === (head.resource ?? undefined),
+  );
   if (!spec) throw new Error(`the module loaded for "${head.name}" does not declare it`);
   return { ...spec, name: head.name, pagination: head.pagination };
 }
 
 /** The identity a tool declares, as the spec.yaml a build would carry. */
 const specOf = (tool: Tool): string =>
-  [`name: ${JSON.stringify(tool.name)}`, `version: ${JSON.stringify(tool.version)}`, `contract_version: ${tool.contractVersion}`, `purpose: ${JSON.stringify(tool.purpose)}`, ""].join("\n");
+  [
+    `name: ${JSON.stringify(tool.name)}`,
+    `version: ${JSON.stringify(tool.version)}`,
+    `contract_version: ${tool.contractVersion}`,
+    `purpose: ${JSON.stringify(tool.purpose)}`,
+    "",
+  ].join("\n");

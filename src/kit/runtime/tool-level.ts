@@ -19,14 +19,20 @@ const docOf = async (source: ToolSource, command?: CommandHead): Promise<Describ
 /** The bare document, not an envelope; exit 0. The whole tool's, off a terminal, is printed as it was built. */
 export async function printDescribe(inv: Invocation, command?: CommandHead): Promise<number> {
   const tty = inv.io.stdoutIsTTY;
-  const text = command || tty ? JSON.stringify(await docOf(inv.source, command), null, tty ? 2 : undefined) : await inv.source.describe();
+  const text =
+    command || tty
+      ? JSON.stringify(await docOf(inv.source, command), null, tty ? 2 : undefined)
+      : await inv.source.describe();
   await inv.io.writeStdout(inv.redact(`${text}\n`));
   return 0;
 }
 
 /** `--help` prints text, piped or not; `--help --json` answers with an envelope, for a caller that parses every answer. */
 export async function printHelp(inv: Invocation, command?: CommandHead): Promise<number> {
-  const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(inv.source, command), import("../introspection/help.ts")]);
+  const [doc, { toolHelp, commandHelp }] = await Promise.all([
+    docOf(inv.source, command),
+    import("../introspection/help.ts"),
+  ]);
   const text = command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc);
   if (!inv.early.json) {
     await inv.io.writeStdout(inv.redact(text));
@@ -40,7 +46,10 @@ export async function printHelp(inv: Invocation, command?: CommandHead): Promise
 async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<number> {
   const file = DOCUMENT_FLAGS[flag];
   const text = await inv.source.document(file);
-  if (text === null) throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, { hint: "build the tool with `npx agent-cli-kit build`: the binary carries SKILL.md and spec.yaml" });
+  if (text === null)
+    throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, {
+      hint: "build the tool with `npx agent-cli-kit build`: the binary carries SKILL.md and spec.yaml",
+    });
   await inv.io.writeStdout(inv.redact(text.endsWith("\n") ? text : `${text}\n`));
   return 0;
 }
@@ -56,9 +65,13 @@ export async function toolLevel(inv: Invocation, rest: readonly string[]): Promi
   const stray = rest.find((t) => !t.startsWith("-"));
   const command = stray && tool.commands.find((c) => c.name.split(" ")[0] === stray);
   if (command)
-    throw new KitError("USAGE", `the command comes first: \`${tool.name} ${command.name} ${rest.filter((t) => t !== stray).join(" ")}\``.trim(), {
-      hint: `write \`${tool.name} ${command.name} [flags]\``,
-    });
+    throw new KitError(
+      "USAGE",
+      `the command comes first: \`${tool.name} ${command.name} ${rest.filter((t) => t !== stray).join(" ")}\``.trim(),
+      {
+        hint: `write \`${tool.name} ${command.name} [flags]\``,
+      },
+    );
   parseFlags(rest, UNIVERSAL_ARGV, tool.name);
   return resolveCommand(tool, []) as never;
 }
@@ -91,6 +104,10 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
     return 1;
   }
   const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
-  await serveMcp(doc, { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact }, extensions[profile]);
+  await serveMcp(
+    doc,
+    { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact },
+    extensions[profile],
+  );
   return 0;
 }

@@ -13,8 +13,14 @@ export default defineCommand({
   summary: "Plan a new note: writes plan.json to the run dir; the repository is untouched until `brain apply`.",
   flags: z.object({
     repo: repoFlag,
-    title: describe(z.optional(z.string().check(z.minLength(1), z.maxLength(300))), "The note's title (or from --body-file's front matter)."),
-    id: describe(z.optional(z.string().check(z.minLength(1), z.maxLength(200))), "The note's id (default: from the title)."),
+    title: describe(
+      z.optional(z.string().check(z.minLength(1), z.maxLength(300))),
+      "The note's title (or from --body-file's front matter).",
+    ),
+    id: describe(
+      z.optional(z.string().check(z.minLength(1), z.maxLength(200))),
+      "The note's id (default: from the title).",
+    ),
     tag: tagFlag(),
     source: sourceFlag,
     body: bodyFlag,
@@ -24,9 +30,22 @@ export default defineCommand({
   result: planResult,
   schema: "brain.note.create@1",
   next: ["gate review --plan {run_dir}"],
-  errors: ["INVALID_INPUT", "INVALID_VALUE", "CONFLICT", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR", "IN_PROGRESS"],
+  errors: [
+    "INVALID_INPUT",
+    "INVALID_VALUE",
+    "CONFLICT",
+    "PRECONDITION_FAILED",
+    "CONFLICTING_FLAGS",
+    "UPSTREAM_ERROR",
+    "IN_PROGRESS",
+  ],
   env: REPO_VARS,
-  examples: [{ argv: ["--repo", "./knowledge", "--title", "Harbour history", "--tag", "history", "--body", "Founded in 2009."], summary: "Plan a new note." }],
+  examples: [
+    {
+      argv: ["--repo", "./knowledge", "--title", "Harbour history", "--tag", "history", "--body", "Founded in 2009."],
+      summary: "Plan a new note.",
+    },
+  ],
   async run(ctx) {
     return writePlan(
       ctx,
@@ -34,12 +53,34 @@ export default defineCommand({
         const repo = await cleanRepo(ctx);
         const input = await noteInput(ctx);
         const { title } = input;
-        if (!title) throw new KitError("MISSING_FLAG", "a note needs a title: give --title, or a title in --body-file's front matter", { hint: "add --title 'What this note is about'" });
+        if (!title)
+          throw new KitError(
+            "MISSING_FLAG",
+            "a note needs a title: give --title, or a title in --body-file's front matter",
+            { hint: "add --title 'What this note is about'" },
+          );
         const id = checkId(input.id ?? slugOf(title));
-        if (getNote(repo.root, id)) throw new KitError("CONFLICT", `a note with the id ${id} already exists`, { got: id, hint: `change it with \`brain note update --id ${id}\`, or give another --id` });
+        if (getNote(repo.root, id))
+          throw new KitError("CONFLICT", `a note with the id ${id} already exists`, {
+            got: id,
+            hint: `change it with \`brain note update --id ${id}\`, or give another --id`,
+          });
         return {
           context: { repo: repo.root },
-          items: [{ action: "create-note", reason: `create note ${id}: ${title}`, params: noteParams({ id, title, tags: input.tags ?? [], source: input.source ?? null, body: input.body ?? "" }), preconditions: [{ target: id, version: null }] }],
+          items: [
+            {
+              action: "create-note",
+              reason: `create note ${id}: ${title}`,
+              params: noteParams({
+                id,
+                title,
+                tags: input.tags ?? [],
+                source: input.source ?? null,
+                body: input.body ?? "",
+              }),
+              preconditions: [{ target: id, version: null }],
+            },
+          ],
         };
       },
       ctx.flags.ttl,

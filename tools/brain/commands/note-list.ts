@@ -15,7 +15,10 @@ export default defineCommand({
   flags: z.object({
     repo: repoFlag,
     tag: tagFlag(),
-    text: describe(z.optional(z.string().check(z.minLength(1))), "Only notes whose title or body contains this text (case-insensitive)."),
+    text: describe(
+      z.optional(z.string().check(z.minLength(1))),
+      "Only notes whose title or body contains this text (case-insensitive).",
+    ),
   }),
   result: z.object({ items: z.array(noteSummary), unreadable }),
   schema: "brain.note.list@1",

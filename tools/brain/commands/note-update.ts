@@ -10,7 +10,8 @@ export default defineCommand({
   verb: "update",
   tier: 1,
   rw: "write",
-  summary: "Plan a change to a note: only the fields given change. The plan records the blob it saw; if the note changes before apply, the item fails.",
+  summary:
+    "Plan a change to a note: only the fields given change. The plan records the blob it saw; if the note changes before apply, the item fails.",
   flags: z.object({
     repo: repoFlag,
     id: idFlag,
@@ -24,9 +25,23 @@ export default defineCommand({
   result: planResult,
   schema: "brain.note.update@1",
   next: ["gate review --plan {run_dir}"],
-  errors: ["INVALID_INPUT", "INVALID_VALUE", "NOT_FOUND", "PRECONDITION_FAILED", "CONFLICTING_FLAGS", "UPSTREAM_ERROR", "CONFLICT", "IN_PROGRESS"],
+  errors: [
+    "INVALID_INPUT",
+    "INVALID_VALUE",
+    "NOT_FOUND",
+    "PRECONDITION_FAILED",
+    "CONFLICTING_FLAGS",
+    "UPSTREAM_ERROR",
+    "CONFLICT",
+    "IN_PROGRESS",
+  ],
   env: REPO_VARS,
-  examples: [{ argv: ["--repo", "./knowledge", "--id", "harbour-history", "--tag", "history", "--tag", "people"], summary: "Plan new tags for a note." }],
+  examples: [
+    {
+      argv: ["--repo", "./knowledge", "--id", "harbour-history", "--tag", "history", "--tag", "people"],
+      summary: "Plan new tags for a note.",
+    },
+  ],
   async run(ctx) {
     return writePlan(
       ctx,
@@ -35,12 +50,32 @@ export default defineCommand({
         const id = checkId(ctx.flags.id);
         const note = requireNote(repo.root, id);
         const input = await noteInput(ctx);
-        const next = { id, title: input.title ?? note.title, tags: input.tags ?? note.tags, source: input.source ?? note.source, body: input.body ?? note.body };
-        const same = next.title === note.title && next.source === note.source && next.body === note.body && JSON.stringify(next.tags) === JSON.stringify(note.tags);
-        if (same) throw new KitError("INVALID_INPUT", `the update leaves note ${id} as it is`, { hint: "give at least one of --title, --tag, --source, --body, --body-file with a new value" });
+        const next = {
+          id,
+          title: input.title ?? note.title,
+          tags: input.tags ?? note.tags,
+          source: input.source ?? note.source,
+          body: input.body ?? note.body,
+        };
+        const same =
+          next.title === note.title &&
+          next.source === note.source &&
+          next.body === note.body &&
+          JSON.stringify(next.tags) === JSON.stringify(note.tags);
+        if (same)
+          throw new KitError("INVALID_INPUT", `the update leaves note ${id} as it is`, {
+            hint: "give at least one of --title, --tag, --source, --body, --body-file with a new value",
+          });
         return {
           context: { repo: repo.root },
-          items: [{ action: "update-note", reason: `update note ${id}`, params: noteParams(next), preconditions: [{ target: id, version: note.blob }] }],
+          items: [
+            {
+              action: "update-note",
+              reason: `update note ${id}`,
+              params: noteParams(next),
+              preconditions: [{ target: id, version: note.blob }],
+            },
+          ],
         };
       },
       ctx.flags.ttl,

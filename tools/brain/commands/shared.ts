@@ -11,4 +11,7 @@ export const noteSummary = z.object({
   bytes: z.int(),
 });
 
-export const unreadable = describe(z.array(z.object({ id: z.string(), reason: z.string() })), "Notes that could not be read (e.g. front matter that is not YAML), left out of the results.");
+export const unreadable = describe(
+  z.array(z.object({ id: z.string(), reason: z.string() })),
+  "Notes that could not be read (e.g. front matter that is not YAML), left out of the results.",
+);

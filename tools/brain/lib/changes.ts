@@ -22,7 +22,8 @@ const repoOf = (x: Pick<ExecContext, "plan" | "env">): Repo => {
   const known = opened.get(x.plan);
   if (known) return known;
   const root = x.plan.context.repo;
-  if (typeof root !== "string") throw new KitError("PLAN_INVALID", "the plan does not name its repository (context.repo)");
+  if (typeof root !== "string")
+    throw new KitError("PLAN_INVALID", "the plan does not name its repository (context.repo)");
   const repo = openRepo(root, x.env, "/");
   opened.set(x.plan, repo);
   return repo;
@@ -37,7 +38,8 @@ interface NoteParams {
 }
 
 /** The blob the item's plan expects its note at (null: absent). */
-const expected = (item: PlanItem, id: string): string | null => item.preconditions.find((c) => c.target === id)?.version ?? null;
+const expected = (item: PlanItem, id: string): string | null =>
+  item.preconditions.find((c) => c.target === id)?.version ?? null;
 
 /** A clean tree to commit onto, after removing what a killed write left and finishing a commit of ours it left half-synced (under the write lock). */
 function ready(repo: Repo, key?: string): Repo {
@@ -53,7 +55,14 @@ const locked = <T>(x: ExecContext, fn: (repo: Repo) => Promise<T>): Promise<T> =
   return withWriteLock(repo, x.env, () => fn(ready(repo)), x.signal);
 };
 
-async function change(repo: Repo, item: PlanItem, x: ExecContext, id: string, content: string | null, subject: string): Promise<Record<string, unknown>> {
+async function change(
+  repo: Repo,
+  item: PlanItem,
+  x: ExecContext,
+  id: string,
+  content: string | null,
+  subject: string,
+): Promise<Record<string, unknown>> {
   const commit = await commitChange(
     repo,
     {
@@ -69,7 +78,12 @@ async function change(repo: Repo, item: PlanItem, x: ExecContext, id: string, co
   return { id, commit };
 }
 
-async function write(repo: Repo, item: PlanItem, x: ExecContext, kind: "create" | "update"): Promise<Record<string, unknown>> {
+async function write(
+  repo: Repo,
+  item: PlanItem,
+  x: ExecContext,
+  kind: "create" | "update",
+): Promise<Record<string, unknown>> {
   const p = item.params as unknown as NoteParams;
   const id = checkId(p.id);
   const existing = readNoteFile(repo.root, id);
@@ -81,20 +95,37 @@ async function write(repo: Repo, item: PlanItem, x: ExecContext, kind: "create" 
 }
 
 const landed = async (_item: PlanItem, x: ExecContext): Promise<boolean> =>
-  repoOf(x).git(["log", "--all", "-F", `--grep=${TRAILER}: ${x.idempotencyKey}`, "--format=%H", "-n", "1"]).stdout.trim() !== "";
+  repoOf(x)
+    .git(["log", "--all", "-F", `--grep=${TRAILER}: ${x.idempotencyKey}`, "--format=%H", "-n", "1"])
+    .stdout.trim() !== "";
 
 /** A takeover: the ledger says this item's write was cut short, so a file its own commit left half-written is its to repair. */
 const recover = async (_item: PlanItem, x: ExecContext): Promise<void> => {
   const repo = repoOf(x);
-  await withWriteLock(repo, x.env, () => {
-    sweepStaged(notesFolder(repo.root));
-    finishOwnCommit(repo, x.idempotencyKey);
-  }, x.signal);
+  await withWriteLock(
+    repo,
+    x.env,
+    () => {
+      sweepStaged(notesFolder(repo.root));
+      finishOwnCommit(repo, x.idempotencyKey);
+    },
+    x.signal,
+  );
 };
 
 const actions: Record<(typeof NOTE_ACTIONS)[number], ActionSpec> = {
-  "create-note": { effect: noteEffect("create-note"), execute: (item, x) => locked(x, (repo) => write(repo, item, x, "create")), landed, recover },
-  "update-note": { effect: noteEffect("update-note"), execute: (item, x) => locked(x, (repo) => write(repo, item, x, "update")), landed, recover },
+  "create-note": {
+    effect: noteEffect("create-note"),
+    execute: (item, x) => locked(x, (repo) => write(repo, item, x, "create")),
+    landed,
+    recover,
+  },
+  "update-note": {
+    effect: noteEffect("update-note"),
+    execute: (item, x) => locked(x, (repo) => write(repo, item, x, "update")),
+    landed,
+    recover,
+  },
   "delete-note": {
     effect: noteEffect("delete-note"),
     execute: (item, x) =>

@@ -30,23 +30,36 @@ export interface NoteChange {
   readonly trailers: Readonly<Record<string, string>>;
 }
 
-const headOf = (repo: Repo): string | null => repo.git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], { allowFail: true }).stdout.trim() || null;
+const headOf = (repo: Repo): string | null =>
+  repo.git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], { allowFail: true }).stdout.trim() || null;
 
 const blobAt = (repo: Repo, commit: string | null, path: string): string | null =>
-  commit ? repo.git(["rev-parse", "--verify", "-q", `${commit}:${path}`], { allowFail: true }).stdout.trim() || null : null;
+  commit
+    ? repo.git(["rev-parse", "--verify", "-q", `${commit}:${path}`], { allowFail: true }).stdout.trim() || null
+    : null;
 
-const identity = (repo: Repo): string[] => (repo.git(["config", "user.email"], { allowFail: true }).code === 0 ? [] : ["-c", "user.name=brain", "-c", "user.email=brain@localhost"]);
+const identity = (repo: Repo): string[] =>
+  repo.git(["config", "user.email"], { allowFail: true }).code === 0
+    ? []
+    : ["-c", "user.name=brain", "-c", "user.email=brain@localhost"];
 
 /**
  * Makes the commit and moves the branch to it; `beforeRefMove` runs right
  * before the one irreversible step (the apply's fence). Returns the commit id.
  */
-export async function commitChange(repo: Repo, change: NoteChange, beforeRefMove: () => Promise<void>): Promise<string> {
+export async function commitChange(
+  repo: Repo,
+  change: NoteChange,
+  beforeRefMove: () => Promise<void>,
+): Promise<string> {
   const head = headOf(repo);
   const found = blobAt(repo, head, change.path);
   const expected = change.expect?.replace(/^git:/, "") ?? null;
   if (found !== expected)
-    throw new KitError("PRECONDITION_FAILED", `${change.path} is ${found ? `at blob ${found.slice(0, 12)}` : "absent"} in HEAD, not ${expected ? `at blob ${expected.slice(0, 12)}` : "absent"} as planned`);
+    throw new KitError(
+      "PRECONDITION_FAILED",
+      `${change.path} is ${found ? `at blob ${found.slice(0, 12)}` : "absent"} in HEAD, not ${expected ? `at blob ${expected.slice(0, 12)}` : "absent"} as planned`,
+    );
 
   const gitDir = repo.git(["rev-parse", "--absolute-git-dir"]).stdout.trim();
   const index = join(gitDir, `brain-index-${process.pid}-${Math.random().toString(36).slice(2, 10)}`);
@@ -61,13 +74,20 @@ export async function commitChange(repo: Repo, change: NoteChange, beforeRefMove
     const message = `${change.subject}\n\n${change.body}\n\n${Object.entries(change.trailers)
       .map(([k, v]) => `${k}: ${v}`)
       .join("\n")}\n`;
-    const commit = repo.git([...identity(repo), "commit-tree", tree, ...(head ? ["-p", head] : []), "-F", "-"], { input: message }).stdout.trim();
+    const commit = repo
+      .git([...identity(repo), "commit-tree", tree, ...(head ? ["-p", head] : []), "-F", "-"], { input: message })
+      .stdout.trim();
     const staged = stageFile(repo, change);
     try {
       await beforeRefMove();
       // The commit point: the branch moves only if nobody moved it since we read it.
       const moved = repo.git(["update-ref", "-m", change.subject, "HEAD", commit, head ?? ZERO], { allowFail: true });
-      if (moved.code !== 0) throw new KitError("UPSTREAM_ERROR", `the branch moved while the commit was being made; nothing was committed`, { detail: { stderr: firstLines(moved.stderr) } });
+      if (moved.code !== 0)
+        throw new KitError(
+          "UPSTREAM_ERROR",
+          `the branch moved while the commit was being made; nothing was committed`,
+          { detail: { stderr: firstLines(moved.stderr) } },
+        );
     } catch (e) {
       if (staged) rmSync(staged, { force: true });
       throw e;
@@ -139,13 +159,26 @@ export function finishOwnCommit(repo: Repo, key?: string): boolean {
   if (!status || !head) return false;
   const headKey = repo.git(["log", "-1", `--format=%(trailers:key=${TRAILER},valueonly)`, head]).stdout.trim();
   if (!headKey) return false;
-  const dirty = [...new Set(status.split("\0").filter(Boolean).map((l) => l.slice(3)))];
+  const dirty = [
+    ...new Set(
+      status
+        .split("\0")
+        .filter(Boolean)
+        .map((l) => l.slice(3)),
+    ),
+  ];
   const parent = repo.git(["rev-parse", "--verify", "-q", `${head}^`], { allowFail: true }).stdout.trim() || null;
-  const touched = new Set(repo.git(["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", "-z", head]).stdout.split("\0").filter(Boolean));
+  const touched = new Set(
+    repo
+      .git(["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", "-z", head])
+      .stdout.split("\0")
+      .filter(Boolean),
+  );
   for (const path of dirty) {
     const ours = [blobAt(repo, parent, path), blobAt(repo, head, path)];
     const staged = repo.git(["ls-files", "-s", "-z", "--", path]).stdout.split(" ")[1] ?? null;
-    if (!touched.has(path) || !ours.includes(staged) || (headKey !== key && !ours.includes(workTreeBlob(repo, path)))) return false;
+    if (!touched.has(path) || !ours.includes(staged) || (headKey !== key && !ours.includes(workTreeBlob(repo, path))))
+      return false;
   }
   syncToHead(repo, dirty);
   return true;

@@ -47,6 +47,10 @@ export function readFewNotes(root: string): FewNotes | null {
 export function listFew(notes: readonly Note[], tags: readonly string[], text: string | undefined): NoteSummary[] {
   const folded = text?.toLowerCase();
   return notes
-    .filter((n) => tags.every((t) => n.tags.includes(t)) && (folded === undefined || n.title.toLowerCase().includes(folded) || n.body.toLowerCase().includes(folded)))
+    .filter(
+      (n) =>
+        tags.every((t) => n.tags.includes(t)) &&
+        (folded === undefined || n.title.toLowerCase().includes(folded) || n.body.toLowerCase().includes(folded)),
+    )
     .map(({ body: _b, blob: _h, ...summary }) => summary);
 }

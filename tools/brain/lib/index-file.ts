@@ -13,7 +13,8 @@ export const FORMAT = "brain-index-5";
 export const BUSY_TIMEOUT_MS = 600_000;
 
 /** SQLite's answer when the index stayed locked for the whole busy timeout: not damage. */
-export const isBusy = (e: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
+export const isBusy = (e: unknown): boolean =>
+  /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
 
 const SCHEMA = [
   "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -58,7 +59,9 @@ export function openIndexFile(file: string | null, log: Warn): Database {
     }
     return replaceIndexFile(file);
   } catch (e) {
-    log.warn(`the note index cannot be kept in ${dirname(file)} (${(e as Error).message}): indexing in memory for this call`);
+    log.warn(
+      `the note index cannot be kept in ${dirname(file)} (${(e as Error).message}): indexing in memory for this call`,
+    );
     return fresh(":memory:");
   }
 }

@@ -21,7 +21,9 @@ export interface Change {
 }
 
 /** The notes of HEAD's tree: every one (`reset`), or what HEAD adds and deletes against the index's head. */
-export type Committed = { readonly reset: ReadonlySet<string> } | { readonly added: ReadonlySet<string>; readonly deleted: ReadonlySet<string> };
+export type Committed =
+  | { readonly reset: ReadonlySet<string> }
+  | { readonly added: ReadonlySet<string>; readonly deleted: ReadonlySet<string> };
 
 /** No git view: every file and every row is checked by its file's signature. */
 export const EVERY_FILE: Change = { head: null, candidates: "all", dirty: "all" };
@@ -61,18 +63,30 @@ interface Row {
 
 const ROW = "id, size, mtime_ns, ctime_ns, ino, read_ns";
 
-export const indexedHead = (db: Database): string | null => (db.query("SELECT value FROM meta WHERE key = 'head'").get() as { value: string } | null)?.value ?? null;
+export const indexedHead = (db: Database): string | null =>
+  (db.query("SELECT value FROM meta WHERE key = 'head'").get() as { value: string } | null)?.value ?? null;
 
 export function planRefresh(db: Database, root: string, change: Change): RefreshPlan {
   const dir = notesFolder(root);
-  const pending = new Set(db.query("SELECT id FROM pending").values().map((r) => String(r[0])));
+  const pending = new Set(
+    db
+      .query("SELECT id FROM pending")
+      .values()
+      .map((r) => String(r[0])),
+  );
   const folderStat = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
   const listing = change.dirty === "all" ? null : newFiles(db, dir, folderStat, change.candidates === "all");
   const rows = rowsToCheck(db, dir, change, pending, listing?.ids ?? []);
   const folder = folderStat?.isDirectory() ?? false;
   const listed = (id: string) => change.dirty === "all" || change.dirty.has(id);
   const committed = committedIn(db, change.committed);
-  const plan = { head: change.head, gone: [] as string[], reread: [] as FileSignature[], pend: [] as string[], unpend: [] as string[] };
+  const plan = {
+    head: change.head,
+    gone: [] as string[],
+    reread: [] as FileSignature[],
+    pend: [] as string[],
+    unpend: [] as string[],
+  };
   for (const [id, row] of rows) {
     const st = folder ? lstatSync(`${dir}/${id}.md`, { bigint: true, throwIfNoEntry: false }) : undefined;
     let keep: boolean;
@@ -81,8 +95,20 @@ export function planRefresh(db: Database, root: string, change: Change): Refresh
       // A note deleted but not committed is checked again: git may bring it back (checkout, stash pop) with no other sign.
       keep = listed(id);
     } else {
-      const sig = { id, size: Number(st.size), mtimeNs: String(st.mtimeNs), ctimeNs: String(st.ctimeNs), ino: String(st.ino) };
-      const same = row && st.mtimeNs + RACY_NS < BigInt(row.read_ns) && row.size === sig.size && row.mtime_ns === sig.mtimeNs && row.ctime_ns === sig.ctimeNs && row.ino === sig.ino;
+      const sig = {
+        id,
+        size: Number(st.size),
+        mtimeNs: String(st.mtimeNs),
+        ctimeNs: String(st.ctimeNs),
+        ino: String(st.ino),
+      };
+      const same =
+        row &&
+        st.mtimeNs + RACY_NS < BigInt(row.read_ns) &&
+        row.size === sig.size &&
+        row.mtime_ns === sig.mtimeNs &&
+        row.ctime_ns === sig.ctimeNs &&
+        row.ino === sig.ino;
       if (!same) plan.reread.push(sig);
       // What was read now matches the commit only once a later call finds the file clean and unchanged. A file
       // outside HEAD's tree (untracked, ignored) is never clean: git status is not asked about such files.
@@ -104,15 +130,27 @@ export function planRefresh(db: Database, root: string, change: Change): Refresh
  * renamed changes a folder's mtime), or changed too close to that moment to
  * tell. null: unchanged, nothing new. `all`: every file is read anyway.
  */
-function newFiles(db: Database, dir: string, st: BigIntStats | undefined, all: boolean): { record?: string; ids: string[] } | null {
+function newFiles(
+  db: Database,
+  dir: string,
+  st: BigIntStats | undefined,
+  all: boolean,
+): { record?: string; ids: string[] } | null {
   const sig = st ? `${st.mtimeNs}:${st.ctimeNs}:${st.ino}` : "none";
-  const recorded = (db.query("SELECT value FROM meta WHERE key = 'folder'").get() as { value: string } | null)?.value.split("/");
+  const recorded = (
+    db.query("SELECT value FROM meta WHERE key = 'folder'").get() as { value: string } | null
+  )?.value.split("/");
   const racy = (ns: bigint) => ns + RACY_NS >= BigInt(recorded![1]!);
   if (recorded?.[0] === sig && !(st && (racy(st.mtimeNs) || racy(st.ctimeNs)))) return null;
   // Stamped before the names are read: a change after this instant is seen by the next call.
   const record = `${sig}/${BigInt(Date.now()) * 1_000_000n}`;
   if (all || !st?.isDirectory()) return { record, ids: [] };
-  const known = new Set(db.query("SELECT id FROM files").values().map((r) => String(r[0])));
+  const known = new Set(
+    db
+      .query("SELECT id FROM files")
+      .values()
+      .map((r) => String(r[0])),
+  );
   return { record, ids: noteIdsIn(dir).filter((id) => !known.has(id)) };
 }
 
@@ -126,7 +164,13 @@ function committedIn(db: Database, change: Committed | undefined): (id: string) 
 }
 
 /** Every note to check, with its row if it has one: the candidates and the pending; every file and row when all are. */
-function rowsToCheck(db: Database, dir: string, change: Change, pending: ReadonlySet<string>, fresh: readonly string[]): Map<string, Row | undefined> {
+function rowsToCheck(
+  db: Database,
+  dir: string,
+  change: Change,
+  pending: ReadonlySet<string>,
+  fresh: readonly string[],
+): Map<string, Row | undefined> {
   const rows = new Map<string, Row | undefined>();
   const one = db.query(`SELECT ${ROW} FROM files WHERE id = ?`);
   const add = (id: string) => {

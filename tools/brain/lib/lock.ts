@@ -14,7 +14,8 @@ export const LOCK_WAIT_ENV = "AGENT_BRAIN_LOCK_WAIT_MS";
 const DEFAULT_WAIT_MS = 120_000;
 const LOCK_FILE = "brain-write.lock";
 
-const isBusy = (e: unknown): boolean => /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message}`);
+const isBusy = (e: unknown): boolean =>
+  /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message}`);
 
 function waitOf(env: Readonly<Record<string, string | undefined>>): number {
   const n = Number(env[LOCK_WAIT_ENV]);
@@ -22,7 +23,12 @@ function waitOf(env: Readonly<Record<string, string | undefined>>): number {
 }
 
 /** Runs `fn` holding the repository's write lock, waiting for it up to the bound (AGENT_BRAIN_LOCK_WAIT_MS). */
-export async function withWriteLock<T>(repo: Repo, env: Readonly<Record<string, string | undefined>>, fn: () => T | Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function withWriteLock<T>(
+  repo: Repo,
+  env: Readonly<Record<string, string | undefined>>,
+  fn: () => T | Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
   const db = new Database(`${repo.gitDir}/${LOCK_FILE}`, { create: true });
   try {
     const deadline = Date.now() + waitOf(env);
@@ -33,9 +39,13 @@ export async function withWriteLock<T>(repo: Repo, env: Readonly<Record<string, 
       } catch (e) {
         if (!isBusy(e)) throw e;
         if (Date.now() >= deadline)
-          throw new KitError("IN_PROGRESS", `another brain process is writing to ${repo.root} and did not finish within ${waitOf(env)} ms`, {
-            hint: "re-run when it has finished: nothing was changed",
-          });
+          throw new KitError(
+            "IN_PROGRESS",
+            `another brain process is writing to ${repo.root} and did not finish within ${waitOf(env)} ms`,
+            {
+              hint: "re-run when it has finished: nothing was changed",
+            },
+          );
         signal?.throwIfAborted();
         // Jittered, so waiters do not wake in step.
         await Bun.sleep(pause * (0.5 + Math.random()));

@@ -31,17 +31,24 @@ function fieldsWrong(p: Record<string, unknown>): string | null {
 
 export function beyondNote(action: NoteAction, item: PlanItem): string[] {
   const p = item.params;
-  if (typeof p.id !== "string" || !NOTE_ID.test(p.id)) return [`its id ${JSON.stringify(p.id)?.slice(0, 80)} is not a note id, so it names no note's file`];
+  if (typeof p.id !== "string" || !NOTE_ID.test(p.id))
+    return [`its id ${JSON.stringify(p.id)?.slice(0, 80)} is not a note id, so it names no note's file`];
   const out: string[] = [];
   const targets = item.preconditions.map((c) => c.target);
-  if (targets.length !== 1 || targets[0] !== p.id) out.push(`it writes ${notePath(p.id)} but is judged and guarded as ${JSON.stringify(targets)}`);
+  if (targets.length !== 1 || targets[0] !== p.id)
+    out.push(`it writes ${notePath(p.id)} but is judged and guarded as ${JSON.stringify(targets)}`);
   const extra = Object.keys(p).filter((k) => !FIELDS[action].includes(k));
   if (extra.length) out.push(`its params carry ${extra.join(", ")}, which ${action} does not write`);
-  if (action === "create-note" && item.preconditions.some((c) => c.version !== null)) out.push("it expects its note to exist already, so it would overwrite one");
-  if (action !== "create-note" && item.preconditions.some((c) => c.version === null)) out.push(`it expects no note there, so there is nothing to ${action === "delete-note" ? "delete" : "update"}`);
+  if (action === "create-note" && item.preconditions.some((c) => c.version !== null))
+    out.push("it expects its note to exist already, so it would overwrite one");
+  if (action !== "create-note" && item.preconditions.some((c) => c.version === null))
+    out.push(`it expects no note there, so there is nothing to ${action === "delete-note" ? "delete" : "update"}`);
   const wrong = action === "delete-note" ? null : fieldsWrong(p);
   if (wrong) out.push(wrong);
   return out;
 }
 
-export const noteEffect = (action: NoteAction): Effect => ({ may: MAY[action], beyond: async (item) => beyondNote(action, item) });
+export const noteEffect = (action: NoteAction): Effect => ({
+  may: MAY[action],
+  beyond: async (item) => beyondNote(action, item),
+});

@@ -50,7 +50,8 @@ export interface Window {
 /** A files row as a note: its tags are kept as JSON. */
 const noteOfRow = <T>(r: Record<string, unknown>): T => ({ ...r, tags: JSON.parse(String(r.tags)) as string[] }) as T;
 /** SQL that keeps only notes with every one of `tags`, one `?` per tag. */
-const withTags = (tags: readonly string[]): string => tags.map(() => " AND f.n IN (SELECT n FROM note_tags WHERE tag = ?)").join("");
+const withTags = (tags: readonly string[]): string =>
+  tags.map(() => " AND f.n IN (SELECT n FROM note_tags WHERE tag = ?)").join("");
 
 export class NoteIndex {
   /** Answers already computed, until the index changes: a query asked while git status ran is not asked twice. */
@@ -102,7 +103,9 @@ export class NoteIndex {
    */
   refresh(seen: Change | null, locked: () => Change): void {
     // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
-    const changed = !(seen && planRefresh(this.db, this.root, seen).empty) && this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked()))).immediate();
+    const changed =
+      !(seen && planRefresh(this.db, this.root, seen).empty) &&
+      this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked()))).immediate();
     if (changed || this.dataVersion() !== this.memoVersion) this.memo.clear();
   }
 
@@ -160,7 +163,9 @@ export class NoteIndex {
         continue;
       }
       const { title, tags, created, updated, source, bytes, blob, body } = note;
-      const { n } = insert.get(...stat, title, JSON.stringify(tags), created, updated, source, bytes, blob, null) as { n: number };
+      const { n } = insert.get(...stat, title, JSON.stringify(tags), created, updated, source, bytes, blob, null) as {
+        n: number;
+      };
       for (const t of tags) tag.run(t, n);
       word.run(n, title, tags.join(" "), body);
       fold.run(n, title.toLowerCase(), body.toLowerCase());
@@ -192,14 +197,20 @@ export class NoteIndex {
       const where = `FROM files f${folded === undefined ? "" : " JOIN folded l ON l.n = f.n"} WHERE f.unreadable IS NULL${withTags(tags)}${folded === undefined ? "" : " AND (instr(l.title, ?) > 0 OR instr(l.body, ?) > 0)"}`;
       const args = [...tags, ...(folded === undefined ? [] : [folded, folded])];
       const { total } = this.db.query(`SELECT count(*) AS total ${where}`).get(...args) as { total: number };
-      const rows = this.db.query(`SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes ${where} ORDER BY f.id LIMIT ? OFFSET ?`).all(...args, window.limit, window.offset) as Record<string, unknown>[];
+      const rows = this.db
+        .query(
+          `SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes ${where} ORDER BY f.id LIMIT ? OFFSET ?`,
+        )
+        .all(...args, window.limit, window.offset) as Record<string, unknown>[];
       return { total, items: rows.map((r) => noteOfRow<NoteSummary>(r)) };
     });
   }
 
   /** The notes that cannot be read, with why. */
   unreadable(): { id: string; reason: string }[] {
-    return this.db.query("SELECT id, unreadable AS reason FROM files WHERE unreadable IS NOT NULL ORDER BY id").all() as { id: string; reason: string }[];
+    return this.db
+      .query("SELECT id, unreadable AS reason FROM files WHERE unreadable IS NOT NULL ORDER BY id")
+      .all() as { id: string; reason: string }[];
   }
 
   /**
@@ -214,11 +225,21 @@ export class NoteIndex {
       const match = terms.map((t) => `"${t}"*`).join(" OR ");
       const from = `FROM words JOIN files f ON f.n = words.rowid WHERE words MATCH ?${withTags(tags)}`;
       const { total } = this.db.query(`SELECT count(*) AS total ${from}`).get(match, ...tags) as { total: number };
-      const rows = this.db.query(`SELECT f.n, bm25(words, 3.0, 2.0, 1.0) AS rank ${from} ORDER BY rank, f.id LIMIT ? OFFSET ?`).values(match, ...tags, window.limit, window.offset) as [number, number][];
+      const rows = this.db
+        .query(`SELECT f.n, bm25(words, 3.0, 2.0, 1.0) AS rank ${from} ORDER BY rank, f.id LIMIT ? OFFSET ?`)
+        .values(match, ...tags, window.limit, window.offset) as [number, number][];
       // In the same snapshot as the ranking: the page's notes are the ones ranked, whatever another process writes meanwhile.
-      const note = this.db.query("SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes, f.blob, w.body FROM files f JOIN words w ON w.rowid = f.n WHERE f.n = ?");
+      const note = this.db.query(
+        "SELECT f.id, f.title, f.tags, f.created, f.updated, f.source, f.bytes, f.blob, w.body FROM files f JOIN words w ON w.rowid = f.n WHERE f.n = ?",
+      );
       // FTS5 gives BM25 as a negative number, and small on a small corpus: kept to six significant digits.
-      return { total, items: rows.map(([n, rank]) => ({ note: noteOfRow<IndexedNote>(note.get(n) as Record<string, unknown>), score: Number((-rank).toPrecision(6)) })) };
+      return {
+        total,
+        items: rows.map(([n, rank]) => ({
+          note: noteOfRow<IndexedNote>(note.get(n) as Record<string, unknown>),
+          score: Number((-rank).toPrecision(6)),
+        })),
+      };
     });
   }
 
@@ -229,5 +250,14 @@ export class NoteIndex {
 
 /** The words of a query as FTS5 sees them (letters and digits), lower-cased, each once. */
 export function queryTerms(query: string): string[] {
-  return [...new Set((query.normalize("NFKC").toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((t) => t.length > 0))];
+  return [
+    ...new Set(
+      (
+        query
+          .normalize("NFKC")
+          .toLowerCase()
+          .match(/[\p{L}\p{N}]+/gu) ?? []
+      ).filter((t) => t.length > 0),
+    ),
+  ];
 }

@@ -39,17 +39,27 @@ export async function noteInput(ctx: CommandContext<NoteFlags>): Promise<NoteInp
 }
 
 /** The body and any front matter from --body or --body-file; both at once is a usage error. */
-async function bodyFrom(ctx: CommandContext<NoteFlags>): Promise<{ body: string | undefined; meta: Record<string, unknown> }> {
+async function bodyFrom(
+  ctx: CommandContext<NoteFlags>,
+): Promise<{ body: string | undefined; meta: Record<string, unknown> }> {
   const { body, bodyFile } = ctx.flags;
-  if (body !== undefined && bodyFile !== undefined) throw new KitError("CONFLICTING_FLAGS", "give --body or --body-file, not both", { got: ["--body", "--body-file"] });
+  if (body !== undefined && bodyFile !== undefined)
+    throw new KitError("CONFLICTING_FLAGS", "give --body or --body-file, not both", { got: ["--body", "--body-file"] });
   if (bodyFile === undefined) return { body, meta: {} };
   let text: string;
   try {
     text = bodyFile === "-" ? await ctx.readStdin() : readFileSync(resolve(ctx.cwd, bodyFile), "utf8");
   } catch (e) {
-    throw new KitError("INVALID_INPUT", `cannot read --body-file ${bodyFile}: ${(e as Error).message}`, { got: bodyFile });
+    throw new KitError("INVALID_INPUT", `cannot read --body-file ${bodyFile}: ${(e as Error).message}`, {
+      got: bodyFile,
+    });
   }
-  if (Buffer.byteLength(text) > MAX_NOTE_BYTES) throw new KitError("INVALID_INPUT", `--body-file ${bodyFile} is ${Buffer.byteLength(text)} bytes; a note holds at most ${MAX_NOTE_BYTES}`, { got: Buffer.byteLength(text), allowed: { max: MAX_NOTE_BYTES } });
+  if (Buffer.byteLength(text) > MAX_NOTE_BYTES)
+    throw new KitError(
+      "INVALID_INPUT",
+      `--body-file ${bodyFile} is ${Buffer.byteLength(text)} bytes; a note holds at most ${MAX_NOTE_BYTES}`,
+      { got: Buffer.byteLength(text), allowed: { max: MAX_NOTE_BYTES } },
+    );
   const { meta, body: rest } = splitFrontMatter(text, bodyFile);
   return { body: rest, meta };
 }
@@ -62,9 +72,21 @@ export async function cleanRepo(ctx: CommandContext<{ repo?: string }>): Promise
 }
 
 /** A full note's params, held to the size limit as it will be written. */
-export function noteParams(p: { id: string; title: string; tags: string[]; source: string | null; body: string }): Record<string, unknown> {
-  const size = Buffer.byteLength(renderNote({ ...p, created: "0000-00-00T00:00:00.000Z", updated: "0000-00-00T00:00:00.000Z" }));
-  if (size > MAX_NOTE_BYTES) throw new KitError("INVALID_INPUT", `the note would be ${size} bytes; a note holds at most ${MAX_NOTE_BYTES}`, { got: size, allowed: { max: MAX_NOTE_BYTES }, hint: "split it into several notes" });
+export function noteParams(p: {
+  id: string;
+  title: string;
+  tags: string[];
+  source: string | null;
+  body: string;
+}): Record<string, unknown> {
+  const size = Buffer.byteLength(
+    renderNote({ ...p, created: "0000-00-00T00:00:00.000Z", updated: "0000-00-00T00:00:00.000Z" }),
+  );
+  if (size > MAX_NOTE_BYTES)
+    throw new KitError("INVALID_INPUT", `the note would be ${size} bytes; a note holds at most ${MAX_NOTE_BYTES}`, {
+      got: size,
+      allowed: { max: MAX_NOTE_BYTES },
+      hint: "split it into several notes",
+    });
   return { ...p };
 }
-

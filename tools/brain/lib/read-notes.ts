@@ -30,19 +30,30 @@ export const STATUS_FROM = 1_000;
 const EARLY_STATUS_BYTES = 24_576;
 
 /** `repo`'s note index, up to date; `ask` is the query the command will ask, asked early while git runs. */
-export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (index: NoteIndex) => unknown): Promise<NoteIndex> {
+export async function openNotes(
+  ctx: CommandContext<unknown>,
+  repo: Repo,
+  ask: (index: NoteIndex) => unknown,
+): Promise<NoteIndex> {
   const early = notesFolderBytes(repo.root) >= EARLY_STATUS_BYTES ? startStatus(repo) : null;
   // Loaded here, not with the command: a small repository's list never opens the index (few-notes.ts).
-  const [{ NoteIndex }, { BUSY_TIMEOUT_MS, isBusy }] = await Promise.all([import("./note-index.ts"), import("./index-file.ts")]);
+  const [{ NoteIndex }, { BUSY_TIMEOUT_MS, isBusy }] = await Promise.all([
+    import("./note-index.ts"),
+    import("./index-file.ts"),
+  ]);
   const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
   try {
     try {
       await bringUpToDate(index, repo, ask, early);
     } catch (e) {
       if (isBusy(e))
-        throw new KitError("IN_PROGRESS", `another brain call has held the note index of ${repo.root} for ${BUSY_TIMEOUT_MS / 60_000} minutes`, {
-          hint: "retry when it has finished; a first index of a very large repository takes a while",
-        });
+        throw new KitError(
+          "IN_PROGRESS",
+          `another brain call has held the note index of ${repo.root} for ${BUSY_TIMEOUT_MS / 60_000} minutes`,
+          {
+            hint: "retry when it has finished; a first index of a very large repository takes a while",
+          },
+        );
       // Damage deeper than the file's header shows up here, on first use.
       if (!index.rebuild((e as Error).message)) throw e;
       index.refresh(EVERY_FILE, () => EVERY_FILE);
@@ -55,7 +66,12 @@ export async function openNotes(ctx: CommandContext<unknown>, repo: Repo, ask: (
   }
 }
 
-async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteIndex) => unknown, early: Promise<WorkTreeView | null> | null): Promise<void> {
+async function bringUpToDate(
+  index: NoteIndex,
+  repo: Repo,
+  ask: (index: NoteIndex) => unknown,
+  early: Promise<WorkTreeView | null> | null,
+): Promise<void> {
   if (index.size() < STATUS_FROM) {
     index.refresh(EVERY_FILE, () => EVERY_FILE);
     return;
@@ -64,7 +80,8 @@ async function bringUpToDate(index: NoteIndex, repo: Repo, ask: (index: NoteInde
   ask(index); // remembered by the index, and kept if git shows nothing new
   const seen = await status;
   // With HEAD where the index left it, what git lists is all that may have changed; otherwise there is work to do.
-  const unmoved = seen?.head && seen.head === index.head() ? { head: seen.head, candidates: seen.dirty, dirty: seen.dirty } : null;
+  const unmoved =
+    seen?.head && seen.head === index.head() ? { head: seen.head, candidates: seen.dirty, dirty: seen.dirty } : null;
   index.refresh(unmoved, () => changeOf(index, repo, statusNow(repo)));
 }
 
@@ -74,7 +91,8 @@ function changeOf(index: NoteIndex, repo: Repo, view: WorkTreeView | null): Chan
   const was = index.head();
   if (was === view.head) return { head: view.head, candidates: view.dirty, dirty: view.dirty };
   // A branch with no commit yet: no note is committed, every file is checked once, and all stay pending.
-  if (view.head === NO_COMMIT) return { head: NO_COMMIT, candidates: "all", dirty: view.dirty, committed: { reset: new Set() } };
+  if (view.head === NO_COMMIT)
+    return { head: NO_COMMIT, candidates: "all", dirty: view.dirty, committed: { reset: new Set() } };
   const between = was && was !== NO_COMMIT ? notesBetween(repo, was, view.head) : null;
   if (between) {
     for (const id of view.dirty) between.changed.add(id);

@@ -33,18 +33,33 @@ export interface GitResult {
   readonly stderr: string;
 }
 
-export function openRepo(given: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): Repo {
+export function openRepo(
+  given: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Repo {
   const path = given ?? env[REPO_ENV];
-  if (!path) throw new KitError("MISSING_FLAG", `give --repo, or set ${REPO_ENV}`, { hint: `add --repo ./knowledge (a git repository of notes), or set ${REPO_ENV}` });
+  if (!path)
+    throw new KitError("MISSING_FLAG", `give --repo, or set ${REPO_ENV}`, {
+      hint: `add --repo ./knowledge (a git repository of notes), or set ${REPO_ENV}`,
+    });
   const root = resolvePath(cwd, path);
-  if (!existsSync(root) || !statSync(root).isDirectory()) throw new KitError("INVALID_INPUT", `${path} is not a folder`, { got: path, hint: "give the path of a git repository" });
+  if (!existsSync(root) || !statSync(root).isDirectory())
+    throw new KitError("INVALID_INPUT", `${path} is not a folder`, {
+      got: path,
+      hint: "give the path of a git repository",
+    });
   const childEnv: Record<string, string> = {};
   for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith("GIT_")) childEnv[k] = v;
   Object.assign(childEnv, { GIT_TERMINAL_PROMPT: "0", GIT_PAGER: "cat", LC_ALL: "C" });
   // A read needs no git process to know it is in a repository: the folder or one above it holds .git
   // (a folder, or a file for a worktree or submodule). Writes run git, which checks again.
   const found = gitDirOf(root);
-  if (!found) throw new KitError("INVALID_INPUT", `${path} is not a git repository`, { got: path, hint: `give the root of a git repository (git init ${path})` });
+  if (!found)
+    throw new KitError("INVALID_INPUT", `${path} is not a git repository`, {
+      got: path,
+      hint: `give the root of a git repository (git init ${path})`,
+    });
   const prefix = root === found.top ? "" : root.slice(found.top.length + (found.top === "/" ? 0 : 1));
   assertNotesFolder(root);
   const repo: Repo = {
@@ -54,17 +69,30 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
     git(args, opts = {}) {
       const p = Bun.spawnSync(["git", "-C", root, ...args], {
         env: opts.env ? { ...childEnv, ...opts.env } : childEnv,
-        stdin: opts.input === undefined ? "ignore" : typeof opts.input === "string" ? Buffer.from(opts.input) : opts.input,
+        stdin:
+          opts.input === undefined ? "ignore" : typeof opts.input === "string" ? Buffer.from(opts.input) : opts.input,
         stdout: "pipe",
         stderr: "pipe",
       });
       const out = { code: p.exitCode ?? 1, stdout: p.stdout.toString(), stderr: p.stderr.toString() };
-      if (out.code !== 0 && !opts.allowFail) throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, { detail: { args, stderr: firstLines(out.stderr) } });
+      if (out.code !== 0 && !opts.allowFail)
+        throw new KitError("UPSTREAM_ERROR", `git ${args[0]} failed: ${out.stderr.trim().split("\n")[0]}`, {
+          detail: { args, stderr: firstLines(out.stderr) },
+        });
       return out;
     },
     async gitAsync(args) {
-      const p = Bun.spawn(["git", "-C", root, ...args], { env: childEnv, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(p.stdout).text(), new Response(p.stderr).text(), p.exited]);
+      const p = Bun.spawn(["git", "-C", root, ...args], {
+        env: childEnv,
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      });
+      const [stdout, stderr, code] = await Promise.all([
+        new Response(p.stdout).text(),
+        new Response(p.stderr).text(),
+        p.exited,
+      ]);
       return { code, stdout, stderr };
     },
   };
@@ -76,10 +104,14 @@ export function openRepo(given: string | undefined, env: Readonly<Record<string,
 function assertNotesFolder(root: string): void {
   const st = lstatSync(`${root}/notes`, { throwIfNoEntry: false });
   if (!st || st.isDirectory()) return;
-  throw new KitError("INVALID_INPUT", `notes/ in ${root} is ${st.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`, {
-    got: `${root}/notes`,
-    hint: "make notes/ a real folder of the repository (move the notes into it and commit them)",
-  });
+  throw new KitError(
+    "INVALID_INPUT",
+    `notes/ in ${root} is ${st.isSymbolicLink() ? "a symbolic link" : "not a folder"}; notes live in a folder of the repository itself`,
+    {
+      got: `${root}/notes`,
+      hint: "make notes/ a real folder of the repository (move the notes into it and commit them)",
+    },
+  );
 }
 
 /** Git's own marks of a merge, rebase, cherry-pick or revert that stopped on conflicts. */
@@ -88,12 +120,24 @@ const STOPPED = ["MERGE_HEAD", "rebase-merge", "rebase-apply", "CHERRY_PICK_HEAD
 /** Mid-merge with unmerged files, a note may hold conflict markers: CONFLICT, naming the files, rather than markers read as a note. */
 function assertNoConflict(repo: Repo): void {
   if (!STOPPED.some((f) => existsSync(`${repo.gitDir}/${f}`))) return;
-  const unmerged = [...new Set(repo.git(["ls-files", "-u", "-z"], { allowFail: true }).stdout.split("\0").filter(Boolean).map((l) => l.slice(l.indexOf("\t") + 1)))];
+  const unmerged = [
+    ...new Set(
+      repo
+        .git(["ls-files", "-u", "-z"], { allowFail: true })
+        .stdout.split("\0")
+        .filter(Boolean)
+        .map((l) => l.slice(l.indexOf("\t") + 1)),
+    ),
+  ];
   if (!unmerged.length) return;
-  throw new KitError("CONFLICT", `a merge in ${repo.root} stopped on conflicts in ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? `, and ${unmerged.length - 5} more` : ""}`, {
-    detail: { files: unmerged.slice(0, 50) },
-    hint: "resolve the files and commit the merge (git add, git commit), or abort it (git merge --abort)",
-  });
+  throw new KitError(
+    "CONFLICT",
+    `a merge in ${repo.root} stopped on conflicts in ${unmerged.slice(0, 5).join(", ")}${unmerged.length > 5 ? `, and ${unmerged.length - 5} more` : ""}`,
+    {
+      detail: { files: unmerged.slice(0, 50) },
+      hint: "resolve the files and commit the merge (git add, git commit), or abort it (git merge --abort)",
+    },
+  );
 }
 
 /** The git directory of the repository `dir` is in and the top of its work tree, found without running git: `.git` here or above, a folder or a `gitdir:` file. */
@@ -124,11 +168,18 @@ export function assertClean(repo: Repo): void {
   // Not trimmed: a line's first column is a space when only the work tree differs, and the path starts at the fourth.
   const status = repo.git(["status", "--porcelain", "--untracked-files=all"]).stdout;
   if (status.trim()) {
-    const files = status.split("\n").filter(Boolean).map((l) => l.slice(3));
-    throw new KitError("PRECONDITION_FAILED", `the work tree of ${repo.root} has uncommitted changes (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`, {
-      detail: { files: files.slice(0, 50) },
-      hint: "commit or stash them first; brain only commits onto a clean tree",
-    });
+    const files = status
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => l.slice(3));
+    throw new KitError(
+      "PRECONDITION_FAILED",
+      `the work tree of ${repo.root} has uncommitted changes (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""})`,
+      {
+        detail: { files: files.slice(0, 50) },
+        hint: "commit or stash them first; brain only commits onto a clean tree",
+      },
+    );
   }
 }
 

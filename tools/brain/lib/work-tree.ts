@@ -31,7 +31,16 @@ export interface CommitDiff {
   readonly deleted: ReadonlySet<string>;
 }
 
-const STATUS = ["--no-optional-locks", "status", "--porcelain=v2", "-z", "--branch", "--untracked-files=no", "--", `${NOTES_DIR}/`];
+const STATUS = [
+  "--no-optional-locks",
+  "status",
+  "--porcelain=v2",
+  "-z",
+  "--branch",
+  "--untracked-files=no",
+  "--",
+  `${NOTES_DIR}/`,
+];
 
 /** `git status` of the notes folder, started now and read later: it runs while this process does other work. */
 export function startStatus(repo: Repo): Promise<WorkTreeView | null> {
@@ -53,7 +62,9 @@ export function statusNow(repo: Repo): WorkTreeView | null {
 
 /** The notes that differ between two commits; null when git cannot say (a commit gone after a rebase and a gc). */
 export function notesBetween(repo: Repo, from: string, to: string): CommitDiff | null {
-  const r = repo.git(["diff-tree", "-r", "-z", "--name-status", "--no-renames", from, to, "--", `${NOTES_DIR}/`], { allowFail: true });
+  const r = repo.git(["diff-tree", "-r", "-z", "--name-status", "--no-renames", from, to, "--", `${NOTES_DIR}/`], {
+    allowFail: true,
+  });
   if (r.code !== 0) return null;
   const diff = { changed: new Set<string>(), added: new Set<string>(), deleted: new Set<string>() };
   const fields = r.stdout.split("\0");
@@ -69,7 +80,9 @@ export function notesBetween(repo: Repo, from: string, to: string): CommitDiff |
 
 /** The notes in commit `head`'s tree; null when git cannot say. */
 export function notesAt(repo: Repo, head: string): Set<string> | null {
-  const r = repo.git(["ls-tree", "-r", "-z", "--name-only", "--full-name", head, "--", `${NOTES_DIR}/`], { allowFail: true });
+  const r = repo.git(["ls-tree", "-r", "-z", "--name-only", "--full-name", head, "--", `${NOTES_DIR}/`], {
+    allowFail: true,
+  });
   if (r.code !== 0) return null;
   const ids = new Set<string>();
   for (const path of r.stdout.split("\0")) addNote(ids, path, repo.prefix);

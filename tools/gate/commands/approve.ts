@@ -11,15 +11,29 @@ export default defineCommand({
   rw: "write",
   // An approval is a person's act: no MCP profile, declared tool or job step offers it.
   person: true,
-  summary: "A person's explicit approval of a plan the policy does not cover: signs it with their own key, which the policy names.",
+  summary:
+    "A person's explicit approval of a plan the policy does not cover: signs it with their own key, which the policy names.",
   description:
     "The human path after `gate review` answered APPROVAL_REQUIRED, run by a person at the command line (never over MCP, as a declared tool or as a job step). Who approves is the name the policy's approvers give the key in AGENT_APPROVER_KEY, never a name the caller says; a key the policy does not name is refused (POLICY_DENIED). A person approves the impact, never a malformed or out-of-scope plan: the same checks as review refuse a failed, tampered or expired plan, a tool the gate does not know, a root outside the policy's roots, and targets the tool refuses. Records the approver's name, and the targets' live sizes.",
   flags: z.object({ plan: planFlag }),
   result: approvalResult,
   schema: "gate.approve@1",
-  errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "POLICY_DENIED", "INVALID_INPUT", "UPSTREAM_ERROR", "MISSING_ENV"],
+  errors: [
+    "NOT_FOUND",
+    "MISSING_ARTIFACT",
+    "PLAN_INVALID",
+    "PLAN_FAILED",
+    "PLAN_TAMPERED",
+    "PLAN_EXPIRED",
+    "POLICY_DENIED",
+    "INVALID_INPUT",
+    "UPSTREAM_ERROR",
+    "MISSING_ENV",
+  ],
   env: APPROVE_ENV,
-  examples: [{ argv: ["--plan", "./run"], summary: "Approve the plan in ./run, signed with the key in AGENT_APPROVER_KEY." }],
+  examples: [
+    { argv: ["--plan", "./run"], summary: "Approve the plan in ./run, signed with the key in AGENT_APPROVER_KEY." },
+  ],
   async run(ctx) {
     const c = candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now());
     const signer = person(c.policy, ctx.env[APPROVER_KEY_ENV]!);

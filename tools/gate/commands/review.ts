@@ -9,13 +9,27 @@ export default defineCommand({
   verb: "review",
   tier: 2,
   rw: "write",
-  summary: "Judge a plan against the standing policy: approve it (signing it) or answer APPROVAL_REQUIRED with what exceeded which limit.",
+  summary:
+    "Judge a plan against the standing policy: approve it (signing it) or answer APPROVAL_REQUIRED with what exceeded which limit.",
   description:
     "Refuses a plan of a tool the gate does not know, or acting outside the roots the policy names for its tool (POLICY_DENIED). Recomputes every item's bound from its raw params and a live read-back through the tool (`<tool> target list`, run with only the variables it declares), never from the tool's projected_impact. Within policy, signs the plan's checksum, policy version and expiry, and writes the approval into the plan. Outside it, exits 5 with the limits exceeded; a person the policy names as an approver may then run `gate approve` with their own key.",
   flags: z.object({ plan: planFlag }),
   result: approvalResult,
   schema: "gate.review@1",
-  errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "PLAN_FAILED", "PLAN_TAMPERED", "PLAN_EXPIRED", "PRECONDITION_FAILED", "APPROVAL_REQUIRED", "POLICY_DENIED", "INVALID_INPUT", "UPSTREAM_ERROR", "MISSING_ENV"],
+  errors: [
+    "NOT_FOUND",
+    "MISSING_ARTIFACT",
+    "PLAN_INVALID",
+    "PLAN_FAILED",
+    "PLAN_TAMPERED",
+    "PLAN_EXPIRED",
+    "PRECONDITION_FAILED",
+    "APPROVAL_REQUIRED",
+    "POLICY_DENIED",
+    "INVALID_INPUT",
+    "UPSTREAM_ERROR",
+    "MISSING_ENV",
+  ],
   env: REVIEW_ENV,
   examples: [{ argv: ["--plan", "./run"], summary: "Approve the plan in ./run if the standing policy allows it." }],
   async run(ctx) {
@@ -24,16 +38,27 @@ export default defineCommand({
     const live = await readBack(c.tool, c.path, ctx.env, ctx.signal);
     const verdict = judge(plan, policy, live);
     if (verdict.stale.length > 0)
-      throw new KitError("PRECONDITION_FAILED", `${verdict.stale.length} target(s) changed since the plan was made: ${verdict.stale.map((s) => s.target).join(", ")}`, {
-        detail: { stale: verdict.stale },
-        hint: "plan the change again",
-      });
-    const reasons = [...verdict.exceeded, ...verdict.items.flatMap((i) => i.exceeded.map((e) => `${i.id} (${i.action}): ${e}`))];
+      throw new KitError(
+        "PRECONDITION_FAILED",
+        `${verdict.stale.length} target(s) changed since the plan was made: ${verdict.stale.map((s) => s.target).join(", ")}`,
+        {
+          detail: { stale: verdict.stale },
+          hint: "plan the change again",
+        },
+      );
+    const reasons = [
+      ...verdict.exceeded,
+      ...verdict.items.flatMap((i) => i.exceeded.map((e) => `${i.id} (${i.action}): ${e}`)),
+    ];
     if (reasons.length > 0)
-      throw new KitError("APPROVAL_REQUIRED", `policy ${policy.version} does not cover this plan: ${reasons[0]}${reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : ""}`, {
-        detail: { policy_version: policy.version, exceeded: reasons, items: verdict.items },
-        hint: `a person the policy names as an approver must decide, at a terminal: \`gate approve --plan ${ctx.flags.plan}\`, their key in AGENT_APPROVER_KEY`,
-      });
+      throw new KitError(
+        "APPROVAL_REQUIRED",
+        `policy ${policy.version} does not cover this plan: ${reasons[0]}${reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : ""}`,
+        {
+          detail: { policy_version: policy.version, exceeded: reasons, items: verdict.items },
+          hint: `a person the policy names as an approver must decide, at a terminal: \`gate approve --plan ${ctx.flags.plan}\`, their key in AGENT_APPROVER_KEY`,
+        },
+      );
     return approve(c, { mode: "policy", privateKey: ctx.env[GATE_PRIVATE_KEY_ENV]! }, ctx.now(), verdict.items);
   },
 });

@@ -25,11 +25,26 @@ const step = z.object({
   duration_ms: z.number(),
   cost_usd: usd,
   llm_tokens: tokens,
-  data: describe(z.unknown(), "The step's envelope data (null when it failed): what the receiver validates against its schema."),
-  error: describe(z.nullable(z.record(z.string(), z.unknown())), "Why the step failed ({ code, message, … }); null when it succeeded."),
-  signal: describe(z.nullable(z.string()), "The signal that ended the step's process (e.g. SIGTERM at its time limit), else null."),
-  stopped: describe(z.nullable(z.enum(["time-limit", "cancelled"])), "Ended by the harness: at the step's time limit, or on cancellation; null when it ended by itself."),
-  remedy: describe(z.nullable(z.enum(["re-dispatch", "retry"])), "For a failed step: re-dispatch (a dead credential: the job needs fresh credentials, and its ledger keeps anything from happening twice), retry (a passing failure), or null (fix the input, or a person decides)."),
+  data: describe(
+    z.unknown(),
+    "The step's envelope data (null when it failed): what the receiver validates against its schema.",
+  ),
+  error: describe(
+    z.nullable(z.record(z.string(), z.unknown())),
+    "Why the step failed ({ code, message, … }); null when it succeeded.",
+  ),
+  signal: describe(
+    z.nullable(z.string()),
+    "The signal that ended the step's process (e.g. SIGTERM at its time limit), else null.",
+  ),
+  stopped: describe(
+    z.nullable(z.enum(["time-limit", "cancelled"])),
+    "Ended by the harness: at the step's time limit, or on cancellation; null when it ended by itself.",
+  ),
+  remedy: describe(
+    z.nullable(z.enum(["re-dispatch", "retry"])),
+    "For a failed step: re-dispatch (a dead credential: the job needs fresh credentials, and its ledger keeps anything from happening twice), retry (a passing failure), or null (fix the input, or a person decides).",
+  ),
 });
 
 const artifact = z.object({
@@ -39,7 +54,10 @@ const artifact = z.object({
   sha256: z.string(),
   url: z.nullable(z.string()),
   path: describe(z.string(), "Its path in the run dir, where it stays whatever the storage does."),
-  location: describe(z.enum(["storage", "run-dir", "unstored"]), "storage: uploaded (url); run-dir: kept there by type or without storage; unstored: the storage refused it (problem says why)."),
+  location: describe(
+    z.enum(["storage", "run-dir", "unstored"]),
+    "storage: uploaded (url); run-dir: kept there by type or without storage; unstored: the storage refused it (problem says why).",
+  ),
   problem: z.nullable(z.string()),
 });
 
@@ -47,27 +65,47 @@ const result = z.object({
   job_id: z.string(),
   event_type: z.string(),
   event_id: describe(z.string(), "Derived from the job's id and steps: the same job run again is the same event."),
-  status: describe(z.enum(["succeeded", "partial", "failed", "cancelled", "dry-run"]), "succeeded: every step ran and succeeded and every artifact is stored; failed: none succeeded; cancelled: a signal stopped it; partial: the rest; dry-run: nothing ran (--dry-run)."),
+  status: describe(
+    z.enum(["succeeded", "partial", "failed", "cancelled", "dry-run"]),
+    "succeeded: every step ran and succeeded and every artifact is stored; failed: none succeeded; cancelled: a signal stopped it; partial: the rest; dry-run: nothing ran (--dry-run).",
+  ),
   cancelled: z.boolean(),
   steps: z.array(step),
   not_run: tokens,
   cost_usd: usd,
   llm_tokens: tokens,
-  errors: z.array(z.object({ step: z.int(), tool: z.string(), command: z.string(), error: z.record(z.string(), z.unknown()) })),
+  errors: z.array(
+    z.object({ step: z.int(), tool: z.string(), command: z.string(), error: z.record(z.string(), z.unknown()) }),
+  ),
   next: z.array(z.object({ step: z.int(), commands: z.array(z.string()) })),
   artifacts: z.array(artifact),
-  report: describe(z.optional(z.string()), "report.json in the run dir: the report as delivered (which carries none of the fields from here on)."),
-  delivered: describe(z.optional(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int() }))), "Where the signed report was posted, after how many attempts; null without a delivery target."),
-  secrets_delivered: describe(z.optional(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int(), names: z.array(z.string()) }))), "Register-once secrets the steps issued, posted signed to delivery.secrets_url (their names only; the values are in no report); null when none was issued."),
+  report: describe(
+    z.optional(z.string()),
+    "report.json in the run dir: the report as delivered (which carries none of the fields from here on).",
+  ),
+  delivered: describe(
+    z.optional(z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int() }))),
+    "Where the signed report was posted, after how many attempts; null without a delivery target.",
+  ),
+  secrets_delivered: describe(
+    z.optional(
+      z.nullable(z.object({ url: z.string(), attempts: z.int(), status: z.int(), names: z.array(z.string()) })),
+    ),
+    "Register-once secrets the steps issued, posted signed to delivery.secrets_url (their names only; the values are in no report); null when none was issued.",
+  ),
   dry_run: z.optional(z.boolean()),
-  would_run: describe(z.optional(z.array(z.array(z.string()))), "With --dry-run: each step's argv as it would run (nothing ran, nothing was stored or delivered); else empty."),
+  would_run: describe(
+    z.optional(z.array(z.array(z.string()))),
+    "With --dry-run: each step's argv as it would run (nothing ran, nothing was stored or delivered); else empty.",
+  ),
 });
 
 /** The job's report, written before anything can fail to deliver it: nothing is lost. Beside it, where it goes, for `report deliver`. */
 function writeReport(runDir: string, report: JobReport, delivery: { url: string } | null): string {
   const path = join(runDir, "report.json");
   writeFileSync(path, `${JSON.stringify(report, null, 2)}\n`);
-  if (delivery) writeFileSync(join(runDir, DELIVERY_FILE), `${JSON.stringify({ url: delivery.url, event_id: report.event_id })}\n`);
+  if (delivery)
+    writeFileSync(join(runDir, DELIVERY_FILE), `${JSON.stringify({ url: delivery.url, event_id: report.event_id })}\n`);
   return path;
 }
 
@@ -76,7 +114,8 @@ export default defineCommand({
   verb: "execute",
   tier: 2,
   rw: "write",
-  summary: "Run a job's steps (fleet tools, as argv arrays) in one run dir, fold their envelopes into one report, store its artifacts, and deliver it signed.",
+  summary:
+    "Run a job's steps (fleet tools, as argv arrays) in one run dir, fold their envelopes into one report, store its artifacts, and deliver it signed.",
   description:
     "A job file is { id, steps: [{ argv: [\"seo\", \"audit\"], input?: {…flags}, continue_on_error?: false, timeout_seconds? }], run_dir?, delivery?: { url, secrets_url? }, timeout_seconds?: 900, grace_seconds?: 5 }. Steps run in order in one run dir (the job's run_dir, else --run-dir), each with --json --no-input and its input on stdin (--params -), each in a process group of its own under a time limit (the step's timeout_seconds, else the job's); at the limit, on a signal, or when a step leaves processes behind, the whole group gets TERM, then KILL after grace_seconds. A failed step stops the job unless it continues on error. A step's envelope is checked against the contract before it is folded: one that breaks it (a cost that is not a number, a schema of another tool) is a failed step. The report sums cost and tokens, lists each step's errors and next commands, and references artifacts by URL and sha256 (an artifact the storage refused is listed as unstored, with its path); it is always written to report.json and, with a delivery target, POSTed signed with AGENT_HARNESS_SECRET, retried on 5xx, 408, 429 (honouring Retry-After, at most 30 s) and timeouts, never sent on after a redirect. Its event id derives from the job's id and steps, so running the same job again is the same event, and `harness report deliver` sends a kept report again. A register-once secret a step returns (meta.secrets_out) is posted, signed the same way, to delivery.secrets_url only, and is in no report; a failed step's remedy says re-dispatch (a dead credential) or retry. A signal stops the running step; the report (status cancelled) is written and delivered, then CANCELLED answers with it in its detail. With --dry-run, the job and the environment are checked and each step's argv listed; nothing runs.",
   flags: z.object({ job: describe(z.string().check(z.minLength(1)), "The job file (JSON).") }),
@@ -88,27 +127,58 @@ export default defineCommand({
   examples: [{ argv: ["--job", "job.json"], summary: "Run the job in job.json and deliver its report." }],
   async run(ctx) {
     const path = resolve(ctx.cwd, ctx.flags.job);
-    if (!existsSync(path)) throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
+    if (!existsSync(path))
+      throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
     const job = parseJob(readFileSync(path, "utf8"), path);
     const secret = ctx.env[SECRET_ENV];
-    if (job.delivery && !secret) throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, { hint: `set ${SECRET_ENV}: the report is signed with it` });
+    if (job.delivery && !secret)
+      throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, {
+        hint: `set ${SECRET_ENV}: the report is signed with it`,
+      });
     const storage = storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
     const runDir = job.runDir ?? ctx.runDir.path;
     if (ctx.dryRun) {
       // The job and the environment are checked; no step runs, nothing is stored or delivered.
-      const report = foldJob({ jobId: job.id, eventId: job.eventId, runs: [], notRun: job.steps.length, cancelled: false, artifacts: [] });
+      const report = foldJob({
+        jobId: job.id,
+        eventId: job.eventId,
+        runs: [],
+        notRun: job.steps.length,
+        cancelled: false,
+        artifacts: [],
+      });
       ctx.setOutcome({ projected: job.steps.length, realized: null, confidence: 1 });
       const wouldRun = job.steps.map((s) => stepArgv(s.argv, runDir, s.input !== undefined));
-      return { ...report, status: "dry-run" as const, report: join(runDir, "report.json"), delivered: null, secrets_delivered: null, dry_run: true, would_run: wouldRun };
+      return {
+        ...report,
+        status: "dry-run" as const,
+        report: join(runDir, "report.json"),
+        delivered: null,
+        secrets_delivered: null,
+        dry_run: true,
+        would_run: wouldRun,
+      };
     }
     mkdirSync(runDir, { recursive: true });
     const env = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => !OWN.has(k)));
-    const fold = (runs: readonly StepRun[], notRun: number, cancelled: boolean, artifacts: readonly ArtifactRef[] = []) => foldJob({ jobId: job.id, eventId: job.eventId, runs, notRun, cancelled, artifacts });
+    const fold = (
+      runs: readonly StepRun[],
+      notRun: number,
+      cancelled: boolean,
+      artifacts: readonly ArtifactRef[] = [],
+    ) => foldJob({ jobId: job.id, eventId: job.eventId, runs, notRun, cancelled, artifacts });
     // A signal waits for this: the report is written and delivered before CANCELLED answers.
     const { promise: settled, resolve: settle } = Promise.withResolvers<void>();
     ctx.windDown(settled);
     try {
-      const { runs, notRun, cancelled } = await runSteps(job, { runDir, env, signal: ctx.signal, now: ctx.now, onStep: (soFar) => ctx.checkpoint({ ...fold(soFar, job.steps.length - soFar.length, true) }), redact: ctx.redact });
+      const { runs, notRun, cancelled } = await runSteps(job, {
+        runDir,
+        env,
+        signal: ctx.signal,
+        now: ctx.now,
+        onStep: (soFar) => ctx.checkpoint({ ...fold(soFar, job.steps.length - soFar.length, true) }),
+        redact: ctx.redact,
+      });
       // Never throws: an artifact the storage refused is listed as unstored, with its path and sha256.
       const report = fold(runs, notRun, cancelled, await routeArtifacts(runDir, job.id, storage, ctx.signal));
       const reportPath = writeReport(runDir, report, job.delivery);
@@ -117,16 +187,39 @@ export default defineCommand({
       let delivered = null;
       let failure: unknown = null;
       // contract §10: a register-once secret goes to the platform's secret sink first (it cannot be asked for again), never into the report.
-      const sent = await deliverSecrets(job.delivery?.secrets_url, job.id, issuedSecrets(runs), { secret: secret ?? "", eventId: `${job.eventId}.secrets`, now: ctx.now, signal: ctx.signal, redact: ctx.redact }).catch((e: unknown) => ((failure = e), null));
+      const sent = await deliverSecrets(job.delivery?.secrets_url, job.id, issuedSecrets(runs), {
+        secret: secret ?? "",
+        eventId: `${job.eventId}.secrets`,
+        now: ctx.now,
+        signal: ctx.signal,
+        redact: ctx.redact,
+      }).catch((e: unknown) => ((failure = e), null));
       if (job.delivery) {
         // After a cancellation the report still goes out, on a short clock of its own; a second signal stops that too.
         const signal = cancelled ? AbortSignal.timeout(20_000) : ctx.signal;
-        delivered = await deliver(job.delivery.url, JSON.stringify(report), { secret: secret!, eventId: job.eventId, now: ctx.now, signal, redact: ctx.redact, ...(cancelled ? { attempts: 3, timeoutMs: 5_000 } : {}) }).catch((e: unknown) => ((failure = e), null));
+        delivered = await deliver(job.delivery.url, JSON.stringify(report), {
+          secret: secret!,
+          eventId: job.eventId,
+          now: ctx.now,
+          signal,
+          redact: ctx.redact,
+          ...(cancelled ? { attempts: 3, timeoutMs: 5_000 } : {}),
+        }).catch((e: unknown) => ((failure = e), null));
       }
-      const out = { ...report, report: reportPath, delivered, secrets_delivered: sent ? { ...sent.delivered, names: sent.names } : null, dry_run: false, would_run: [] };
+      const out = {
+        ...report,
+        report: reportPath,
+        delivered,
+        secrets_delivered: sent ? { ...sent.delivered, names: sent.names } : null,
+        dry_run: false,
+        would_run: [],
+      };
       if (cancelled) {
         ctx.checkpoint(out);
-        throw new KitError("CANCELLED", "interrupted by a signal", { detail: out, hint: "re-run the job: it is the same event, and completed stages are kept in the run dir" });
+        throw new KitError("CANCELLED", "interrupted by a signal", {
+          detail: out,
+          hint: "re-run the job: it is the same event, and completed stages are kept in the run dir",
+        });
       }
       if (failure) throw failure;
       return out;

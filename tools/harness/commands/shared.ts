@@ -4,11 +4,24 @@ import { STORAGE_ENV } from "agent-cli-kit/harness";
 
 export const SECRET_ENV = "AGENT_HARNESS_SECRET";
 
-export const SECRET: EnvVar = { name: SECRET_ENV, scope: "write", description: "The HMAC-SHA256 secret a report is signed with (and checked with, by the receiver)." };
+export const SECRET: EnvVar = {
+  name: SECRET_ENV,
+  scope: "write",
+  description: "The HMAC-SHA256 secret a report is signed with (and checked with, by the receiver).",
+};
 
 export const STORAGE: EnvVar[] = [
-  { name: STORAGE_ENV.endpoint, scope: "config", description: "S3-compatible storage for bulky artifacts (Cloudflare R2 in production): its endpoint URL. Unset: artifacts stay in the run dir." },
-  { name: STORAGE_ENV.bucket, scope: "config", description: "The bucket artifacts are uploaded to, under jobs/<job id>/." },
+  {
+    name: STORAGE_ENV.endpoint,
+    scope: "config",
+    description:
+      "S3-compatible storage for bulky artifacts (Cloudflare R2 in production): its endpoint URL. Unset: artifacts stay in the run dir.",
+  },
+  {
+    name: STORAGE_ENV.bucket,
+    scope: "config",
+    description: "The bucket artifacts are uploaded to, under jobs/<job id>/.",
+  },
   { name: STORAGE_ENV.accessKeyId, scope: "write", description: "The storage's access key id." },
   { name: STORAGE_ENV.secretAccessKey, scope: "write", description: "The storage's secret access key." },
 ];

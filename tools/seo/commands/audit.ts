@@ -32,7 +32,9 @@ export default defineCommand({
   stage: { writes: "audit", reads: ["extract"] },
   list: { defaultLimit: 20 },
   outcome: "count",
-  examples: [{ argv: ["--run-dir", "./run", "--severity", "high"], summary: "Audit, showing only high-severity findings." }],
+  examples: [
+    { argv: ["--run-dir", "./run", "--severity", "high"], summary: "Audit, showing only high-severity findings." },
+  ],
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const { audit } = await import("../lib/rules.ts");
@@ -42,6 +44,11 @@ export default defineCommand({
     const written = ctx.dryRun ? null : ctx.runDir.write("audit", data);
     const shown = filterFindings(findings, ctx.flags);
     ctx.setOutcome({ realized: findings.length, confidence: 1 });
-    return { summary: summarize(findings, pages), items: ctx.paginate(shown, "findings"), dry_run: ctx.dryRun, artifact: written?.path ?? null };
+    return {
+      summary: summarize(findings, pages),
+      items: ctx.paginate(shown, "findings"),
+      dry_run: ctx.dryRun,
+      artifact: written?.path ?? null,
+    };
   },
 });

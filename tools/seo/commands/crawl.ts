@@ -6,19 +6,36 @@ import type { CrawledPage } from "../lib/crawler.ts";
 
 const flags = z.object({
   url: z.optional(describe(z.url({ protocol: /^https?$/ }), "The site to crawl, an http(s) URL. Give this or --dir.")),
-  dir: z.optional(describe(z.string().check(z.minLength(1)), "A static-site folder, crawled as a web server would serve it. Give this or --url.")),
+  dir: z.optional(
+    describe(
+      z.string().check(z.minLength(1)),
+      "A static-site folder, crawled as a web server would serve it. Give this or --url.",
+    ),
+  ),
   baseUrl: z._default(
-    describe(z.url({ protocol: /^https?$/ }), "With --dir: the site's public URL, against which its absolute links and canonicals are judged."),
+    describe(
+      z.url({ protocol: /^https?$/ }),
+      "With --dir: the site's public URL, against which its absolute links and canonicals are judged.",
+    ),
     "http://localhost/",
   ),
   maxPages: z._default(describe(z.int().check(z.minimum(1), z.maximum(10_000_000)), "Stop after this many pages."), 50),
-  maxDepth: z._default(describe(z.int().check(z.minimum(0), z.maximum(50)), "Follow links at most this many clicks from the start page."), 5),
+  maxDepth: z._default(
+    describe(z.int().check(z.minimum(0), z.maximum(50)), "Follow links at most this many clicks from the start page."),
+    5,
+  ),
   concurrency: z._default(describe(z.int().check(z.minimum(1), z.maximum(16)), "Requests in flight at once."), 4),
   maxBodyBytes: z._default(
-    describe(z.int().check(z.minimum(1024), z.maximum(1024 * 1024 * 1024)), "Read at most this many bytes of a page's HTML; a larger page is read up to it and is a `body-cut` finding."),
+    describe(
+      z.int().check(z.minimum(1024), z.maximum(1024 * 1024 * 1024)),
+      "Read at most this many bytes of a page's HTML; a larger page is read up to it and is a `body-cut` finding.",
+    ),
     2 * 1024 * 1024,
   ),
-  timeout: z._default(describe(z.int().check(z.minimum(100), z.maximum(120000)), "Per-request timeout in milliseconds."), 10000),
+  timeout: z._default(
+    describe(z.int().check(z.minimum(100), z.maximum(120000)), "Per-request timeout in milliseconds."),
+    10000,
+  ),
 });
 
 const result = z.object({
@@ -28,7 +45,10 @@ const result = z.object({
   by_status: describe(z.record(z.string(), z.number()), "Pages per HTTP status; 0 is a request that failed."),
   redirected: z.number(),
   skipped: describe(z.record(z.string(), z.number()), "Links not followed, by reason: robots, max-pages, max-depth."),
-  cut: describe(z.optional(z.number()), "Pages larger than --max-body-bytes, read only up to it (each a `body-cut` finding)."),
+  cut: describe(
+    z.optional(z.number()),
+    "Pages larger than --max-body-bytes, read only up to it (each a `body-cut` finding).",
+  ),
   robots_txt: z.boolean(),
   dry_run: z.boolean(),
   artifact: describe(z.nullable(z.string()), "Path of crawl.json; null on --dry-run."),
@@ -47,19 +67,38 @@ export default defineCommand({
   errors: ["INVALID_INPUT", "NETWORK_ERROR"],
   stage: { writes: "crawl" },
   examples: [
-    { argv: ["--url", "https://example.com", "--run-dir", "./run"], summary: "Crawl a live site into ./run/crawl.json." },
-    { argv: ["--dir", "./public", "--base-url", "https://example.com", "--run-dir", "./run"], summary: "Crawl a built static site." },
+    {
+      argv: ["--url", "https://example.com", "--run-dir", "./run"],
+      summary: "Crawl a live site into ./run/crawl.json.",
+    },
+    {
+      argv: ["--dir", "./public", "--base-url", "https://example.com", "--run-dir", "./run"],
+      summary: "Crawl a built static site.",
+    },
   ],
   async run(ctx) {
     const { url, dir } = ctx.flags;
-    if (url && dir) throw new KitError("CONFLICTING_FLAGS", "--url and --dir cannot be given together; crawl one source", { got: ["--url", "--dir"] });
+    if (url && dir)
+      throw new KitError("CONFLICTING_FLAGS", "--url and --dir cannot be given together; crawl one source", {
+        got: ["--url", "--dir"],
+      });
     // zod's protocol option does not reach the compiled validator: the scheme is checked here.
-    for (const [flag, value] of [["--url", url], ["--base-url", dir ? ctx.flags.baseUrl : undefined]] as const) {
+    for (const [flag, value] of [
+      ["--url", url],
+      ["--base-url", dir ? ctx.flags.baseUrl : undefined],
+    ] as const) {
       const scheme = value === undefined ? null : new URL(value.trim()).protocol;
       if (scheme !== null && scheme !== "http:" && scheme !== "https:")
-        throw new KitError("INVALID_VALUE", `${flag} must be an http or https URL (got a ${scheme} URL)`, { got: value, allowed: ["http:", "https:"], hint: scheme === "file:" && flag === "--url" ? "crawl a folder with --dir PATH" : `give ${flag}=https://…` });
+        throw new KitError("INVALID_VALUE", `${flag} must be an http or https URL (got a ${scheme} URL)`, {
+          got: value,
+          allowed: ["http:", "https:"],
+          hint: scheme === "file:" && flag === "--url" ? "crawl a folder with --dir PATH" : `give ${flag}=https://…`,
+        });
     }
-    if (!url && !dir) throw new KitError("MISSING_FLAG", "give --url (a live site) or --dir (a static-site folder)", { hint: "add --url=https://example.com or --dir=./public" });
+    if (!url && !dir)
+      throw new KitError("MISSING_FLAG", "give --url (a live site) or --dir (a static-site folder)", {
+        hint: "add --url=https://example.com or --dir=./public",
+      });
 
     const { DirFetcher, HttpFetcher } = await import("../lib/fetchers.ts");
     let source: { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
@@ -68,7 +107,10 @@ export default defineCommand({
     if (dir) {
       const root = resolve(ctx.cwd, dir);
       if (!statSync(root, { throwIfNoEntry: false })?.isDirectory())
-        throw new KitError("INVALID_INPUT", `--dir ${dir} is not a folder`, { got: dir, hint: "give the folder holding the built site (its index.html)" });
+        throw new KitError("INVALID_INPUT", `--dir ${dir} is not a folder`, {
+          got: dir,
+          hint: "give the folder holding the built site (its index.html)",
+        });
       // The base URL is the folder's place on the web, path included: its index.html is that URL.
       const base = new URL(ctx.flags.baseUrl);
       if (!base.pathname.endsWith("/")) base.pathname += "/";
@@ -85,7 +127,18 @@ export default defineCommand({
     const location = source.kind === "dir" ? source.dir : source.url;
 
     if (ctx.dryRun)
-      return { source: { kind: source.kind, location }, start_url: start, pages: 0, by_status: {}, redirected: 0, skipped: {}, cut: 0, robots_txt: false, dry_run: true, artifact: null };
+      return {
+        source: { kind: source.kind, location },
+        start_url: start,
+        pages: 0,
+        by_status: {},
+        redirected: 0,
+        skipped: {},
+        cut: 0,
+        robots_txt: false,
+        dry_run: true,
+        artifact: null,
+      };
 
     const { crawl } = await import("../lib/crawler.ts");
     const { PageWriter, removeStale } = await import("../lib/page-store.ts");
@@ -109,7 +162,9 @@ export default defineCommand({
         signal: ctx.signal,
         honourCrawlDelay: source.kind === "url",
         onCrawlDelay: (ms, asked) =>
-          ctx.log.info(`robots.txt asks for a crawl-delay of ${asked} s: requests start ${ms} ms apart${ms < asked * 1000 ? ` (at most ${ms / 1000} s is honoured)` : ""}`),
+          ctx.log.info(
+            `robots.txt asks for a crawl-delay of ${asked} s: requests start ${ms} ms apart${ms < asked * 1000 ? ` (at most ${ms / 1000} s is honoured)` : ""}`,
+          ),
         onPage: (p) => {
           first ??= p;
           writer.write(p);
@@ -128,7 +183,9 @@ export default defineCommand({
     const start0 = first as CrawledPage | null;
     if (start0 && start0.status === 0) {
       writer.abandon();
-      throw new KitError("NETWORK_ERROR", `could not reach ${start}: ${start0.error}`, { hint: "check the URL and that the site is up, then retry" });
+      throw new KitError("NETWORK_ERROR", `could not reach ${start}: ${start0.error}`, {
+        hint: "check the URL and that the site is up, then retry",
+      });
     }
     const pagesFile = writer.finish();
     const refs = new PageWriter<{ url: string; linked_from: string[] }>(dirPath, "crawl", redact, "referrers");

@@ -37,9 +37,13 @@ export default defineCommand({
       for (const p of readPages(dir, "crawl", crawl)) {
         // A crawl.json of an older seo holds each page's HTML, not what it says.
         if (p.parsed === undefined)
-          throw new KitError("INVALID_ARTIFACT", `crawl.json in ${dir} was written by an older seo (it holds pages' HTML, not what the crawl parsed from it)`, {
-            hint: `run \`seo crawl\` again with --run-dir ${dir}`,
-          });
+          throw new KitError(
+            "INVALID_ARTIFACT",
+            `crawl.json in ${dir} was written by an older seo (it holds pages' HTML, not what the crawl parsed from it)`,
+            {
+              hint: `run \`seo crawl\` again with --run-dir ${dir}`,
+            },
+          );
         const page = extracted(p);
         writer?.write(page);
         tally.pages++;
@@ -57,7 +61,9 @@ export default defineCommand({
       start_url: crawl.start_url,
       ...(pagesFile ? { pages_file: pagesFile } : {}),
       page_count: tally.pages,
-      blocked: crawl.skipped.filter((s) => s.reason === "robots").map((s) => ({ url: s.url, linked_from: s.linked_from })),
+      blocked: crawl.skipped
+        .filter((s) => s.reason === "robots")
+        .map((s) => ({ url: s.url, linked_from: s.linked_from })),
       robots: { url: crawl.robots.url, content: crawl.robots.content ?? null },
       max_body_bytes: crawl.options.max_body_bytes,
     };

@@ -19,7 +19,10 @@ export default defineCommand({
     const { findings } = ctx.runDir.read<AuditData>("audit").data;
     const hit = findings.find((f) => f.id === ctx.flags.id);
     if (!hit) {
-      const guess = nearest(ctx.flags.id, findings.map((f) => f.id));
+      const guess = nearest(
+        ctx.flags.id,
+        findings.map((f) => f.id),
+      );
       throw new KitError("NOT_FOUND", `no finding has the id ${ctx.flags.id}`, {
         got: ctx.flags.id,
         hint: guess ? `did you mean ${guess}?` : "`seo finding list` shows the ids",

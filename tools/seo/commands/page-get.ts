@@ -11,10 +11,15 @@ export default defineCommand({
   rw: "read",
   summary: "Get one page's extracted signals and its findings.",
   flags: z.object({ url: describe(z.string(), "The page's URL, as `page list` shows it.") }),
-  result: z.object({ page: extractedPage, findings: describe(z.nullable(z.array(finding)), "Null when the site has not been audited yet.") }),
+  result: z.object({
+    page: extractedPage,
+    findings: describe(z.nullable(z.array(finding)), "Null when the site has not been audited yet."),
+  }),
   schema: "seo.page.get@1",
   errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "NOT_FOUND"],
-  examples: [{ argv: ["--run-dir", "./run", "--url", "https://example.com/about"], summary: "Everything known about /about." }],
+  examples: [
+    { argv: ["--run-dir", "./run", "--url", "https://example.com/about"], summary: "Everything known about /about." },
+  ],
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const wanted = ctx.flags.url;
@@ -22,7 +27,12 @@ export default defineCommand({
     const pages = () => readPages(ctx.runDir.path, "extract", site);
     const page = pages().find((p) => p.url === wanted || p.final_url === wanted);
     if (!page) {
-      const guess = nearest(wanted, pages().map((p) => p.url).toArray());
+      const guess = nearest(
+        wanted,
+        pages()
+          .map((p) => p.url)
+          .toArray(),
+      );
       throw new KitError("NOT_FOUND", `no crawled page has the URL ${wanted}`, {
         got: wanted,
         hint: guess ? `did you mean ${guess}? \`seo page list\` shows every URL` : "`seo page list` shows every URL",
@@ -30,6 +40,9 @@ export default defineCommand({
     }
     const audited = ctx.runDir.readIfPresent<AuditData>("audit");
     // An extract written before seo recorded encodings has none.
-    return { page: { ...page, encoding: page.encoding ?? null, size: page.size ?? null, cut: page.cut ?? false }, findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null };
+    return {
+      page: { ...page, encoding: page.encoding ?? null, size: page.size ?? null, cut: page.cut ?? false },
+      findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null,
+    };
   },
 });

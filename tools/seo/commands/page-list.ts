@@ -18,7 +18,9 @@ export default defineCommand({
   rw: "read",
   summary: "List the crawled pages with status, title and finding count.",
   flags: z.object({
-    status: z.optional(describe(z.enum(["2xx", "3xx", "4xx", "5xx", "failed"]), "Only pages whose status is in this class.")),
+    status: z.optional(
+      describe(z.enum(["2xx", "3xx", "4xx", "5xx", "failed"]), "Only pages whose status is in this class."),
+    ),
     query: z.optional(describe(z.string(), "Only pages whose URL or title contains this text (case-insensitive).")),
   }),
   result: z.object({ items: z.array(pageRow) }),
@@ -35,7 +37,14 @@ export default defineCommand({
     const rows = readPages(ctx.runDir.path, "extract", site)
       .filter((p) => !cls || (cls === "failed" ? p.status === 0 : Math.floor(p.status / 100) === Number(cls[0])))
       .filter((p) => !q || p.url.toLowerCase().includes(q) || (p.title ?? "").toLowerCase().includes(q))
-      .map((p) => ({ url: p.url, status: p.status, title: p.title, depth: p.depth, word_count: p.word_count, findings: counts ? (counts.get(p.url) ?? 0) : null }))
+      .map((p) => ({
+        url: p.url,
+        status: p.status,
+        title: p.title,
+        depth: p.depth,
+        word_count: p.word_count,
+        findings: counts ? (counts.get(p.url) ?? 0) : null,
+      }))
       .toArray();
     ctx.setOutcome({ realized: rows.length });
     return { items: ctx.paginate(rows, "pages") };

@@ -9,19 +9,21 @@ export default defineCommand({
   verb: "plan",
   tier: 1,
   rw: "write",
-  summary: "Plan fixes for a static-site folder's findings: precise edits to its files, written to plan.json; nothing is changed.",
+  summary:
+    "Plan fixes for a static-site folder's findings: precise edits to its files, written to plan.json; nothing is changed.",
   description:
     "Reads audit.json and extract.json from the run dir (a crawl of a folder, by --dir). Plans: a missing lang, a missing viewport, a missing or duplicate canonical, a missing meta description (from the page's own text), and broken internal links with one clear correct target. Each item is a minimal edit that leaves the rest of the file byte-for-byte unchanged. Next: `gate review --plan RUN_DIR`, then `seo apply --plan RUN_DIR`.",
   flags: z.object({
-    lang: describe(z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/))), "The language to set where <html> has none (default: the one most pages use, else en)."),
+    lang: describe(
+      z.optional(z.string().check(z.regex(/^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/))),
+      "The language to set where <html> has none (default: the one most pages use, else en).",
+    ),
     only: describe(z.optional(z.array(z.enum(FIX_ACTIONS))), "Plan only these kinds of fix."),
     ttl: ttlFlag,
   }),
   result: z.extend(planResult, {
     skipped: describe(
-      z.optional(
-        z.array(z.object({ file: z.string(), action: z.nullable(z.enum(FIX_ACTIONS)), reason: z.string() })),
-      ),
+      z.optional(z.array(z.object({ file: z.string(), action: z.nullable(z.enum(FIX_ACTIONS)), reason: z.string() }))),
       "Fixes the plan leaves out, and why (a page in an encoding seo does not edit; too little prose for a description).",
     ),
   }),
@@ -38,7 +40,11 @@ export default defineCommand({
         const extract = ctx.runDir.read<ExtractData>("extract").data;
         const audit = ctx.runDir.read<AuditData>("audit").data;
         if (extract.source.kind !== "dir")
-          throw new KitError("INVALID_INPUT", "seo plans fixes for a folder crawled with --dir; this run crawled a live site", { hint: "crawl the site's source folder: `seo crawl --dir ./public`" });
+          throw new KitError(
+            "INVALID_INPUT",
+            "seo plans fixes for a folder crawled with --dir; this run crawled a live site",
+            { hint: "crawl the site's source folder: `seo crawl --dir ./public`" },
+          );
         const { planFixes } = await import("../lib/fixes.ts");
         const { readPages } = await import("../lib/page-store.ts");
         // Planning needs each page's head, not its links, images or headings: those are left out.

@@ -37,6 +37,13 @@ export default defineCommand({
     const scored: ScoreData = scoreSite(audited, counts);
     const written = ctx.dryRun ? null : ctx.runDir.write("score", scored);
     ctx.setOutcome({ realized: scored.score, confidence: 1 });
-    return { score: scored.score, grade: grade(scored.score), pages: counts.all, categories: scored.categories as never, dry_run: ctx.dryRun, artifact: written?.path ?? null };
+    return {
+      score: scored.score,
+      grade: grade(scored.score),
+      pages: counts.all,
+      categories: scored.categories as never,
+      dry_run: ctx.dryRun,
+      artifact: written?.path ?? null,
+    };
   },
 });

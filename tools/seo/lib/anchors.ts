@@ -21,19 +21,38 @@ export function crawlableAnchor(attrs: Readonly<Record<string, string>>, base: s
   if (raw === "" && attrs.id) return true;
   if (raw.startsWith("file:")) return false;
   if ((attrs.name ?? "").trim()) return true;
-  const placeholder = attrs.href === undefined && !HREF_ASSOCIATED.some((a) => a in attrs) && ["page", "location"].includes(attrs["aria-current"] ?? "");
+  const placeholder =
+    attrs.href === undefined &&
+    !HREF_ASSOCIATED.some((a) => a in attrs) &&
+    ["page", "location"].includes(attrs["aria-current"] ?? "");
   if (placeholder) return true;
   if (attrs.href === undefined) return false;
   if (/javascript:void(\(|)0(\)|)/.test(raw)) return false;
   return URL.canParse(raw, base);
 }
 
-export function toLink(l: { raw: string | null; rel: string | null; text: string[]; lang: string | null; attrs: Readonly<Record<string, string>> }, base: string, pageUrl: string): ParsedLink {
+export function toLink(
+  l: {
+    raw: string | null;
+    rel: string | null;
+    text: string[];
+    lang: string | null;
+    attrs: Readonly<Record<string, string>>;
+  },
+  base: string,
+  pageUrl: string,
+): ParsedLink {
   const raw = l.raw;
   const text = collapse(l.text.join(" "));
   const trimmed = raw?.trim() ?? "";
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(trimmed)?.[1]?.toLowerCase();
   const crawlable = crawlableAnchor(l.attrs, base);
-  const href = raw !== null && trimmed !== "" && !trimmed.startsWith("#") && (scheme === undefined || scheme === "http" || scheme === "https") ? normalizeUrl(trimmed, base) : null;
+  const href =
+    raw !== null &&
+    trimmed !== "" &&
+    !trimmed.startsWith("#") &&
+    (scheme === undefined || scheme === "http" || scheme === "https")
+      ? normalizeUrl(trimmed, base)
+      : null;
   return { href, raw, text, rel: l.rel, lang: l.lang, internal: href !== null && sameOrigin(href, pageUrl), crawlable };
 }

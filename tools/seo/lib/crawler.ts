@@ -153,7 +153,12 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
   };
 }
 
-async function fetchPage(opts: CrawlOptions, url: string, depth: number, pace: () => Promise<void>): Promise<CrawledPage> {
+async function fetchPage(
+  opts: CrawlOptions,
+  url: string,
+  depth: number,
+  pace: () => Promise<void>,
+): Promise<CrawledPage> {
   const redirects: CrawledPage["redirects"] = [];
   let current = url;
   for (;;) {

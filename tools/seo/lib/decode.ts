@@ -64,7 +64,8 @@ function attributesAt(s: string, at: number): { attrs: Map<string, string>; end:
 /** The label a <meta> tag declares, per the prescan's rules (charset, or http-equiv=content-type with content). */
 function metaLabel(attrs: Map<string, string>): string | null {
   if (attrs.has("charset")) return attrs.get("charset")!;
-  if ((attrs.get("http-equiv") ?? "").trim().toLowerCase() === "content-type" && attrs.has("content")) return charsetInContent(attrs.get("content")!);
+  if ((attrs.get("http-equiv") ?? "").trim().toLowerCase() === "content-type" && attrs.has("content"))
+    return charsetInContent(attrs.get("content")!);
   return null;
 }
 
@@ -82,7 +83,8 @@ export function prescan(bytes: Uint8Array): string | null {
       const label = metaLabel(attrs);
       const encoding = label === null ? null : encodingOf(label);
       // A page cannot declare UTF-16 in its own ASCII bytes; x-user-defined from a meta is windows-1252.
-      if (encoding) return encoding.startsWith("utf-16") ? "utf-8" : encoding === "x-user-defined" ? "windows-1252" : encoding;
+      if (encoding)
+        return encoding.startsWith("utf-16") ? "utf-8" : encoding === "x-user-defined" ? "windows-1252" : encoding;
       i = end;
     } else if (/^<\/?[a-z]/i.test(s.slice(i, i + 3))) {
       let j = i + (s[i + 1] === "/" ? 2 : 1);
@@ -107,7 +109,11 @@ function validUtf8(bytes: Uint8Array): boolean {
 }
 
 export function decodeHtml(bytes: Uint8Array, contentType: string | null): Decoded {
-  const decode = (encoding: string, source: EncodingSource, from = 0): Decoded => ({ text: decoder(encoding).decode(bytes.subarray(from)), encoding, source });
+  const decode = (encoding: string, source: EncodingSource, from = 0): Decoded => ({
+    text: decoder(encoding).decode(bytes.subarray(from)),
+    encoding,
+    source,
+  });
   const bom = bomOf(bytes);
   if (bom) return decode(bom.encoding, "bom", bom.length);
   const transport = contentType === null ? null : charsetInContent(contentType.split(";").slice(1).join(";"));

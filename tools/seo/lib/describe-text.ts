@@ -64,7 +64,8 @@ const words = (s: string): number => s.split(/\s+/).filter(Boolean).length;
  * A sentence worth opening a description with: it starts like one (a capital,
  * or anything at a paragraph's start; never a list number "5.") and says something.
  */
-const opens = (s: string, first: boolean): boolean => (first ? /^[\p{L}"'“‘«(¿¡]|^\p{N}+(?![.)]\s)/u : /^[\p{Lu}"'“‘«(¿¡]|^\p{N}+(?![.)]\s)/u).test(s) && words(s) >= 4;
+const opens = (s: string, first: boolean): boolean =>
+  (first ? /^[\p{L}"'“‘«(¿¡]|^\p{N}+(?![.)]\s)/u : /^[\p{Lu}"'“‘«(¿¡]|^\p{N}+(?![.)]\s)/u).test(s) && words(s) >= 4;
 
 export const proseWords = (paragraphs: readonly string[]): number => paragraphs.reduce((n, p) => n + words(p), 0);
 

@@ -33,7 +33,8 @@ export interface Fetcher {
   robotsTxt(start: string, signal: AbortSignal): Promise<string | null>;
 }
 
-export const isHtml = (contentType: string | null): boolean => /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType ?? "");
+export const isHtml = (contentType: string | null): boolean =>
+  /\btext\/html\b|\bapplication\/xhtml\+xml\b/i.test(contentType ?? "");
 
 /** A response body up to `limit` bytes, and its full size: the rest is counted as it streams past, never held. */
 async function readUpTo(res: Response, limit: number): Promise<{ bytes: Uint8Array; size: number }> {
@@ -79,7 +80,16 @@ export class HttpFetcher implements Fetcher {
   }
 
   async get(url: string, signal: AbortSignal): Promise<Fetched> {
-    const none = { location: null, contentType: null, xRobotsTag: null, body: null, encoding: null, size: null, cut: false, file: null };
+    const none = {
+      location: null,
+      contentType: null,
+      xRobotsTag: null,
+      body: null,
+      encoding: null,
+      size: null,
+      cut: false,
+      file: null,
+    };
     try {
       const res = await fetch(url, {
         redirect: "manual",
@@ -98,7 +108,18 @@ export class HttpFetcher implements Fetcher {
         await res.body?.cancel();
       }
       const encoding = decoded && { name: decoded.encoding, source: decoded.source };
-      return { status: res.status, location: res.headers.get("location"), contentType, xRobotsTag: res.headers.get("x-robots-tag"), body: decoded?.text ?? null, encoding, size, cut: size !== null && size > this.maxBodyBytes, file: null, error: null };
+      return {
+        status: res.status,
+        location: res.headers.get("location"),
+        contentType,
+        xRobotsTag: res.headers.get("x-robots-tag"),
+        body: decoded?.text ?? null,
+        encoding,
+        size,
+        cut: size !== null && size > this.maxBodyBytes,
+        file: null,
+        error: null,
+      };
     } catch (e) {
       if (signal.aborted) throw e;
       const err = e as Error;
@@ -151,7 +172,9 @@ export class DirFetcher implements Fetcher {
     } catch {
       return null;
     }
-    const candidates = decoded.endsWith("/") ? [`${decoded}index.html`] : [decoded, `${decoded}.html`, `${decoded}/index.html`];
+    const candidates = decoded.endsWith("/")
+      ? [`${decoded}index.html`]
+      : [decoded, `${decoded}.html`, `${decoded}/index.html`];
     for (const candidate of candidates) {
       const full = join(this.root, candidate);
       let real: string;
@@ -179,16 +202,34 @@ export class DirFetcher implements Fetcher {
     const pathname = new URL(url).pathname;
     const file = pathname.startsWith(this.basePath) ? this.resolve(`/${pathname.slice(this.basePath.length)}`) : null;
     const none = { location: null, xRobotsTag: null, error: null };
-    if (!file) return { status: 404, contentType: null, body: null, encoding: null, size: null, cut: false, file: null, ...none };
+    if (!file)
+      return {
+        status: 404,
+        contentType: null,
+        body: null,
+        encoding: null,
+        size: null,
+        cut: false,
+        file: null,
+        ...none,
+      };
     const contentType = CONTENT_TYPES[extname(file).toLowerCase()] ?? "application/octet-stream";
     const size = isHtml(contentType) ? statSync(file).size : null;
     const decoded = size === null ? null : decodeHtml(readHead(file, Math.min(size, this.maxBodyBytes)), contentType);
     const encoding = decoded && { name: decoded.encoding, source: decoded.source };
     const cut = size !== null && size > this.maxBodyBytes;
-    return { status: 200, contentType, body: decoded?.text ?? null, encoding, size, cut, file: relative(this.root, file).split(sep).join("/"), ...none };
+    return {
+      status: 200,
+      contentType,
+      body: decoded?.text ?? null,
+      encoding,
+      size,
+      cut,
+      file: relative(this.root, file).split(sep).join("/"),
+      ...none,
+    };
   }
 }
-
 
 /** The first `length` bytes of a file, without reading the rest. */
 function readHead(file: string, length: number): Uint8Array {

@@ -8,19 +8,29 @@ import { descriptionCandidates } from "./describe-text.ts";
 import { attrValueSpan, escapeAttr, indentAt, type Located, type TagSpan } from "./source.ts";
 
 /** Inserts a line after a tag, indented like that tag's line. */
-const lineAfter = (text: string, tagEnd: number, tagStart: number, line: string): Edit => ({ at: tagEnd, remove: "", insert: `\n${indentAt(text, tagStart)}${line}` });
+const lineAfter = (text: string, tagEnd: number, tagStart: number, line: string): Edit => ({
+  at: tagEnd,
+  remove: "",
+  insert: `\n${indentAt(text, tagStart)}${line}`,
+});
 
 export const VIEWPORT = `<meta name="viewport" content="width=device-width, initial-scale=1">`;
 
 /** A lang attribute on <html>, which has none. */
 export const setLangEdits = (_t: string, at: Located, lang: string): Edit[] | null =>
-  at.html && !("lang" in at.html.attrs) ? [{ at: at.html.start + "<html".length, remove: "", insert: ` lang="${escapeAttr(lang)}"` }] : null;
+  at.html && !("lang" in at.html.attrs)
+    ? [{ at: at.html.start + "<html".length, remove: "", insert: ` lang="${escapeAttr(lang)}"` }]
+    : null;
 
 /** The viewport meta tag, after the charset (or first in <head>). */
 export function viewportEdits(t: string, at: Located): Edit[] | null {
   const anchor = at.charset ?? at.headOpen;
   if (at.viewport || !anchor) return null;
-  return [anchor === at.headOpen ? { at: anchor.end, remove: "", insert: `\n${indentAt(t, anchor.start)}  ${VIEWPORT}` } : lineAfter(t, anchor.end, anchor.start, VIEWPORT)];
+  return [
+    anchor === at.headOpen
+      ? { at: anchor.end, remove: "", insert: `\n${indentAt(t, anchor.start)}  ${VIEWPORT}` }
+      : lineAfter(t, anchor.end, anchor.start, VIEWPORT),
+  ];
 }
 
 /** A canonical link naming `href`, after the description, viewport or charset. */
@@ -54,6 +64,9 @@ export function canonicalRemoval(t: string, c: TagSpan): Edit {
 
 /** Every link's href that is exactly `from`, replaced by `to`. */
 export function brokenLinkEdits(t: string, at: Located, from: string, to: string): Edit[] | null {
-  const spans = at.anchors.filter((a) => a.attrs.href === from).map((a) => attrValueSpan(t, a, "href")).filter((s) => s !== null && t.slice(s.start, s.end) === from);
+  const spans = at.anchors
+    .filter((a) => a.attrs.href === from)
+    .map((a) => attrValueSpan(t, a, "href"))
+    .filter((s) => s !== null && t.slice(s.start, s.end) === from);
   return spans.length ? spans.map((s) => ({ at: s!.start, remove: from, insert: to })) : null;
 }

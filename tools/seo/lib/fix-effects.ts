@@ -10,13 +10,21 @@ import { sha256 } from "agent-cli-kit";
 import type { PlanItem } from "agent-cli-kit/writes";
 import { applyEdits, type Edit } from "./edits.ts";
 import type { FixAction } from "./fix-actions.ts";
-import { brokenLinkEdits, canonicalEdits, canonicalRemoval, descriptionEdits, setLangEdits, viewportEdits } from "./fix-edits.ts";
+import {
+  brokenLinkEdits,
+  canonicalEdits,
+  canonicalRemoval,
+  descriptionEdits,
+  setLangEdits,
+  viewportEdits,
+} from "./fix-edits.ts";
 import { locate, type Located } from "./source.ts";
 
 const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
 /** A link target a fix may write: a path, or an http(s) URL; nothing that can close the attribute. */
-const safeHref = (v: string): boolean => /^[^"'<>\s`\\]*$/.test(v) && (!/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v));
+const safeHref = (v: string): boolean =>
+  /^[^"'<>\s`\\]*$/.test(v) && (!/^[a-z][a-z0-9+.-]*:/i.test(v) || /^https?:\/\//i.test(v));
 
 interface Fix {
   readonly may: string;
@@ -30,21 +38,34 @@ function duplicateRemovals(t: string, at: Located, params: Record<string, unknow
   const allowed = at.canonicals.map((c) => canonicalRemoval(t, c));
   const picked = given.map((e) => allowed.find((a) => a.at === e.at && a.remove === e.remove && e.insert === ""));
   if (picked.some((p) => !p)) return "it removes or writes something other than a whole duplicate canonical link";
-  if (new Set(picked).size !== picked.length || picked.length >= at.canonicals.length) return "it would leave the page with no canonical link";
+  if (new Set(picked).size !== picked.length || picked.length >= at.canonicals.length)
+    return "it would leave the page with no canonical link";
   return picked as Edit[];
 }
 
 export const FIXES: Readonly<Record<FixAction, Fix>> = {
   "set-lang": {
     may: "only the lang attribute of <html>, added where it has none, to a language tag",
-    edits: (t, at, p) => (str(p.lang) && LANG_TAG.test(p.lang as string) ? setLangEdits(t, at, p.lang as string) : `its lang ${JSON.stringify(p.lang)?.slice(0, 80)} is not a language tag`),
+    edits: (t, at, p) =>
+      str(p.lang) && LANG_TAG.test(p.lang as string)
+        ? setLangEdits(t, at, p.lang as string)
+        : `its lang ${JSON.stringify(p.lang)?.slice(0, 80)} is not a language tag`,
   },
-  "add-viewport": { may: 'one <meta name="viewport"> in <head>, with the standard content', edits: (t, at) => viewportEdits(t, at) },
+  "add-viewport": {
+    may: 'one <meta name="viewport"> in <head>, with the standard content',
+    edits: (t, at) => viewportEdits(t, at),
+  },
   "add-canonical": {
     may: 'one <link rel="canonical"> in <head>, to an http(s) URL',
-    edits: (t, at, p) => (str(p.href) && /^https?:\/\/[^\s]+$/i.test(p.href as string) ? canonicalEdits(t, at, p.href as string) : `its href ${JSON.stringify(p.href)?.slice(0, 80)} is not an http(s) URL`),
+    edits: (t, at, p) =>
+      str(p.href) && /^https?:\/\/[^\s]+$/i.test(p.href as string)
+        ? canonicalEdits(t, at, p.href as string)
+        : `its href ${JSON.stringify(p.href)?.slice(0, 80)} is not an http(s) URL`,
   },
-  "remove-duplicate-canonical": { may: 'only duplicate <link rel="canonical"> tags, removed, one kept', edits: duplicateRemovals },
+  "remove-duplicate-canonical": {
+    may: 'only duplicate <link rel="canonical"> tags, removed, one kept',
+    edits: duplicateRemovals,
+  },
   "add-meta-description": {
     may: 'one <meta name="description"> in <head>, its text whole sentences of the page\'s own main text',
     // The description the item writes must be one the page's main text offers (which one: the plan chose it, unique on the site);
@@ -53,7 +74,10 @@ export const FIXES: Readonly<Record<FixAction, Fix>> = {
   },
   "fix-broken-link": {
     may: "only the href of the links naming params.from, replaced by params.to (a path or an http(s) URL)",
-    edits: (t, at, p) => (str(p.from) && str(p.to) !== null && safeHref(p.to as string) ? brokenLinkEdits(t, at, p.from as string, p.to as string) : `its link target ${JSON.stringify(p.to)?.slice(0, 80)} is not a path or an http(s) URL`),
+    edits: (t, at, p) =>
+      str(p.from) && str(p.to) !== null && safeHref(p.to as string)
+        ? brokenLinkEdits(t, at, p.from as string, p.to as string)
+        : `its link target ${JSON.stringify(p.to)?.slice(0, 80)} is not a path or an http(s) URL`,
   },
 };
 
@@ -62,12 +86,21 @@ function insertedDescription(edits: unknown): string | null {
   if (!Array.isArray(edits)) return null;
   const inserted = edits.map((e) => (typeof e?.insert === "string" ? e.insert : "")).join("");
   const m = /<meta name="description" content="([^"]*)">/.exec(inserted);
-  return m ? m[1]!.replace(/&quot;/g, '"').replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&amp;/g, "&") : null;
+  return m
+    ? m[1]!
+        .replace(/&quot;/g, '"')
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/&amp;/g, "&")
+    : null;
 }
 
 /** Markup no seo action writes, whatever it is called; matched on the text inserted, character references decoded. */
 const FORBIDDEN: readonly [RegExp, string][] = [
-  [/<\s*\/?\s*(script|style|iframe|frame|frameset|object|embed|applet|base|form|svg|math|template|noscript)\b/i, "a <$1> element"],
+  [
+    /<\s*\/?\s*(script|style|iframe|frame|frameset|object|embed|applet|base|form|svg|math|template|noscript)\b/i,
+    "a <$1> element",
+  ],
   [/\son[a-z]+\s*=/i, "an event-handler attribute"],
   [/\s(style|srcdoc|formaction|http-equiv)\s*=/i, "a $1 attribute"],
   [/(javascript|vbscript|livescript)\s*:/i, "a $1: URL"],
@@ -87,14 +120,23 @@ function forbidden(edits: readonly Edit[]): string[] {
   for (const [i, e] of edits.entries())
     for (const [re, what] of FORBIDDEN) {
       const m = re.exec(decoded(e.insert));
-      if (m) out.push(`edit ${i + 1} writes ${what.replace("$1", m[1]?.toLowerCase() ?? "")}, which no seo action may write`);
+      if (m)
+        out.push(
+          `edit ${i + 1} writes ${what.replace("$1", m[1]?.toLowerCase() ?? "")}, which no seo action may write`,
+        );
     }
   return out;
 }
 
 const isEdit = (e: unknown): e is Edit => {
   const x = e as Edit;
-  return typeof x === "object" && x !== null && Number.isInteger(x.at) && typeof x.remove === "string" && typeof x.insert === "string";
+  return (
+    typeof x === "object" &&
+    x !== null &&
+    Number.isInteger(x.at) &&
+    typeof x.remove === "string" &&
+    typeof x.insert === "string"
+  );
 };
 
 const show = (s: string): string => JSON.stringify(s.length > 80 ? `${s.slice(0, 80)}…` : s);
@@ -124,7 +166,12 @@ export function textBefore(item: PlanItem, live: string | null, plan: readonly P
   for (const earlier of plan) {
     if (version === want) return text;
     if (earlier === item || earlier.id === item.id) return null;
-    if (earlier.params.file !== item.params.file || earlier.preconditions[0]?.version !== version || !Array.isArray(earlier.params.edits)) continue;
+    if (
+      earlier.params.file !== item.params.file ||
+      earlier.preconditions[0]?.version !== version ||
+      !Array.isArray(earlier.params.edits)
+    )
+      continue;
     const next = applyEdits(text, earlier.params.edits as Edit[]);
     if (typeof next !== "string") return null;
     text = next;
@@ -137,8 +184,12 @@ export function textBefore(item: PlanItem, live: string | null, plan: readonly P
 export function fixBeyond(action: FixAction, item: PlanItem, before: string | null): string[] {
   const p = item.params;
   const target = item.preconditions.length === 1 ? item.preconditions[0]!.target : null;
-  if (typeof p.file !== "string" || p.file !== target) return [`it writes ${JSON.stringify(p.file)?.slice(0, 80)} but is judged and guarded as ${JSON.stringify(item.target_resource_ids)}`];
-  if (!Array.isArray(p.edits) || p.edits.length === 0 || !p.edits.every(isEdit)) return ["its edits are not a list of { at, remove, insert }"];
+  if (typeof p.file !== "string" || p.file !== target)
+    return [
+      `it writes ${JSON.stringify(p.file)?.slice(0, 80)} but is judged and guarded as ${JSON.stringify(item.target_resource_ids)}`,
+    ];
+  if (!Array.isArray(p.edits) || p.edits.length === 0 || !p.edits.every(isEdit))
+    return ["its edits are not a list of { at, remove, insert }"];
   const edits = p.edits as Edit[];
   const banned = forbidden(edits);
   if (banned.length) return banned;

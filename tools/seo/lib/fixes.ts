@@ -11,7 +11,14 @@ import { editDistance, KitError, nearest, resolveWithin, sha256 } from "agent-cl
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 import { applyEdits, type Edit } from "./edits.ts";
-import { brokenLinkEdits, canonicalEdits, canonicalRemoval, descriptionEdits, setLangEdits, viewportEdits } from "./fix-edits.ts";
+import {
+  brokenLinkEdits,
+  canonicalEdits,
+  canonicalRemoval,
+  descriptionEdits,
+  setLangEdits,
+  viewportEdits,
+} from "./fix-edits.ts";
 import { descriptionCandidates, MIN_PROSE_WORDS, proseWords } from "./describe-text.ts";
 import { locate, type Located } from "./source.ts";
 import type { FixAction } from "./fix-actions.ts";
@@ -60,10 +67,26 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: SiteP
   const fixes: Fix[] = [];
   const has = (rule: string) => findings.some((f) => f.rule === rule);
   if (has("html-lang"))
-    fixes.push({ action: "set-lang", reason: `<html> has no lang attribute; the site's pages use "${site.lang}"`, extra: { lang: site.lang }, edits: (t, at) => setLangEdits(t, at, site.lang) });
-  if (has("viewport") && !page.viewport) fixes.push({ action: "add-viewport", reason: "there is no viewport meta tag, so phones render the desktop layout", extra: {}, edits: viewportEdits });
+    fixes.push({
+      action: "set-lang",
+      reason: `<html> has no lang attribute; the site's pages use "${site.lang}"`,
+      extra: { lang: site.lang },
+      edits: (t, at) => setLangEdits(t, at, site.lang),
+    });
+  if (has("viewport") && !page.viewport)
+    fixes.push({
+      action: "add-viewport",
+      reason: "there is no viewport meta tag, so phones render the desktop layout",
+      extra: {},
+      edits: viewportEdits,
+    });
   if (has("canonical-missing") && /^https?:\/\//.test(page.final_url))
-    fixes.push({ action: "add-canonical", reason: `the page declares no canonical URL; it is ${page.final_url}`, extra: { href: page.final_url }, edits: (t, at) => canonicalEdits(t, at, page.final_url) });
+    fixes.push({
+      action: "add-canonical",
+      reason: `the page declares no canonical URL; it is ${page.final_url}`,
+      extra: { href: page.final_url },
+      edits: (t, at) => canonicalEdits(t, at, page.final_url),
+    });
   const conflict = findings.find((f) => f.rule === "canonical" && Array.isArray(f.detail.canonicals));
   if (conflict)
     fixes.push({
@@ -79,7 +102,8 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: SiteP
   if (findings.some((f) => f.rule === "meta-description") && page.description_count === 0) {
     fixes.push({
       action: "add-meta-description",
-      reason: "there is no meta description; this one is whole sentences of the page's own main text, and no other page's",
+      reason:
+        "there is no meta description; this one is whole sentences of the page's own main text, and no other page's",
       extra: {},
       edits: (t, at) => {
         const content = uniqueDescription(at, site);
@@ -89,12 +113,17 @@ function fixesFor(page: ExtractedPage, findings: readonly Finding[], site: SiteP
     });
   }
   const broken = new Map<string, Finding>();
-  for (const f of findings) if (f.rule === "broken-link" && typeof f.detail.raw === "string") broken.set(f.detail.raw, f);
+  for (const f of findings)
+    if (f.rule === "broken-link" && typeof f.detail.raw === "string") broken.set(f.detail.raw, f);
   for (const [raw, f] of broken) {
     const href = new URL(String(f.detail.href));
     const target = nearest(href.pathname, site.okPaths);
     if (!target || uniqueBest(href.pathname, site.okPaths) !== target) continue;
-    const replacement = raw.startsWith("/") ? target : /^https?:/i.test(raw) ? new URL(target, href).toString() : posix.relative(posix.dirname(new URL(page.final_url).pathname), target) || ".";
+    const replacement = raw.startsWith("/")
+      ? target
+      : /^https?:/i.test(raw)
+        ? new URL(target, href).toString()
+        : posix.relative(posix.dirname(new URL(page.final_url).pathname), target) || ".";
     fixes.push({
       action: "fix-broken-link",
       reason: `links to ${raw}, which answers ${f.detail.status || "nothing"}; the only close match on the site is ${target}`,
@@ -127,13 +156,17 @@ export function planFixes(
   only: readonly string[] | undefined,
 ): { items: ItemInput[]; skipped: Skipped[] } {
   const langs = pages.map((p) => p.lang).filter((l): l is string => !!l && LANG_TAG.test(l));
-  const common = [...new Set(langs)].sort((a, b) => langs.filter((x) => x === b).length - langs.filter((x) => x === a).length)[0];
+  const common = [...new Set(langs)].sort(
+    (a, b) => langs.filter((x) => x === b).length - langs.filter((x) => x === a).length,
+  )[0];
   const items: ItemInput[] = [];
   const skipped: Skipped[] = [];
   let current = "";
   const site: SitePlan = {
     lang: langFlag ?? common ?? "en",
-    okPaths: pages.filter((p) => p.status === 200 && p.file?.endsWith(".html")).map((p) => new URL(p.final_url).pathname),
+    okPaths: pages
+      .filter((p) => p.status === 200 && p.file?.endsWith(".html"))
+      .map((p) => new URL(p.final_url).pathname),
     descriptions: new Set(pages.flatMap((p) => (p.meta_description ? [p.meta_description.trim().toLowerCase()] : []))),
     skip: (action, reason) => skipped.push({ file: current, action, reason }),
   };
@@ -150,12 +183,18 @@ export function planFixes(
     try {
       bytes = readFileSync(resolveWithin(root, page.file, "the site folder"));
     } catch (e) {
-      throw new KitError("INVALID_INPUT", `${page.file} cannot be planned: ${(e as Error).message}`, { hint: "crawl the folder again, then plan" });
+      throw new KitError("INVALID_INPUT", `${page.file} cannot be planned: ${(e as Error).message}`, {
+        hint: "crawl the folder again, then plan",
+      });
     }
     let text = bytes.toString("utf8");
     // Edits are made on the text and written back as UTF-8: a page in another encoding is left as it is, and said so.
     if (!Buffer.from(text, "utf8").equals(bytes) || (page.encoding && page.encoding.name !== "utf-8")) {
-      skipped.push({ file: page.file, action: null, reason: `it is ${page.encoding?.name ?? "not valid UTF-8"}, not UTF-8; seo edits UTF-8 files only` });
+      skipped.push({
+        file: page.file,
+        action: null,
+        reason: `it is ${page.encoding?.name ?? "not valid UTF-8"}, not UTF-8; seo edits UTF-8 files only`,
+      });
       continue;
     }
     // Located again only after a fix changed the text.

@@ -62,7 +62,21 @@ const MAX_HEADINGS = 200;
 
 const SKIP_TEXT = new Set(["script", "style", "noscript", "template", "svg", "title"]);
 /** Elements a browser's parser puts in <head> even after </head>: anything else (or text) starts the body. */
-const HEAD_TAGS = new Set(["html", "head", "title", "meta", "link", "base", "script", "style", "noscript", "template", "basefont", "bgsound", "noframes"]);
+const HEAD_TAGS = new Set([
+  "html",
+  "head",
+  "title",
+  "meta",
+  "link",
+  "base",
+  "script",
+  "style",
+  "noscript",
+  "template",
+  "basefont",
+  "bgsound",
+  "noframes",
+]);
 /** The robots metas Lighthouse's is-crawlable reads: the generic one and its four named bots'. */
 export const ROBOTS_META_NAMES = new Set(["robots", "googlebot", "bingbot", "duckduckbot", "archive.org_bot"]);
 const HIDING_STYLE = /(^|;)\s*(display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
@@ -96,7 +110,13 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
     word_count: 0,
   };
   let base = pageUrl;
-  type RawLink = { raw: string | null; rel: string | null; text: string[]; lang: string | null; attrs: Readonly<Record<string, string>> };
+  type RawLink = {
+    raw: string | null;
+    rel: string | null;
+    text: string[];
+    lang: string | null;
+    attrs: Readonly<Record<string, string>>;
+  };
   const rawLinks: RawLink[] = [];
   const rawImages: (ParsedImage & { src: string | null })[] = [];
   const stack: Open[] = [];
@@ -113,7 +133,8 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
       onopentag(name, attrs) {
         const parent = stack.at(-1);
         const hidden = (parent?.hidden ?? false) || attrs.hidden !== undefined || HIDING_STYLE.test(attrs.style ?? "");
-        const ariaHidden = hidden || (parent?.ariaHidden ?? false) || (attrs["aria-hidden"] ?? "").trim().toLowerCase() === "true";
+        const ariaHidden =
+          hidden || (parent?.ariaHidden ?? false) || (attrs["aria-hidden"] ?? "").trim().toLowerCase() === "true";
         const lang = attrs.lang !== undefined ? attrs.lang.trim() || null : (parent?.lang ?? null);
         stack.push({ name, hidden, ariaHidden, lang });
         if (!HEAD_TAGS.has(name)) inHead = false;
@@ -147,7 +168,8 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
             const rel = (attrs.rel ?? "").toLowerCase();
             if (!inHead || stack.some((o) => o.name === "svg")) break;
             if (rel === "canonical" && attrs.href) out.canonical_raw.push(attrs.href);
-            if (rel === "alternate" && attrs.hreflang) out.hreflang.push({ lang: attrs.hreflang, href: attrs.href ?? null, raw: attrs.href ?? "" });
+            if (rel === "alternate" && attrs.hreflang)
+              out.hreflang.push({ lang: attrs.hreflang, href: attrs.href ?? null, raw: attrs.href ?? "" });
             break;
           }
           case "a":
@@ -162,8 +184,16 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
           case "img": {
             // A link's text is its innerText, as Lighthouse reads it: an image's alt is not part of it.
             const role = (attrs.role ?? "").trim().toLowerCase().split(/\s+/)[0] ?? "";
-            const named = [attrs["aria-label"], attrs["aria-labelledby"], attrs.title].some((v) => (v ?? "").trim() !== "");
-            rawImages.push({ src: attrs.src ?? null, alt: attrs.alt ?? null, hidden: ariaHidden, named, presentational: role === "none" || role === "presentation" });
+            const named = [attrs["aria-label"], attrs["aria-labelledby"], attrs.title].some(
+              (v) => (v ?? "").trim() !== "",
+            );
+            rawImages.push({
+              src: attrs.src ?? null,
+              alt: attrs.alt ?? null,
+              hidden: ariaHidden,
+              named,
+              presentational: role === "none" || role === "presentation",
+            });
             break;
           }
           default:
@@ -190,7 +220,8 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
         }
         if (heading && name === `h${heading.level}`) {
           if (heading.level === 1) out.h1_count++;
-          if (out.headings.length < MAX_HEADINGS) out.headings.push({ level: heading.level, text: collapse(heading.text.join("")) });
+          if (out.headings.length < MAX_HEADINGS)
+            out.headings.push({ level: heading.level, text: collapse(heading.text.join("")) });
           heading = null;
         }
         if ((name === "a" || name === "area") && openLink) openLink = null;
@@ -214,4 +245,3 @@ export function parsePage(html: string, pageUrl: string): ParsedPage {
   }));
   return out;
 }
-

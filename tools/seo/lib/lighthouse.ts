@@ -12,15 +12,71 @@ import type { ExtractedPage } from "../page-schema.ts";
  * language's list, or in every list when the page states no language.
  */
 const NON_DESCRIPTIVE: Readonly<Record<string, ReadonlySet<string>>> = {
-  "en": new Set(["click here", "click this", "go", "here", "information", "learn more", "more", "more info", "more information", "right here", "read more", "see more", "start", "this"]),
-  "ja": new Set(["ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"]),
-  "es": new Set(["click aquí", "click aqui", "clicka aquí", "clicka aqui", "pincha aquí", "pincha aqui", "aquí", "aqui", "más", "mas", "más información", "más informacion", "mas información", "mas informacion", "este", "enlace", "este enlace", "empezar"]),
-  "pt": new Set(["clique aqui", "ir", "mais informação", "mais informações", "mais", "veja mais"]),
-  "ko": new Set(["여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"]),
-  "sv": new Set(["här", "klicka här", "läs mer", "mer", "mer info", "mer information"]),
-  "de": new Set(["klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"]),
-  "ta": new Set(["அடுத்த பக்கம்", "மறுபக்கம்", "முந்தைய பக்கம்", "முன்பக்கம்", "மேலும் அறிக", "மேலும் தகவலுக்கு", "மேலும் தரவுகளுக்கு", "தயவுசெய்து இங்கே அழுத்தவும்", "இங்கே கிளிக் செய்யவும்"]),
-  "fa": new Set(["اطلاعات بیشتر", "اطلاعات", "این", "اینجا بزنید", "اینجا کلیک کنید", "اینجا", "برو", "بیشتر بخوانید", "بیشتر بدانید", "بیشتر", "شروع"]),
+  en: new Set([
+    "click here",
+    "click this",
+    "go",
+    "here",
+    "information",
+    "learn more",
+    "more",
+    "more info",
+    "more information",
+    "right here",
+    "read more",
+    "see more",
+    "start",
+    "this",
+  ]),
+  ja: new Set(["ここをクリック", "こちらをクリック", "リンク", "続きを読む", "続く", "全文表示"]),
+  es: new Set([
+    "click aquí",
+    "click aqui",
+    "clicka aquí",
+    "clicka aqui",
+    "pincha aquí",
+    "pincha aqui",
+    "aquí",
+    "aqui",
+    "más",
+    "mas",
+    "más información",
+    "más informacion",
+    "mas información",
+    "mas informacion",
+    "este",
+    "enlace",
+    "este enlace",
+    "empezar",
+  ]),
+  pt: new Set(["clique aqui", "ir", "mais informação", "mais informações", "mais", "veja mais"]),
+  ko: new Set(["여기", "여기를 클릭", "클릭", "링크", "자세히", "자세히 보기", "계속", "이동", "전체 보기"]),
+  sv: new Set(["här", "klicka här", "läs mer", "mer", "mer info", "mer information"]),
+  de: new Set(["klicke hier", "hier klicken", "hier", "mehr", "siehe", "dies", "das", "weiterlesen"]),
+  ta: new Set([
+    "அடுத்த பக்கம்",
+    "மறுபக்கம்",
+    "முந்தைய பக்கம்",
+    "முன்பக்கம்",
+    "மேலும் அறிக",
+    "மேலும் தகவலுக்கு",
+    "மேலும் தரவுகளுக்கு",
+    "தயவுசெய்து இங்கே அழுத்தவும்",
+    "இங்கே கிளிக் செய்யவும்",
+  ]),
+  fa: new Set([
+    "اطلاعات بیشتر",
+    "اطلاعات",
+    "این",
+    "اینجا بزنید",
+    "اینجا کلیک کنید",
+    "اینجا",
+    "برو",
+    "بیشتر بخوانید",
+    "بیشتر بدانید",
+    "بیشتر",
+    "شروع",
+  ]),
 };
 
 /**
@@ -28,11 +84,16 @@ const NON_DESCRIPTIVE: Readonly<Record<string, ReadonlySet<string>>> = {
  * link's innerText (an image's alt is not in it, hidden text is not); the
  * language is the link's own (its nearest lang), else the page's.
  */
-export function nonDescriptive(l: { href: string | null; text: string; rel: string | null; lang?: string | null }, pageUrl: string, pageLang: string | null): boolean {
+export function nonDescriptive(
+  l: { href: string | null; text: string; rel: string | null; lang?: string | null },
+  pageUrl: string,
+  pageLang: string | null,
+): boolean {
   const lang = l.lang !== undefined ? l.lang : pageLang;
   if (!l.href || /\bnofollow\b/i.test(l.rel ?? "")) return false;
   const href = l.href.toLowerCase();
-  if (href.startsWith("javascript:") || href.startsWith("mailto:") || l.href.split("#")[0] === pageUrl.split("#")[0]) return false;
+  if (href.startsWith("javascript:") || href.startsWith("mailto:") || l.href.split("#")[0] === pageUrl.split("#")[0])
+    return false;
   const text = l.text.trim().toLowerCase();
   if (!text) return false;
   const primary = lang?.split("-")[0]?.toLowerCase();
@@ -43,7 +104,8 @@ export function nonDescriptive(l: { href: string | null; text: string; rel: stri
 /** The site's robots.txt, parsed once for all its pages. */
 let lastRobots: { url: string; content: string; parsed: ReturnType<typeof robotsParser> } | null = null;
 function parsedRobots(url: string, content: string): ReturnType<typeof robotsParser> {
-  if (lastRobots?.url !== url || lastRobots.content !== content) lastRobots = { url, content, parsed: robotsParser(url, content) };
+  if (lastRobots?.url !== url || lastRobots.content !== content)
+    lastRobots = { url, content, parsed: robotsParser(url, content) };
   return lastRobots.parsed;
 }
 
@@ -75,7 +137,11 @@ function headerBot(value: string): string | undefined {
  * head meta (else the robots meta), an X-Robots-Tag for it or for all, or
  * robots.txt. Returns what blocks the generic bot, or null when some bot may index the page.
  */
-export function blockedForEveryBot(p: ExtractedPage, robotsTxt: { url: string; content: string | null } | undefined, now = Date.now()): string[] | null {
+export function blockedForEveryBot(
+  p: ExtractedPage,
+  robotsTxt: { url: string; content: string | null } | undefined,
+  now = Date.now(),
+): string[] | null {
   const metas = p.robots_metas ?? (p.robots_meta ? [{ name: "robots", content: p.robots_meta }] : []);
   const robots = robotsTxt?.content ? parsedRobots(robotsTxt.url, robotsTxt.content) : null;
   let generic: string[] = [];
@@ -98,7 +164,12 @@ export function blockedForEveryBot(p: ExtractedPage, robotsTxt: { url: string; c
 }
 
 /** axe-core's image-alt (Lighthouse's image-alt): why an image fails, or null (it passes, or is hidden and not judged). */
-export function imageAltProblem(img: { alt: string | null; hidden?: boolean; named?: boolean; presentational?: boolean }): string | null {
+export function imageAltProblem(img: {
+  alt: string | null;
+  hidden?: boolean;
+  named?: boolean;
+  presentational?: boolean;
+}): string | null {
   if (img.hidden) return null;
   const presentational = img.presentational ?? false;
   if (img.alt !== null && /^\s+$/.test(img.alt) && !presentational) return "an alt of only spaces";

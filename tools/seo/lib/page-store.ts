@@ -102,11 +102,15 @@ export class PageWriter<T> {
 
 /** Removes the stage's files of this kind other than `keep`: those of earlier runs into this dir. */
 export function removeStale(dir: string, stage: string, keep: string, kind = "pages"): void {
-  for (const name of readdirSync(dir)) if (name.startsWith(`${stage}.${kind}.`) && name.endsWith(".ndjson") && name !== keep) rmSync(join(dir, name), { force: true });
+  for (const name of readdirSync(dir))
+    if (name.startsWith(`${stage}.${kind}.`) && name.endsWith(".ndjson") && name !== keep)
+      rmSync(join(dir, name), { force: true });
 }
 
 const broken = (stage: string, dir: string, why: string) =>
-  new KitError("INVALID_ARTIFACT", `${stage}.json's pages in ${dir} ${why}`, { hint: `run \`seo ${stage}\` again with --run-dir ${dir}` });
+  new KitError("INVALID_ARTIFACT", `${stage}.json's pages in ${dir} ${why}`, {
+    hint: `run \`seo ${stage}\` again with --run-dir ${dir}`,
+  });
 
 /**
  * The pages of a stage's artifact, one at a time: from its pages file (read in
@@ -123,7 +127,8 @@ export function* readPages<T>(dir: string, stage: string, data: { pages?: T[]; p
 
 /** The lines of a file an artifact names, checked against its hash and count. */
 export function* readLines<T>(dir: string, stage: string, ref: PagesFile | undefined): Generator<T> {
-  if (!ref || typeof ref.file !== "string" || ref.file.includes("/") || ref.file.includes("\\")) throw broken(stage, dir, "are not named");
+  if (!ref || typeof ref.file !== "string" || ref.file.includes("/") || ref.file.includes("\\"))
+    throw broken(stage, dir, "are not named");
   let fd: number;
   try {
     fd = openSync(join(dir, ref.file), "r");
@@ -154,5 +159,6 @@ export function* readLines<T>(dir: string, stage: string, ref: PagesFile | undef
   } finally {
     closeSync(fd);
   }
-  if (rest.trim() !== "" || `sha256:${hash.digest("hex")}` !== ref.sha256 || count !== ref.count) throw broken(stage, dir, `do not match their checksum (${ref.file})`);
+  if (rest.trim() !== "" || `sha256:${hash.digest("hex")}` !== ref.sha256 || count !== ref.count)
+    throw broken(stage, dir, `do not match their checksum (${ref.file})`);
 }

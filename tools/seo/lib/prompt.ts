@@ -10,7 +10,9 @@ const MAX_FINDINGS = 200;
 
 export function promptFor(audit: AuditData, score: ScoreData): { role: "system" | "user"; content: string }[] {
   const bySeverity = { high: 0, medium: 1, low: 2 } as Record<string, number>;
-  const findings = [...audit.findings].sort((a, b) => (bySeverity[a.severity] ?? 3) - (bySeverity[b.severity] ?? 3)).slice(0, MAX_FINDINGS);
+  const findings = [...audit.findings]
+    .sort((a, b) => (bySeverity[a.severity] ?? 3) - (bySeverity[b.severity] ?? 3))
+    .slice(0, MAX_FINDINGS);
   return [
     {
       role: "system",
@@ -21,7 +23,11 @@ export function promptFor(audit: AuditData, score: ScoreData): { role: "system" 
       role: "user",
       content: JSON.stringify({
         score: score.score,
-        categories: score.categories.map((c) => ({ category: c.category, score: c.score, rules_failed: c.rules_failed })),
+        categories: score.categories.map((c) => ({
+          category: c.category,
+          score: c.score,
+          rules_failed: c.rules_failed,
+        })),
         pages: audit.pages,
         findings: findings.map((f) => ({ rule: f.rule, severity: f.severity, url: f.url, message: f.message })),
         omitted_findings: audit.findings.length - findings.length,

@@ -35,52 +35,125 @@ const isContentPage = (p: ExtractedPage) => isOk(p) && p.html;
 
 function pageRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit): void {
   if (p.status === 0 || p.status >= 400)
-    emit("http-status-code", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, { status: p.status });
-  if (p.redirects > 1) emit("redirect-chain", p.url, `${p.redirects} redirects before ${p.final_url}`, { redirects: p.redirects, final_url: p.final_url });
+    emit("http-status-code", p.url, p.status === 0 ? `the request failed` : `answers ${p.status}`, {
+      status: p.status,
+    });
+  if (p.redirects > 1)
+    emit("redirect-chain", p.url, `${p.redirects} redirects before ${p.final_url}`, {
+      redirects: p.redirects,
+      final_url: p.final_url,
+    });
   if (p.cut && p.html) {
     const limit = site.max_body_bytes ?? null;
-    emit("body-cut", p.url, `the HTML is ${p.size} bytes; only the first ${limit ?? "part"}${limit ? " bytes" : ""} were read and judged (--max-body-bytes)`, { bytes: p.size, limit });
+    emit(
+      "body-cut",
+      p.url,
+      `the HTML is ${p.size} bytes; only the first ${limit ?? "part"}${limit ? " bytes" : ""} were read and judged (--max-body-bytes)`,
+      { bytes: p.size, limit },
+    );
   }
   if (!isContentPage(p)) return;
 
   const blocked = blockedForEveryBot(p, site.robots);
-  if (blocked) emit("is-crawlable", p.url, `every search engine is kept from indexing it: ${blocked.join("; ")}`, { robots_meta: p.robots_meta, x_robots_tag: p.x_robots_tag, blocked_by: blocked });
+  if (blocked)
+    emit("is-crawlable", p.url, `every search engine is kept from indexing it: ${blocked.join("; ")}`, {
+      robots_meta: p.robots_meta,
+      x_robots_tag: p.x_robots_tag,
+      blocked_by: blocked,
+    });
 
   if (!p.title) emit("document-title", p.url, p.title_count ? "the <title> is empty" : "there is no <title>");
   else if (p.title.length < TITLE_RANGE[0] || p.title.length > TITLE_RANGE[1])
-    emit("title-length", p.url, `the title is ${p.title.length} characters (aim for ${TITLE_RANGE[0]}–${TITLE_RANGE[1]})`, { length: p.title.length, title: p.title });
+    emit(
+      "title-length",
+      p.url,
+      `the title is ${p.title.length} characters (aim for ${TITLE_RANGE[0]}–${TITLE_RANGE[1]})`,
+      { length: p.title.length, title: p.title },
+    );
 
-  if (!p.meta_description) emit("meta-description", p.url, p.description_count ? "the meta description is empty" : "there is no meta description");
+  if (!p.meta_description)
+    emit(
+      "meta-description",
+      p.url,
+      p.description_count ? "the meta description is empty" : "there is no meta description",
+    );
   else if (p.meta_description.length < DESCRIPTION_RANGE[0] || p.meta_description.length > DESCRIPTION_RANGE[1])
-    emit("description-length", p.url, `the meta description is ${p.meta_description.length} characters (aim for ${DESCRIPTION_RANGE[0]}–${DESCRIPTION_RANGE[1]})`, { length: p.meta_description.length });
+    emit(
+      "description-length",
+      p.url,
+      `the meta description is ${p.meta_description.length} characters (aim for ${DESCRIPTION_RANGE[0]}–${DESCRIPTION_RANGE[1]})`,
+      { length: p.meta_description.length },
+    );
 
   if (p.h1_count === 0) emit("h1-missing", p.url, "there is no <h1>");
-  if (p.h1_count > 1) emit("h1-multiple", p.url, `there are ${p.h1_count} <h1> elements`, { count: p.h1_count, h1: p.headings.filter((h) => h.level === 1).map((h) => h.text) });
-  if (p.word_count < THIN_WORDS) emit("thin-content", p.url, `only ${p.word_count} words of text`, { words: p.word_count });
+  if (p.h1_count > 1)
+    emit("h1-multiple", p.url, `there are ${p.h1_count} <h1> elements`, {
+      count: p.h1_count,
+      h1: p.headings.filter((h) => h.level === 1).map((h) => h.text),
+    });
+  if (p.word_count < THIN_WORDS)
+    emit("thin-content", p.url, `only ${p.word_count} words of text`, { words: p.word_count });
 
   canonicalRules(p, site, index, emit);
 
-  if (p.lang === null || p.lang === "") emit("html-lang", p.url, p.lang === "" ? "<html lang> is empty" : "<html> has no lang attribute");
-  else if (!validLanguageTag(p.lang)) emit("html-lang-valid", p.url, `'${p.lang}' is not a valid language tag`, { lang: p.lang });
+  if (p.lang === null || p.lang === "")
+    emit("html-lang", p.url, p.lang === "" ? "<html lang> is empty" : "<html> has no lang attribute");
+  else if (!validLanguageTag(p.lang))
+    emit("html-lang-valid", p.url, `'${p.lang}' is not a valid language tag`, { lang: p.lang });
 
   for (const h of p.hreflang) {
     const code = h.lang.trim();
-    if (code.toLowerCase() !== "x-default" && !validLanguageTag(code)) emit("hreflang", p.url, `hreflang '${code}' is not a valid language code`, { hreflang: code }, `lang:${code}`);
-    if (!/^https?:/.test(h.raw.toLowerCase())) emit("hreflang", p.url, `hreflang '${code}' has a relative URL '${h.raw}'`, { hreflang: code, href: h.raw }, `href:${code}`);
+    if (code.toLowerCase() !== "x-default" && !validLanguageTag(code))
+      emit("hreflang", p.url, `hreflang '${code}' is not a valid language code`, { hreflang: code }, `lang:${code}`);
+    if (!/^https?:/.test(h.raw.toLowerCase()))
+      emit(
+        "hreflang",
+        p.url,
+        `hreflang '${code}' has a relative URL '${h.raw}'`,
+        { hreflang: code, href: h.raw },
+        `href:${code}`,
+      );
   }
 
   if (!p.viewport || !/\b(width|initial-scale)\s*=/i.test(p.viewport))
-    emit("viewport", p.url, p.viewport ? `the viewport '${p.viewport}' sets neither width nor initial-scale` : "there is no viewport meta tag", { viewport: p.viewport });
+    emit(
+      "viewport",
+      p.url,
+      p.viewport
+        ? `the viewport '${p.viewport}' sets neither width nor initial-scale`
+        : "there is no viewport meta tag",
+      { viewport: p.viewport },
+    );
 
   p.images.forEach((img, i) => {
     const problem = imageAltProblem(img);
-    if (problem) emit("image-alt", p.url, `<img src="${img.src ?? ""}"> has ${problem}`, { src: img.src, alt: img.alt }, `img:${img.src ?? i}`);
+    if (problem)
+      emit(
+        "image-alt",
+        p.url,
+        `<img src="${img.src ?? ""}"> has ${problem}`,
+        { src: img.src, alt: img.alt },
+        `img:${img.src ?? i}`,
+      );
   });
 
   p.links.forEach((l, i) => {
-    if (!l.crawlable) emit("crawlable-anchors", p.url, `a link has ${l.raw === null ? "no href" : `href '${l.raw}'`}`, { href: l.raw, text: l.text }, `a:${i}:${l.raw}`);
+    if (!l.crawlable)
+      emit(
+        "crawlable-anchors",
+        p.url,
+        `a link has ${l.raw === null ? "no href" : `href '${l.raw}'`}`,
+        { href: l.raw, text: l.text },
+        `a:${i}:${l.raw}`,
+      );
     if (nonDescriptive(l, p.final_url, p.lang))
-      emit("link-text", p.url, `link text '${l.text}' does not say where it goes`, { href: l.href, text: l.text }, `text:${l.href}:${l.text}`);
+      emit(
+        "link-text",
+        p.url,
+        `link text '${l.text}' does not say where it goes`,
+        { href: l.href, text: l.text },
+        `text:${l.href}:${l.text}`,
+      );
   });
 }
 
@@ -90,25 +163,66 @@ function canonicalRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, e
   const raws = p.canonical_raw.map((c) => c.trim());
   const resolved = raws.map((r) => (URL.canParse(r, p.final_url) ? new URL(r, p.final_url).href : null));
   const invalid = raws.find((_, i) => resolved[i] === null);
-  if (invalid !== undefined) return emit("canonical", p.url, `canonical '${invalid}' is not a valid URL`, { canonical: invalid }, "invalid");
+  if (invalid !== undefined)
+    return emit("canonical", p.url, `canonical '${invalid}' is not a valid URL`, { canonical: invalid }, "invalid");
   const relative = raws.find((r) => !URL.canParse(r));
-  if (relative !== undefined) return emit("canonical", p.url, `canonical '${relative}' is relative; use an absolute URL`, { canonical: relative, absolute: resolved[raws.indexOf(relative)] }, "relative");
+  if (relative !== undefined)
+    return emit(
+      "canonical",
+      p.url,
+      `canonical '${relative}' is relative; use an absolute URL`,
+      { canonical: relative, absolute: resolved[raws.indexOf(relative)] },
+      "relative",
+    );
   const unique = [...new Set(resolved as string[])];
-  if (unique.length > 1) return emit("canonical", p.url, `${unique.length} different canonical URLs`, { canonicals: unique }, "conflict");
+  if (unique.length > 1)
+    return emit("canonical", p.url, `${unique.length} different canonical URLs`, { canonicals: unique }, "conflict");
   const canonical = new URL(unique[0]!);
   const page = new URL(p.final_url);
-  const alternates = new Set(p.hreflang.flatMap((h) => (URL.canParse(h.raw.trim(), p.final_url) ? [new URL(h.raw.trim(), p.final_url).href] : [])));
+  const alternates = new Set(
+    p.hreflang.flatMap((h) =>
+      URL.canParse(h.raw.trim(), p.final_url) ? [new URL(h.raw.trim(), p.final_url).href] : [],
+    ),
+  );
   if (alternates.has(page.href) && alternates.has(canonical.href) && page.href !== canonical.href)
-    emit("canonical", p.url, `canonical points at another hreflang alternate, ${canonical.href}`, { canonical: canonical.href }, "hreflang");
+    emit(
+      "canonical",
+      p.url,
+      `canonical points at another hreflang alternate, ${canonical.href}`,
+      { canonical: canonical.href },
+      "hreflang",
+    );
   else if (canonical.origin === page.origin && canonical.pathname === "/" && page.pathname !== "/")
-    emit("canonical", p.url, "canonical points at the host's root (the home page)", { canonical: canonical.href }, "root");
-  if (!withinSite(canonical.href, siteRootOf(site.start_url))) emit("canonical-offsite", p.url, `canonical points off-site, to ${canonical.href}`, { canonical: canonical.href });
+    emit(
+      "canonical",
+      p.url,
+      "canonical points at the host's root (the home page)",
+      { canonical: canonical.href },
+      "root",
+    );
+  if (!withinSite(canonical.href, siteRootOf(site.start_url)))
+    emit("canonical-offsite", p.url, `canonical points off-site, to ${canonical.href}`, { canonical: canonical.href });
   const status = index.status.get(canonical.href);
-  if (status !== undefined && !(status >= 200 && status < 300)) emit("canonical-broken", p.url, `canonical ${canonical.href} answers ${status}`, { canonical: canonical.href, status });
+  if (status !== undefined && !(status >= 200 && status < 300))
+    emit("canonical-broken", p.url, `canonical ${canonical.href} answers ${status}`, {
+      canonical: canonical.href,
+      status,
+    });
 }
 
 /** Lighthouse's robots.txt validation: each line a known directive with a value of the right form, allow/disallow inside a group. */
-const ROBOTS_DIRECTIVES = new Set(["user-agent", "disallow", "allow", "sitemap", "crawl-delay", "clean-param", "host", "request-rate", "visit-time", "noindex"]);
+const ROBOTS_DIRECTIVES = new Set([
+  "user-agent",
+  "disallow",
+  "allow",
+  "sitemap",
+  "crawl-delay",
+  "clean-param",
+  "host",
+  "request-rate",
+  "visit-time",
+  "noindex",
+]);
 
 function robotsLineProblem(name: string, value: string): string | null {
   if (!ROBOTS_DIRECTIVES.has(name)) return "Unknown directive";
@@ -118,7 +232,8 @@ function robotsLineProblem(name: string, value: string): string | null {
   }
   if (name === "user-agent" && !value) return "No user-agent specified";
   if (name === "allow" || name === "disallow") {
-    if (value !== "" && value[0] !== "/" && value[0] !== "*") return 'Pattern should either be empty, start with "/" or "*"';
+    if (value !== "" && value[0] !== "/" && value[0] !== "*")
+      return 'Pattern should either be empty, start with "/" or "*"';
     const dollar = value.indexOf("$");
     if (dollar !== -1 && dollar !== value.length - 1) return '"$" should only be used at the end of the pattern';
   }
@@ -136,11 +251,24 @@ function robotsRules(site: ExtractData, emit: Emit): void {
     const name = colon === -1 ? "" : line.slice(0, colon).trim().toLowerCase();
     const problem = colon === -1 ? "Syntax not understood" : robotsLineProblem(name, line.slice(colon + 1).trim());
     if (problem) {
-      emit("robots-txt", robots.url, `line ${i + 1}: ${problem}: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
+      emit(
+        "robots-txt",
+        robots.url,
+        `line ${i + 1}: ${problem}: '${raw.trim()}'`,
+        { line: i + 1, text: raw },
+        `line:${i + 1}`,
+      );
       continue;
     }
     if (name === "user-agent") inGroup = true;
-    else if (!inGroup && (name === "allow" || name === "disallow")) emit("robots-txt", robots.url, `line ${i + 1}: No user-agent specified: '${raw.trim()}'`, { line: i + 1, text: raw }, `line:${i + 1}`);
+    else if (!inGroup && (name === "allow" || name === "disallow"))
+      emit(
+        "robots-txt",
+        robots.url,
+        `line ${i + 1}: No user-agent specified: '${raw.trim()}'`,
+        { line: i + 1, text: raw },
+        `line:${i + 1}`,
+      );
   }
 }
 
@@ -151,7 +279,8 @@ interface SiteIndex {
 }
 
 /** A page that names another as canonical is a deliberate duplicate. */
-const ownPage = (p: ExtractedPage) => isContentPage(p) && (!p.canonical || p.canonical === p.final_url || p.canonical === p.url);
+const ownPage = (p: ExtractedPage) =>
+  isContentPage(p) && (!p.canonical || p.canonical === p.final_url || p.canonical === p.url);
 const DUPLICATES = [
   ["duplicate-title", (p: ExtractedPage) => p.title, "title"],
   ["duplicate-description", (p: ExtractedPage) => p.meta_description, "meta description"],
@@ -160,7 +289,10 @@ const DUPLICATES = [
 const MAX_OTHERS = 20;
 
 function indexSite(pages: Iterable<ExtractedPage>): SiteIndex {
-  const index: SiteIndex = { status: new Map(), groups: { "duplicate-title": new Map(), "duplicate-description": new Map() } };
+  const index: SiteIndex = {
+    status: new Map(),
+    groups: { "duplicate-title": new Map(), "duplicate-description": new Map() },
+  };
   for (const p of pages) {
     index.status.set(p.url, p.status);
     if (!index.status.has(p.final_url)) index.status.set(p.final_url, p.status);
@@ -183,13 +315,23 @@ function siteRulesOfPage(p: ExtractedPage, index: SiteIndex, emit: Emit): void {
       const group = index.groups[rule].get(value(p)?.trim().toLowerCase() ?? "");
       if (!group || group.length < 2) continue;
       const others = group.filter((u) => u !== p.url);
-      emit(rule, p.url, `the same ${what} as ${others.length} other page(s)`, { value: value(p), others: others.slice(0, MAX_OTHERS), others_count: others.length });
+      emit(rule, p.url, `the same ${what} as ${others.length} other page(s)`, {
+        value: value(p),
+        others: others.slice(0, MAX_OTHERS),
+        others_count: others.length,
+      });
     }
   for (const l of p.links) {
     if (!l.internal || !l.href) continue;
     const status = index.status.get(l.href);
     if (status !== undefined && (status === 0 || status >= 400))
-      emit("broken-link", p.url, `links to ${l.href}, which ${status ? `answers ${status}` : "cannot be reached"}`, { href: l.href, status, text: l.text, raw: l.raw }, l.href);
+      emit(
+        "broken-link",
+        p.url,
+        `links to ${l.href}, which ${status ? `answers ${status}` : "cannot be reached"}`,
+        { href: l.href, status, text: l.text, raw: l.raw },
+        l.href,
+      );
   }
 }
 
@@ -202,7 +344,8 @@ export function audit(site: ExtractData, pages: () => Iterable<ExtractedPage>): 
   const found = new Map<string, Finding>();
   const emit: Emit = (rule, url, message, detail = {}, key = "") => {
     const id = findingId(rule, url, key);
-    if (!found.has(id)) found.set(id, { id, rule, severity: RULES[rule].severity, category: RULES[rule].category, url, message, detail });
+    if (!found.has(id))
+      found.set(id, { id, rule, severity: RULES[rule].severity, category: RULES[rule].category, url, message, detail });
   };
   let count = 0;
   for (const p of pages()) {
@@ -211,11 +354,16 @@ export function audit(site: ExtractData, pages: () => Iterable<ExtractedPage>): 
     siteRulesOfPage(p, index, emit);
   }
   for (const b of site.blocked)
-    for (const from of b.linked_from) emit("blocked-by-robots", from, `links to ${b.url}, which robots.txt disallows`, { href: b.url }, b.url);
+    for (const from of b.linked_from)
+      emit("blocked-by-robots", from, `links to ${b.url}, which robots.txt disallows`, { href: b.url }, b.url);
   robotsRules(site, emit);
   const order = (r: string) => RULE_IDS.indexOf(r as RuleId);
   const findings = [...found.values()].sort(
-    (a, b) => SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] || order(a.rule) - order(b.rule) || (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) || (a.id < b.id ? -1 : 1),
+    (a, b) =>
+      SEVERITY_RANK[b.severity] - SEVERITY_RANK[a.severity] ||
+      order(a.rule) - order(b.rule) ||
+      (a.url < b.url ? -1 : a.url > b.url ? 1 : 0) ||
+      (a.id < b.id ? -1 : 1),
   );
   return { findings, pages: count };
 }

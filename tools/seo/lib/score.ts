@@ -8,11 +8,17 @@ import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import { CATEGORIES, type Category } from "../schemas.ts";
 import type { AuditData, ScoreData } from "./artifacts.ts";
 
-export const CATEGORY_WEIGHTS: Record<Category, number> = { indexability: 3, content: 3, links: 2, media: 1, international: 1, mobile: 1 };
+export const CATEGORY_WEIGHTS: Record<Category, number> = {
+  indexability: 3,
+  content: 3,
+  links: 2,
+  media: 1,
+  international: 1,
+  mobile: 1,
+};
 
 /** Rules that judge every fetched page; the rest judge pages that could be indexed. */
 const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status-code", "redirect-chain"]);
-
 
 /** `pages`: how many were crawled, and how many of them are content pages (2xx HTML). */
 export function scoreSite(audited: AuditData, pages: { all: number; content: number }): ScoreData {
@@ -44,4 +50,5 @@ export function scoreSite(audited: AuditData, pages: { all: number; content: num
   return { score, categories };
 }
 
-export const grade = (score: number): "A" | "B" | "C" | "D" | "F" => (score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 50 ? "D" : "F");
+export const grade = (score: number): "A" | "B" | "C" | "D" | "F" =>
+  score >= 90 ? "A" : score >= 80 ? "B" : score >= 70 ? "C" : score >= 50 ? "D" : "F";

@@ -15,7 +15,8 @@ import { FIXES, fixBeyond, textBefore } from "./fix-effects.ts";
 
 const rootOf = (x: Pick<ExecContext, "plan">): string => {
   const root = x.plan.context.root;
-  if (typeof root !== "string") throw new KitError("PLAN_INVALID", "the plan does not name the site folder (context.root)");
+  if (typeof root !== "string")
+    throw new KitError("PLAN_INVALID", "the plan does not name the site folder (context.root)");
   return root;
 };
 
@@ -40,7 +41,8 @@ const read = (path: string): Buffer | null => {
 /** The live text of the file the item edits; null when it is absent, or when the item does not edit its own target (judged as such). */
 const liveText = (item: PlanItem, x: ReadContext): string | null => {
   const file = item.params.file;
-  if (typeof file !== "string" || item.preconditions.length !== 1 || item.preconditions[0]!.target !== file) return null;
+  if (typeof file !== "string" || item.preconditions.length !== 1 || item.preconditions[0]!.target !== file)
+    return null;
   return read(fileOf(x, file))?.toString("utf8") ?? null;
 };
 
@@ -55,8 +57,13 @@ const fileEdit: Omit<ActionSpec, "effect"> = {
     const bytes = read(path);
     if (!bytes) throw new KitError("PRECONDITION_FAILED", `${item.params.file} is gone`);
     const next = applyEdits(bytes.toString("utf8"), item.params.edits as Edit[]);
-    if (typeof next !== "string") throw new KitError("PRECONDITION_FAILED", `${item.params.file} changed under the edit (edit ${next.misfit + 1} no longer fits)`);
-    if (sha256(next) !== item.params.sha256_after) throw new KitError("PRECONDITION_FAILED", `${item.params.file} would not end as planned`);
+    if (typeof next !== "string")
+      throw new KitError(
+        "PRECONDITION_FAILED",
+        `${item.params.file} changed under the edit (edit ${next.misfit + 1} no longer fits)`,
+      );
+    if (sha256(next) !== item.params.sha256_after)
+      throw new KitError("PRECONDITION_FAILED", `${item.params.file} would not end as planned`);
     const tmp = tempOf(path, x.idempotencyKey);
     try {
       writeFileSync(tmp, next);

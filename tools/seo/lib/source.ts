@@ -34,16 +34,40 @@ export interface Located {
 }
 
 const CHROME_TAGS = new Set(["nav", "header", "footer", "aside", "form", "menu", "dialog", "template", "noscript"]);
-const CHROME_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "menu", "menubar", "dialog"]);
-const CHROME_NAMES = /(^|[\s_-])(nav|navbar|navigation|sidebar|sphinxsidebar|menu|breadcrumbs?|footer|header|masthead|toc|related|cookies?|banner|skip)($|[\s_-])/i;
+const CHROME_ROLES = new Set([
+  "navigation",
+  "banner",
+  "contentinfo",
+  "complementary",
+  "search",
+  "menu",
+  "menubar",
+  "dialog",
+]);
+const CHROME_NAMES =
+  /(^|[\s_-])(nav|navbar|navigation|sidebar|sphinxsidebar|menu|breadcrumbs?|footer|header|masthead|toc|related|cookies?|banner|skip)($|[\s_-])/i;
 const MAIN_TAGS = new Set(["main", "article"]);
 
 /** Whether an element is page chrome (navigation, header, footer, sidebar, hidden), not content. */
 const isChrome = (name: string, attrs: Record<string, string>): boolean =>
-  CHROME_TAGS.has(name) || CHROME_ROLES.has((attrs.role ?? "").trim().toLowerCase()) || CHROME_NAMES.test(`${attrs.class ?? ""} ${attrs.id ?? ""}`) || "hidden" in attrs;
+  CHROME_TAGS.has(name) ||
+  CHROME_ROLES.has((attrs.role ?? "").trim().toLowerCase()) ||
+  CHROME_NAMES.test(`${attrs.class ?? ""} ${attrs.id ?? ""}`) ||
+  "hidden" in attrs;
 
 export function locate(text: string): Located {
-  const out: Located = { html: null, headOpen: null, headClose: null, charset: null, viewport: null, titleClose: null, description: null, canonicals: [], anchors: [], paragraphs: [] };
+  const out: Located = {
+    html: null,
+    headOpen: null,
+    headClose: null,
+    charset: null,
+    viewport: null,
+    titleClose: null,
+    description: null,
+    canonicals: [],
+    anchors: [],
+    paragraphs: [],
+  };
   let inP = 0;
   let para = "";
   let paraMain = false;
@@ -55,7 +79,11 @@ export function locate(text: string): Located {
     {
       onopentag(name, attrs) {
         const parent = stack.at(-1);
-        stack.push({ name, chrome: (parent?.chrome ?? false) || isChrome(name, attrs), main: (parent?.main ?? false) || MAIN_TAGS.has(name) || (attrs.role ?? "").trim().toLowerCase() === "main" });
+        stack.push({
+          name,
+          chrome: (parent?.chrome ?? false) || isChrome(name, attrs),
+          main: (parent?.main ?? false) || MAIN_TAGS.has(name) || (attrs.role ?? "").trim().toLowerCase() === "main",
+        });
         const span: TagSpan = { start: parser.startIndex, end: parser.endIndex + 1, attrs };
         const rel = (attrs.rel ?? "").toLowerCase().split(/\s+/);
         const meta = (attrs.name ?? "").toLowerCase();
@@ -108,4 +136,5 @@ export function indentAt(text: string, index: number): string {
   return /^[ \t]*/.exec(text.slice(lineStart))![0];
 }
 
-export const escapeAttr = (s: string): string => s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+export const escapeAttr = (s: string): string =>
+  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

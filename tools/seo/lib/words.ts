@@ -30,7 +30,9 @@ function wordAt(text: string, i: number): number {
 }
 
 /** ASCII letters and digits, by char code. */
-const ASCII_WORD = new Uint8Array(128).map((_, c) => ((c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) ? 1 : 0));
+const ASCII_WORD = new Uint8Array(128).map((_, c) =>
+  (c >= 48 && c <= 57) || ((c | 32) >= 97 && (c | 32) <= 122) ? 1 : 0,
+);
 
 export function countWords(text: string): number {
   let n = 0;
@@ -56,7 +58,8 @@ export function countWords(text: string): number {
     }
     const c = text.charCodeAt(i);
     // An apostrophe or hyphen between two letters joins them into one word.
-    if (!(inWord && (c === 39 || c === 0x2019 || c === 45) && i + 1 < text.length && wordAt(text, i + 1) > 0)) inWord = false;
+    if (!(inWord && (c === 39 || c === 0x2019 || c === 45) && i + 1 < text.length && wordAt(text, i + 1) > 0))
+      inWord = false;
     i++;
   }
   return n;

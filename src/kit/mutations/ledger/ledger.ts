@@ -43,7 +43,12 @@ export type Outcome = "applied" | "failed";
 
 export type Claim =
   /** Ours to execute; `takeover` means a previous owner may have executed it already: reconcile first. */
-  | { readonly kind: "acquired"; readonly takeover: boolean; readonly previousOwner: string | null; readonly generation: number }
+  | {
+      readonly kind: "acquired";
+      readonly takeover: boolean;
+      readonly previousOwner: string | null;
+      readonly generation: number;
+    }
   | { readonly kind: "settled"; readonly outcome: Outcome; readonly result: unknown; readonly settledAt: number }
   | { readonly kind: "busy"; readonly owner: string; readonly leaseUntil: number }
   | { readonly kind: "conflict"; readonly fingerprint: string };
@@ -177,9 +182,27 @@ export function ownerGone(owner: string, leaseUntil: number, now: number, host: 
 }
 
 /** The decision for an existing row, shared by both engines. null: acquire it. */
-export function decide(row: { fingerprint: string; state: string; owner: string | null; lease_until: number | string | null; outcome: string | null; result: string | null; updated_at: number | string }, req: ClaimRequest, host: string): Claim | "takeover" {
+export function decide(
+  row: {
+    fingerprint: string;
+    state: string;
+    owner: string | null;
+    lease_until: number | string | null;
+    outcome: string | null;
+    result: string | null;
+    updated_at: number | string;
+  },
+  req: ClaimRequest,
+  host: string,
+): Claim | "takeover" {
   if (row.fingerprint !== req.fingerprint) return { kind: "conflict", fingerprint: row.fingerprint };
-  if (row.state === "settled") return { kind: "settled", outcome: row.outcome as Outcome, result: row.result ? JSON.parse(row.result) : null, settledAt: Number(row.updated_at) };
+  if (row.state === "settled")
+    return {
+      kind: "settled",
+      outcome: row.outcome as Outcome,
+      result: row.result ? JSON.parse(row.result) : null,
+      settledAt: Number(row.updated_at),
+    };
   if (row.owner === req.owner) return "takeover";
   if (ownerGone(row.owner ?? "", Number(row.lease_until ?? 0), req.now, host)) return "takeover";
   return { kind: "busy", owner: row.owner ?? "", leaseUntil: Number(row.lease_until ?? 0) };

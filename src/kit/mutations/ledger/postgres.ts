@@ -5,7 +5,19 @@
  */
 import { SQL } from "bun";
 import { hostname } from "node:os";
-import { decide, FRESH_CLAIM, itemRow, logRow, MIGRATIONS, type Claim, type ClaimRequest, type Fence, type Ledger, type Release, type Settlement } from "./ledger.ts";
+import {
+  decide,
+  FRESH_CLAIM,
+  itemRow,
+  logRow,
+  MIGRATIONS,
+  type Claim,
+  type ClaimRequest,
+  type Fence,
+  type Ledger,
+  type Release,
+  type Settlement,
+} from "./ledger.ts";
 
 export async function openPostgres(url: string): Promise<Ledger> {
   const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });
@@ -23,8 +35,10 @@ export async function openPostgres(url: string): Promise<Ledger> {
     settle: async (f, s) => (await settleAndClaim(sql, f, s, null)).settled,
     settleAndClaim: (f, s, next) => settleAndClaim(sql, f, s, next),
     async release(f: Fence, how: Release) {
-      if (how === "forget") await sql`DELETE FROM action_items WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
-      else await sql`UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
+      if (how === "forget")
+        await sql`DELETE FROM action_items WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
+      else
+        await sql`UPDATE action_items SET owner = NULL, lease_until = 0 WHERE idempotency_key = ${f.key} AND owner = ${f.owner} AND attempts = ${f.generation} AND state = 'intent'`;
     },
     async actions(filter) {
       const rows = await sql`
@@ -59,7 +73,12 @@ const insertIntent = (sql: SQL, r: ClaimRequest, from = sql``) => sql`
  * at all, and with them, when the item settled, the intent row of `next`
  * (none when its key is already in the ledger).
  */
-async function settleAndClaim(sql: SQL, f: Fence, s: Settlement, next: ClaimRequest | null): Promise<{ settled: boolean; next: Claim | null }> {
+async function settleAndClaim(
+  sql: SQL,
+  f: Fence,
+  s: Settlement,
+  next: ClaimRequest | null,
+): Promise<{ settled: boolean; next: Claim | null }> {
   const row = s.log;
   const [r] = await sql`
     WITH settled AS (
@@ -89,7 +108,12 @@ async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> 
       const [taken] = await tx`
         UPDATE action_items SET owner = ${req.owner}, lease_until = ${req.now + req.leaseMs}, attempts = attempts + 1, updated_at = ${req.now}
         WHERE idempotency_key = ${req.key} RETURNING attempts`;
-      return { kind: "acquired", takeover: true, previousOwner: row.owner as string | null, generation: Number(taken.attempts) };
+      return {
+        kind: "acquired",
+        takeover: true,
+        previousOwner: row.owner as string | null,
+        generation: Number(taken.attempts),
+      };
     });
     if (decided) return decided;
   }
@@ -100,7 +124,9 @@ async function migrate(sql: SQL): Promise<void> {
     // One migrator at a time across every machine sharing the ledger.
     await tx`SELECT pg_advisory_xact_lock(7342001)`;
     await tx`CREATE TABLE IF NOT EXISTS ledger_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)`;
-    const done = new Set(((await tx`SELECT version FROM ledger_migrations`) as { version: number }[]).map((r) => r.version));
+    const done = new Set(
+      ((await tx`SELECT version FROM ledger_migrations`) as { version: number }[]).map((r) => r.version),
+    );
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       for (const statement of m.sql("postgres")) await tx.unsafe(statement);
