@@ -3,6 +3,7 @@
  * the kit (contract §1, §3, §5). If the kit and this file disagree, one of
  * them misread the contract, and the verifier says so.
  */
+import type { CheckId, Extension } from "./report.ts";
 
 /** contract §1: the closed tier-1 set, with the class each verb must have. */
 export const TIER1_VERBS: Readonly<Record<string, "read" | "write">> = {
@@ -32,8 +33,19 @@ export const UNIVERSAL_FLAGS = [
   "run-dir",
 ] as const;
 
-/** The kit's universal flags beyond the contract's (its extensions cursor, params, toon, and --help on every command). */
-export const KIT_UNIVERSAL_FLAGS = ["cursor", "params", "toon", "help"] as const;
+/**
+ * The kit's universal flags beyond the contract's, from the SPEC: each with the
+ * extension a tool claims for it (none for --help, on every command) and the
+ * check a command that redefines it fails. The one list of them here.
+ */
+export const KIT_FLAGS: Readonly<Record<string, { readonly extension: Extension | null; readonly check: CheckId }>> = {
+  cursor: { extension: "cursor", check: "lists.cursor" },
+  params: { extension: "params", check: "flags.params" },
+  toon: { extension: "toon", check: "flags.toon" },
+  help: { extension: null, check: "flags.universal" },
+};
+
+export const KIT_UNIVERSAL_FLAGS: readonly string[] = Object.keys(KIT_FLAGS);
 
 /** contract §5: the exit codes a tool may use. */
 export const EXIT_CODES = [0, 1, 2, 3, 4, 5, 130] as const;

@@ -12,9 +12,12 @@ import * as z from "zod/mini";
 import { compileTool } from "../../src/kit/compile/index.ts";
 import { defineCommand, defineTool, type ToolSpec } from "../../src/kit/declare/define.ts";
 import { DeclarationError } from "../../src/kit/declare/mistakes.ts";
+import { UNIVERSAL_FLAGS } from "../../src/kit/cli/flags.ts";
 
 const FILE = relative(process.cwd(), import.meta.path);
 const DOC = join(import.meta.dir, "..", "..", "docs", "declaration-mistakes.md");
+/** The universal flags as an unknown flag's message lists them: the doc writes UNIVERSAL for them. */
+const UNIVERSAL = UNIVERSAL_FLAGS.map((f) => `--${f.name}`).join(", ");
 
 const flags = z.object({ id: z.string(), kind: z.optional(z.enum(["a", "b"])), min: z.optional(z.int()) });
 const base = {
@@ -137,7 +140,10 @@ describe("declaration mistakes", () => {
     test(`${row.mistake}: ${row.stage} prints the doc's message`, () => {
       const make = MISTAKES[row.mistake];
       expect(make).toBeDefined();
-      expect(messageOf(make!())).toEqual({ stage: row.stage, message: row.message.replace("FILE", FILE) });
+      expect(messageOf(make!())).toEqual({
+        stage: row.stage,
+        message: row.message.replace("FILE", FILE).replace("UNIVERSAL", UNIVERSAL),
+      });
     });
 
   test("a command declared with defineCommand in its own file is named by that file", () => {
@@ -164,8 +170,7 @@ describe("declaration mistakes", () => {
     expect({ exit: proc.exitCode, stdout: proc.stdout.toString(), stderr: proc.stderr.toString() }).toEqual({
       exit: 1,
       stdout: "",
-      stderr:
-        'tool.ts: tool demo, command "item get": example 1 (`demo item get --idd x`) would be refused: UNKNOWN_FLAG: unknown flag --idd for demo item get; valid flags: --id, --json, --describe, --help, --dry-run, --fields, --limit, --cursor, --force, --yes, --no-input, --wait, --run-dir, --params, --toon. Fix: did you mean --id?\n',
+      stderr: `tool.ts: tool demo, command "item get": example 1 (\`demo item get --idd x\`) would be refused: UNKNOWN_FLAG: unknown flag --idd for demo item get; valid flags: --id, ${UNIVERSAL}. Fix: did you mean --id?\n`,
     });
   });
 

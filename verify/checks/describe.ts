@@ -5,6 +5,7 @@ import { parse as parseYaml } from "yaml";
 import {
   CREDENTIAL_FLAG,
   FORBIDDEN_VERBS,
+  KIT_FLAGS,
   KIT_UNIVERSAL_FLAGS,
   schemaIdFor,
   TIER1_VERBS,
@@ -104,8 +105,10 @@ export async function checkDescribe(s: Subject): Promise<DescribeDoc | null> {
   // A command may not redefine a universal flag: the contract's, --help, and the kit's it claims.
   const reserved: string[] = [
     ...UNIVERSAL_FLAGS,
-    "help",
-    ...(["cursor", "params", "toon"] as const).filter((k) => holds(s, k)),
+    ...KIT_UNIVERSAL_FLAGS.filter((k) => {
+      const extension = KIT_FLAGS[k]!.extension;
+      return extension === null || holds(s, extension);
+    }),
   ];
   for (const c of doc.commands) {
     checkVerb(s, c);
@@ -123,10 +126,10 @@ export async function checkDescribe(s: Subject): Promise<DescribeDoc | null> {
       );
       // Listing a universal flag among a command's flags is fine (§3 forbids redefining, not listing): another type is a redefinition.
       if (reserved.includes(flag.name) && !sameKind(flag.name, flag.type)) {
-        const id =
-          ({ cursor: "lists.cursor", params: "flags.params", toon: "flags.toon" } as const)[flag.name as "cursor"] ??
-          "flags.universal";
-        f.fail(id, `'${c.name}' redefines the universal flag --${flag.name} as ${flag.rawType}`);
+        f.fail(
+          KIT_FLAGS[flag.name]?.check ?? "flags.universal",
+          `'${c.name}' redefines the universal flag --${flag.name} as ${flag.rawType}`,
+        );
       } else f.exercised("flags.universal");
     }
     if (holds(s, "describe-schema"))

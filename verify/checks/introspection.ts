@@ -77,6 +77,11 @@ export async function checkToolHelp(s: Subject, doc: DescribeDoc): Promise<void>
   s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 
+/** The universal flags help must list: the contract's and the kit's, and any more the tool's --describe declares. */
+const universalOf = (doc: DescribeDoc | null): string[] => [
+  ...new Set([...UNIVERSAL_FLAGS, ...KIT_UNIVERSAL_FLAGS, ...(doc?.universal_flags ?? [])]),
+];
+
 export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void> {
   const r = await s.sandbox.run({ label: `${c.name} --help`, argv: [...c.name.split(" "), "--help"] });
   if (!inspectStreams(s, r)) return;
@@ -101,11 +106,7 @@ export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void>
       `'${c.name} --help' FLAGS`,
       flagsIn(section(r.stdout, "FLAGS")),
       c.flags.map((f) => f.name),
-    ) ??
-    diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), [
-      ...UNIVERSAL_FLAGS,
-      ...KIT_UNIVERSAL_FLAGS,
-    ]);
+    ) ?? diff(`'${c.name} --help' UNIVERSAL FLAGS`, flagsIn(section(r.stdout, "UNIVERSAL FLAGS")), universalOf(s.doc));
   s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 

@@ -7,6 +7,7 @@
  * as `${VAR}` references. Generated from the describe documents, like
  * `--help` and SKILL.md. A person's act (an approval) is left out.
  */
+import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
 import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
 
 export interface DeclaredTool {
@@ -25,27 +26,16 @@ export const toolName = (tool: string, c: Pick<CommandDoc, "verb" | "resource">)
 
 /**
  * The command's flags, plus the universal values a caller needs through this
- * door (the same keys `--params` accepts): a list's `limit` and `cursor`, and
- * `run-dir`, where a pipeline's artifacts are read and written.
+ * door (the same keys `--params` accepts), as the flag table declares them:
+ * a list's `limit` and `cursor`, and `run-dir`, where a pipeline's artifacts
+ * are read and written.
  */
 export function inputOf(c: CommandDoc): Record<string, unknown> {
   const extra: Record<string, unknown> = {};
-  if (c.pagination) {
-    extra.limit = {
-      type: "integer",
-      minimum: 1,
-      maximum: c.pagination.max_limit,
-      description: `How many items (default ${c.pagination.default_limit}).`,
-    };
-    extra.cursor = {
-      type: "string",
-      description: "meta.pagination.next_cursor of the previous page, with the same other input.",
-    };
+  for (const f of UNIVERSAL_FLAGS) {
+    const property = f.inParams ? f.declared?.(c.pagination) : null;
+    if (property) extra[f.name] = property;
   }
-  extra["run-dir"] = {
-    type: "string",
-    description: "The run dir: where pipeline artifacts are read and written (default: a fresh temporary one).",
-  };
   const schema = c.input_schema as { properties?: Record<string, unknown> };
   return { ...c.input_schema, properties: { ...(schema.properties ?? {}), ...extra } };
 }

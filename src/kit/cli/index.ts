@@ -4,13 +4,17 @@ export { compiledChecks, type Checks, type CompiledValidators } from "./checks.t
 export { readCommandFlags, UNIVERSAL_ARGV } from "./command-flags.ts";
 export { parseFields, project } from "./fields.ts";
 export {
+  contextUniversal,
   earlyUniversal,
   kebab,
   UNIVERSAL_FLAGS,
   universalOf,
+  type ContextUniversal,
+  type EarlyUniversal,
   type FlagKind,
   type FlagSpec,
   type Universal,
+  type UniversalFlag,
 } from "./flags.ts";
 export { resolveCommand } from "./resolve.ts";
 export { editDistance, nearest } from "./suggest.ts";

@@ -7,10 +7,10 @@ export const isTier1Verb = (v: string): v is Tier1Verb => (TIER1_VERBS as readon
 
 /** contract §1: forbidden always; each answered with the canonical verb an agent meant. */
 export const FORBIDDEN_SYNONYMS: Readonly<Record<string, Tier1Verb>> = {
-  info: "get",
-  show: "get",
-  fetch: "get",
   ls: "list",
+  show: "get",
+  info: "get",
+  fetch: "get",
   rm: "delete",
   new: "create",
   make: "create",

@@ -5,7 +5,7 @@
  */
 import type { EnvVar } from "../declare/define.ts";
 import type { ErrorCode } from "../output/errors.ts";
-import type { FlagKind } from "../cli/flags.ts";
+import { UNIVERSAL_FLAGS, type FlagKind } from "../cli/flags.ts";
 
 export type JsonSchema = Record<string, unknown>;
 
@@ -65,19 +65,17 @@ export interface DescribeDoc {
   extensions: readonly string[];
 }
 
-/** What the kit adds to the contract, by the names the verifier knows them by. */
-export const KIT_EXTENSIONS = [
+/** What the kit adds to the contract, by the names the verifier knows them by; a universal flag's comes from the flag table. */
+export const KIT_EXTENSIONS: readonly string[] = [
   "describe-schema",
   "per-command-describe",
-  "cursor",
-  "params",
-  "toon",
+  ...UNIVERSAL_FLAGS.flatMap((f) => (f.extension ? [f.extension] : [])),
   "hint",
   "error-codes",
   "help-layout",
   "skill-layout",
   "examples",
-] as const;
+];
 
 /** What a compiled tool carries besides its describe document: the file each flag prints. */
 export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;

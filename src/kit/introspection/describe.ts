@@ -17,6 +17,7 @@ import {
   type JsonSchema,
 } from "./describe-doc.ts";
 import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
+import { EXIT_READINGS } from "./exits.ts";
 import { shellLine } from "./shell.ts";
 
 /** A command's schemas as the compile step derived them. */
@@ -90,16 +91,6 @@ function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): Comm
   };
 }
 
-const EXIT_MEANINGS: Record<keyof typeof EXIT, string> = {
-  ok: "success (ok: true)",
-  internal: "internal or unexpected failure: report it; maybe retry once",
-  usage: "usage error, bad flags or arguments: fix the invocation",
-  input: "input or precondition failure, e.g. a missing artifact: fix the input",
-  upstream: "an external service failed: retry (retryable: true)",
-  policy: "a policy or guardrail refused: do not retry, it needs approval",
-  cancelled: "interrupted by SIGINT/SIGTERM",
-};
-
 /** The whole tool; `narrowDoc` cuts it to one command. */
 export function describeTool(tool: Tool, schemasOf: (command: Command) => CommandSchemas): DescribeDoc {
   const docs = tool.commands.map((c) => commandDoc(tool, c, schemasOf(c)));
@@ -113,7 +104,7 @@ export function describeTool(tool: Tool, schemasOf: (command: Command) => Comman
     universal_flags: UNIVERSAL_FLAGS.map((f) => ({ name: f.name, type: f.kind, description: f.description })),
     env: [...(tool.env ?? [])],
     exit_codes: Object.fromEntries(
-      Object.entries(EXIT).map(([k, v]) => [String(v), EXIT_MEANINGS[k as keyof typeof EXIT]]),
+      Object.entries(EXIT).map(([k, v]) => [String(v), EXIT_READINGS[k as keyof typeof EXIT].meaning]),
     ),
     error_codes: Object.fromEntries(
       (Object.keys(ERROR_CODES) as ErrorCode[])

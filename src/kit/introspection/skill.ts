@@ -4,10 +4,17 @@
  * heading and every flag a table row starting with its `--name`, so the
  * verifier can hold it against --describe.
  */
+import { FORBIDDEN_SYNONYMS, TIER1_VERBS } from "../declare/verbs.ts";
+import { KIT_DEFAULT_LIMIT } from "../lists/bounds.ts";
+import { EXIT, type ExitClass } from "../output/errors.ts";
 import type { DescribeDoc } from "./describe-doc.ts";
+import { EXIT_READINGS } from "./exits.ts";
 import { flagNotes } from "./help.ts";
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
+const code = (word: string): string => `\`${word}\``;
+const oneOf = (words: readonly string[]): string =>
+  `${words.slice(0, -1).map(code).join(", ")} or ${code(words[words.length - 1]!)}`;
 
 export function toolSkill(doc: DescribeDoc): string {
   const out: string[] = [
@@ -94,6 +101,27 @@ function commandSkill(doc: DescribeDoc, c: DescribeDoc["commands"][number]): str
   return out;
 }
 
+/** The exit classes, in the exit table's order, each with the move it asks for. */
+const exitTable = (): string =>
+  [
+    "| Exit | Meaning | Your move |",
+    "|---|---|---|",
+    ...(Object.keys(EXIT) as ExitClass[]).map(
+      (k) => `| ${EXIT[k]} | ${EXIT_READINGS[k].brief} | ${EXIT_READINGS[k].move} |`,
+    ),
+  ].join("\n");
+
+/** The universal flags the tools describe, each once, in table order. */
+function universalTable(docs: readonly DescribeDoc[]): string {
+  const flags = new Map<string, { type: string; description: string }>();
+  for (const d of docs) for (const f of d.universal_flags) if (!flags.has(f.name)) flags.set(f.name, f);
+  return [
+    "| Flag | Type | What |",
+    "|---|---|---|",
+    ...[...flags].map(([name, f]) => `| \`--${name}\` | ${f.type} | ${cell(f.description)} |`),
+  ].join("\n");
+}
+
 /** The one fleet-level skill: what every tool here guarantees. */
 export function fleetSkill(docs: readonly DescribeDoc[]): string {
   const first = docs[0];
@@ -110,10 +138,15 @@ Tools: ${docs.map((d) => `\`${d.tool}\` (${d.purpose})`).join("; ")}.
 
 ## Calling a tool
 - Shape: \`<tool> <verb> [flags]\` or \`<tool> <resource> <verb> [flags]\`. Flags only, no positional arguments.
-- Tier-1 verbs mean the same everywhere: \`get\`, \`list\`, \`create\`, \`update\`, \`delete\`, \`plan\`, \`apply\`. Tier-2 verbs (pipeline stages) are listed by \`<tool> --describe\`; never guess one. There is no \`ls\`, \`show\`, \`info\`, \`fetch\`, \`rm\`, \`new\`, \`make\` or \`run\`.
+- Tier-1 verbs mean the same everywhere: ${TIER1_VERBS.map(code).join(", ")}. Tier-2 verbs (pipeline stages) are listed by \`<tool> --describe\`; never guess one. There is no ${oneOf(Object.keys(FORBIDDEN_SYNONYMS))}.
 - Pass \`--json\` always. Read \`<tool> --describe\` for commands, flags (with JSON Schema), result schemas, errors and environment.
 - Complex input: \`--params FILE\` or \`--params -\` (stdin) takes the command's flags as one JSON object, keys as the flag names.
 - One encoding at a time: \`--json\` and \`--toon\` together is \`CONFLICTING_FLAGS\` (exit 2). \`--help --json\` answers with an envelope whose \`data\` holds the help text (\`help\`, \`usage\`); plain \`--help\` prints text. \`<tool> --skill\` and \`<tool> --spec\` print the tool's SKILL.md and spec.yaml.
+
+## Universal flags
+Every command takes these, and none redefines one:
+
+${universalTable(docs)}
 
 ## The envelope
 Exactly one JSON object on stdout: \`{ ok, contract_version, tool, command, data, error, meta }\`. \`ok\` is true exactly when \`data\` is an object and \`error\` is null. \`meta\` always has \`schema\`, \`duration_ms\`, \`cost_usd\`, \`llm_tokens\`, \`pagination\`, \`truncated\`, \`truncation_hint\`, \`run_dir\`, \`outcome\`. Diagnostics go to stderr.
@@ -121,22 +154,14 @@ Exactly one JSON object on stdout: \`{ ok, contract_version, tool, command, data
 ## Errors and exits
 \`error\` has \`code\`, a one-line \`message\` that lists valid values, \`retryable\`, and where useful \`allowed\`, \`got\`, \`hint\` (the next action) and \`detail\`.
 
-| Exit | Meaning | Your move |
-|---|---|---|
-| 0 | success | continue |
-| 1 | internal | report; maybe retry once |
-| 2 | usage | fix the invocation (read \`allowed\`/\`hint\`) |
-| 3 | input or precondition | fix the input (e.g. run the stage the hint names) |
-| 4 | upstream | retry later (\`retryable: true\`) |
-| 5 | policy | do not retry: it needs a human or an approval |
-| 130 | cancelled | the call was interrupted |
+${exitTable()}
 
 | Code | Exit | Retryable | Meaning |
 |---|---|---|---|
 ${[...codes].map(([k, v]) => `| \`${k}\` | ${v.exit} | ${v.retryable ? "yes" : "no"} | ${cell(v.summary)} |`).join("\n")}
 
 ## Lists
-Every list is bounded (default at most 50). A cut list sets \`meta.truncated\` and a \`truncation_hint\`; continue with \`--cursor <meta.pagination.next_cursor>\` and the same flags. \`--limit 0\` is an error, not "everything". \`--fields a,b.c\` trims \`data\` to those paths.
+Every list is bounded (default at most ${KIT_DEFAULT_LIMIT}). A cut list sets \`meta.truncated\` and a \`truncation_hint\`; continue with \`--cursor <meta.pagination.next_cursor>\` and the same flags. \`--limit 0\` is an error, not "everything". \`--fields a,b.c\` trims \`data\` to those paths.
 
 ## Writes
 Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5).

@@ -52,6 +52,8 @@ const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException 
 export class RunDir {
   #path: string | undefined;
   readonly #given: boolean;
+  /** A fresh run dir removed because it held nothing to read: no longer there to report. */
+  #removed = false;
   /** What this stage read, hashed only if it writes an artifact of its own. */
   readonly #reads: { artifact: string; bytes: Uint8Array }[] = [];
 
@@ -83,15 +85,16 @@ export class RunDir {
   create(): void {
     try {
       fs().mkdirSync(this.path, { recursive: true });
+      this.#removed = false;
     } catch (e) {
       if (errnoOf(e) === "EEXIST" || errnoOf(e) === "ENOTDIR") throw this.#notAFolder();
       throw e;
     }
   }
 
-  /** Whether the run dir was touched at all (meta.run_dir is reported only then). */
+  /** Whether the run dir was touched and is still there (meta.run_dir is reported only then). */
   get used(): boolean {
-    return this.#path !== undefined;
+    return this.#path !== undefined && !this.#removed;
   }
 
   /** A path inside the run dir; anything that would resolve outside it is refused. */
@@ -110,7 +113,10 @@ export class RunDir {
     const first = producer
       ? `run \`${this.opts.tool} ${producer} --run-dir ${runDir}\` first`
       : `produce ${name}.json first`;
-    if (!this.#given) fs().rmSync(this.path, { recursive: true, force: true });
+    if (!this.#given) {
+      fs().rmSync(this.path, { recursive: true, force: true });
+      this.#removed = true;
+    }
     return new KitError(
       "MISSING_ARTIFACT",
       `${name}.json is not in the run dir${this.#given ? ` ${this.path}` : " (none was given, so a fresh empty one was used)"}`,

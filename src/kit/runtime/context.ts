@@ -11,8 +11,10 @@ import { type CutPage, paginate, type Page, type PageRequest } from "../lists/pa
 import { ask, confirm, type PromptPolicy } from "./prompt.ts";
 import type { RunDir } from "../pipeline/run-dir.ts";
 import type { Credential, Credentials } from "../identity/credential.ts";
+import type { ContextUniversal } from "../cli/flags.ts";
 
-export interface CommandContext<F> {
+/** The universal values it carries (`dryRun`, `force`, `wait`, …) are those the flag table marks for the context. */
+export interface CommandContext<F> extends ContextUniversal {
   readonly flags: F;
   readonly tool: { readonly name: string; readonly version: string };
   /** The command's words, e.g. `page list`. */
@@ -20,9 +22,6 @@ export interface CommandContext<F> {
   /** The environment, less the credentials this command's phase may not hold (contract §10). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  readonly dryRun: boolean;
-  readonly force: boolean;
-  readonly wait: boolean;
   /** Aborted on SIGINT/SIGTERM; pass it to fetch and long loops. */
   readonly signal: AbortSignal;
   /** Diagnostics on stderr, redacted. */
@@ -102,8 +101,7 @@ export interface ContextParts<F> {
   readonly command: string;
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly cwd: string;
-  readonly dryRun: boolean;
-  readonly wait: boolean;
+  readonly universal: ContextUniversal;
   readonly signal: AbortSignal;
   readonly log: Logger;
   readonly redact: (text: string) => string;
@@ -143,9 +141,7 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     command: p.command,
     env: p.env,
     cwd: p.cwd,
-    dryRun: p.dryRun,
-    force: p.prompts.force,
-    wait: p.wait,
+    ...p.universal,
     signal: p.signal,
     log: p.log,
     redact: p.redact,

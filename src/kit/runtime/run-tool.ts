@@ -10,7 +10,7 @@ import { DOOR_ENV, personOnly } from "../bindings/doors.ts";
 import { splitCommandWords } from "../cli/argv.ts";
 import { readCommandFlags } from "../cli/command-flags.ts";
 import { parseFields, project } from "../cli/fields.ts";
-import type { Universal } from "../cli/flags.ts";
+import { contextUniversal, type Universal } from "../cli/flags.ts";
 import { resolveCommand } from "../cli/resolve.ts";
 import type { Checks } from "../cli/checks.ts";
 import type { Command } from "../declare/define.ts";
@@ -114,8 +114,7 @@ async function execute(
     command: command.name,
     env: { ...io.env },
     cwd: io.cwd,
-    dryRun: u.dryRun,
-    wait: u.wait,
+    universal: contextUniversal(u),
     signal: inv.abort.signal,
     log: inv.log,
     redact: inv.redact,
