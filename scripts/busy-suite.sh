@@ -15,6 +15,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
+trap "exit 130" INT TERM
 
 git clone -q "$repo" "$work/clone"
 cd "$work/clone"
