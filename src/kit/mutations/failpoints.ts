@@ -49,6 +49,9 @@ const NONE: Failpoints = {
   heartbeat: true,
 };
 
+/** What a process passes on to the fleet tools it starts with a cut-down environment (the gate's read-back): the failpoints in a test build, nothing in a release build. */
+export const failpointEnv = (): readonly string[] => (COMPILED_IN ? [FAILPOINT_ENV] : []);
+
 export function failpointsOf(env: Readonly<Record<string, string | undefined>>): Failpoints {
   return COMPILED_IN ? readFailpoints(env) : NONE;
 }
