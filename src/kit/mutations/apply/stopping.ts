@@ -22,13 +22,9 @@ export class Stopping {
     private readonly ctx: CommandContext<unknown>,
     private readonly plan: Plan,
   ) {
-    const { signal } = ctx;
-    const cap = new Promise<void>((resolve) =>
-      signal.addEventListener("abort", () => setTimeout(resolve, WIND_DOWN_MS), { once: true }),
-    );
-    ctx.windDown(Promise.race([this.ended.promise, cap]));
+    ctx.windDown(this.ended.promise, WIND_DOWN_MS);
     // What the answer says if the wind-down is cut short: what is known so far.
-    signal.addEventListener("abort", () => this.checkpoint(this.soFar, false), { once: true });
+    ctx.signal.addEventListener("abort", () => this.checkpoint(this.soFar, false), { once: true });
   }
 
   /** An item's report, as the loop gives it. */
