@@ -6,6 +6,7 @@
  * approves only plans whose root lies inside a root the standing policy
  * names for that tool.
  */
+import { failpointEnv } from "../kit/mutations/failpoints.ts";
 import { KitError } from "../kit/output/errors.ts";
 import type { Plan } from "../kit/mutations/plan.ts";
 import { policyRoots, realOf, within, type Policy } from "../kit/mutations/policy.ts";
@@ -59,8 +60,8 @@ export function assertInScope(plan: Plan, policy: Policy, policyPath: string): R
   return { [field]: at };
 }
 
-/** What every process needs to run at all; nothing in it is a credential. */
-const BASE_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ"];
+/** What every process needs to run at all (and, in a test build only, its failpoints); nothing in it is a credential. */
+const BASE_ENV = ["PATH", "HOME", "TMPDIR", "LANG", "LC_ALL", "TZ", ...failpointEnv()];
 
 /**
  * The read-back's environment: the base, plus the variables the tool's

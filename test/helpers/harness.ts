@@ -83,7 +83,11 @@ export function failingProxy(
 export async function receiverProcess(
   args: string[],
   env: Record<string, string>,
-): Promise<{ url: string; done: Promise<{ code: number; json: any; stderr: string }>; stop(): void }> {
+): Promise<{
+  url: string;
+  done: Promise<{ code: number; json: any; stderr: string }>;
+  stop(signal?: "SIGTERM" | "SIGINT"): void;
+}> {
   const p = Bun.spawn([binary("harness"), "receive", "--listen", "127.0.0.1:0", "--json", ...args], {
     env: baseEnv(env),
     stdout: "pipe",
@@ -110,7 +114,7 @@ export async function receiverProcess(
     const [out, code, err] = await Promise.all([new Response(p.stdout).text(), p.exited, rest]);
     return { code, json: out ? JSON.parse(out) : null, stderr: err };
   })();
-  return { url, done, stop: () => p.kill("SIGTERM") };
+  return { url, done, stop: (signal = "SIGTERM") => p.kill(signal) };
 }
 
 /**

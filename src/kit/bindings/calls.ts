@@ -4,15 +4,30 @@
  * wait their turn in one queue, so two saves never race for one target.
  * On SIGTERM or SIGINT the server stops taking calls, tells its children to
  * stop (each answers CANCELLED, as the argv door does), answers what is in
- * flight, and exits 130 — within a grace period, after which the children
- * still running are killed, so none outlives the server.
+ * flight, and exits 130 — within a grace period, after which what is still
+ * running is killed. Each child leads a process group of its own
+ * (mcp-runner.ts spawns it detached): the child stops what it started, in its
+ * own order, and whatever of its group is left once the calls are answered
+ * (the gate's read-back, still ending after the gate answered) is killed, so
+ * nothing outlives the server.
  */
 import type { Subprocess } from "bun";
+import { groupMembers } from "../harness/group.ts";
 
 export const MAX_CHILDREN_ENV = "AGENT_MCP_MAX_CHILDREN";
 const DEFAULT_MAX_CHILDREN = 4;
 /** How long in-flight calls get to answer after a signal, within the 2 s a client may wait. */
 const GRACE_MS = 1500;
+/** How long the killed groups get to be gone (a zombie is gone) before the server exits. */
+const REAP_MS = 300;
+
+const signalGroup = (pgid: number, signal: NodeJS.Signals): void => {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    // No member is left.
+  }
+};
 
 export class Calls {
   readonly #children = new Set<Subprocess>();
@@ -58,12 +73,15 @@ export class Calls {
     }
   }
 
-  /** The end on a signal: no new call, children told to stop, in-flight calls answered (or the grace spent), leftovers killed. */
+  /** The end on a signal: no new call, children told to stop, in-flight calls answered (or the grace spent), what is left of their groups killed. */
   async stop(): Promise<void> {
     this.stopping = true;
     for (const wake of this.#waiting.splice(0)) wake();
+    const groups = [...this.#children].map((c) => c.pid);
     for (const c of this.#children) c.kill("SIGTERM");
     await Promise.race([Promise.allSettled([...this.#inFlight]), Bun.sleep(GRACE_MS)]);
-    for (const c of this.#children) c.kill("SIGKILL");
+    for (const g of groups) signalGroup(g, "SIGKILL");
+    for (const end = Date.now() + REAP_MS; groups.some((g) => groupMembers(g) > 0) && Date.now() < end; )
+      await Bun.sleep(10);
   }
 }

@@ -33,6 +33,8 @@ export const commandRunner =
         stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
         stdout: "pipe",
         stderr: "inherit",
+        // A group of its own: on a signal the server stops whatever the command started, too (calls.ts).
+        detached: true,
       });
     return calls.child(
       spawn,

@@ -2,7 +2,7 @@
  * contract §8, `apply`: admit the plan, run its items through the ledger
  * (apply/loop.ts), and answer with every item's outcome. A partial or failed
  * apply is an error whose detail lists every item and whose hint is the
- * next step.
+ * next step; so is a cancelled one (apply/stopping.ts).
  */
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
@@ -16,6 +16,7 @@ import { LEASE_ENV } from "./apply/lease.ts";
 import { applyItems } from "./apply/loop.ts";
 import { rootGuard } from "./apply/root.ts";
 import { IN_PLACE, ITEM_OUTCOMES, type ItemReport } from "./apply/report.ts";
+import { Stopping } from "./apply/stopping.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
 import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
 import { POLICY_ENV } from "./policy.ts";
@@ -88,7 +89,8 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
       );
   const root = rootGuard(plan, m, ctx.tool.name, policy, ctx.env[POLICY_ENV]!);
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
-  let run: Awaited<ReturnType<typeof applyItems>>;
+  const stopping = new Stopping(ctx, plan);
+  let run: Awaited<ReturnType<typeof applyItems>> | null = null;
   try {
     run = await applyItems({
       plan,
@@ -100,12 +102,18 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
       wait: ctx.wait,
       ledger,
       root,
-      onItem: (done, total) => ctx.progress(ctx.dryRun ? "checked" : "applied", done, total),
+      onItem: (done, total, report) => {
+        stopping.item(report);
+        ctx.progress(ctx.dryRun ? "checked" : "applied", done, total);
+      },
       identity: { credential: ctx.credential, secretOut: ctx.secretOut, redact: ctx.redact },
     });
   } finally {
     await ledger?.close();
+    stopping.end(run?.reports ?? null);
   }
+  // Answered by the signal's CANCELLED, whose detail the wind-down filled in.
+  if (ctx.signal.aborted) throw new KitError("CANCELLED", `interrupted by ${String(ctx.signal.reason)}`);
   ctx.setOutcome({
     projected: plan.items.length,
     realized: ctx.dryRun ? null : run.reports.filter((r) => IN_PLACE.has(r.outcome)).length,

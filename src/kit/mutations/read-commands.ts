@@ -12,6 +12,7 @@ import { KitError } from "../output/errors.ts";
 import type { CommandContext } from "../runtime/context.ts";
 import type { Mutations } from "./actions.ts";
 import { assertWithinEffects } from "./effects.ts";
+import { failpointsOf } from "./failpoints.ts";
 import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
 import type { ActionLogRow } from "./ledger/ledger.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
@@ -44,6 +45,7 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     list: KIT_BOUNDS,
     async run(ctx) {
       const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
+      await failpointsOf(ctx.env).delayRead(ctx.signal);
       await assertWithinEffects(plan, m, { plan, env: ctx.env, signal: ctx.signal });
       const byTarget = new Map<string, string[]>();
       for (const it of plan.items)

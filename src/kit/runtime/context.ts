@@ -55,8 +55,12 @@ export interface CommandContext<F> extends ContextUniversal {
   progress(label: string, done: number, total?: number): void;
   /** What the command has done so far: the `detail` of its CANCELLED error if a signal stops it. */
   checkpoint(detail: Record<string, unknown>): void;
-  /** On a signal, CANCELLED waits for this (a command that must leave a record first); a second signal does not wait. */
-  windDown(work: Promise<unknown>): void;
+  /**
+   * On a signal, CANCELLED waits for this (a command that must leave a record
+   * first), `boundMs` at most when given (a process told to stop has 2 s);
+   * a second signal does not wait.
+   */
+  windDown(work: Promise<unknown>, boundMs?: number): void;
   /** A confirmation a human would give; --yes gives it in advance. */
   confirm(question: string): Promise<void>;
   /** A value a human would type; INPUT_REQUIRED when nobody can. */
@@ -84,8 +88,9 @@ export class RunState {
   next: string[] = [];
   /** Reported with CANCELLED if a signal stops the command. */
   checkpoint: Record<string, unknown> | null = null;
-  /** What a cancellation waits for before it answers. */
+  /** What a cancellation waits for before it answers, and for how long at most (null: as long as it takes). */
   windDown: Promise<unknown> | null = null;
+  windDownMs: number | null = null;
   /** Register-once secrets issued during the run, by the name they are declared under. */
   secretsOut: Record<string, string> | null = null;
   outcome: Omit<Outcome, "cost_usd">;
@@ -167,8 +172,9 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     checkpoint(detail) {
       state.checkpoint = detail;
     },
-    windDown(work) {
+    windDown(work, boundMs) {
       state.windDown = work;
+      state.windDownMs = boundMs ?? null;
     },
     confirm: (question) => confirm(p.prompts, question),
     ask: (flag, question, choices) => ask(p.prompts, flag, question, choices),

@@ -114,7 +114,9 @@ export class Invocation {
     if (this.delegated) return;
     const again = this.abort.signal.aborted;
     this.abort.abort(signal);
-    const work = again ? null : this.state.windDown;
+    const { windDownMs } = this.state;
+    let work = again ? null : this.state.windDown;
+    if (work && windDownMs !== null) work = Promise.race([work, new Promise((r) => setTimeout(r, windDownMs))]);
     const answer = () => {
       const checkpoint = this.state.checkpoint;
       const err = new KitError("CANCELLED", `interrupted by ${signal}`, {

@@ -10,6 +10,8 @@ import { fleetTool, internalAnswer, selfArgv } from "agent-cli-kit/harness";
 import { SECRET, SECRET_ENV } from "./shared.ts";
 
 const STORE_ENV = "AGENT_RECEIVER_URL";
+/** How long a signal's answer waits for the requests in flight: within the 2 s a stopping process has. */
+const WIND_DOWN_MS = 1500;
 
 /** The registry of result schemas: the harness's own (a report is its job execute result) and each fleet tool's, from their describe documents. */
 function registryOfFleet(warn: (m: string) => void): SchemaRegistry {
@@ -136,13 +138,22 @@ export default defineCommand({
     }
     const url = `http://${hostname}:${server.port}`;
     ctx.log.info(`listening on ${url}`);
+    // A signal stops it too: no new connection, the requests in flight answered and stored (within the
+    // wind-down), then CANCELLED with what was accepted (the lists as they are then).
+    const { promise: closed, resolve: close } = Promise.withResolvers<void>();
+    ctx.checkpoint({ url, accepted, refused });
+    ctx.windDown(closed, WIND_DOWN_MS);
     ctx.signal.addEventListener("abort", () => resolve(), { once: true });
     const timer = ctx.flags.for === undefined ? null : setTimeout(resolve, ctx.flags.for * 1000);
     if (ctx.dryRun) resolve(); // it binds and says where, and serves nothing
     await done;
     if (timer) clearTimeout(timer);
-    await server.stop();
-    await store.close();
+    try {
+      await server.stop();
+      await store.close();
+    } finally {
+      close();
+    }
     return { url, accepted, refused };
   },
 });

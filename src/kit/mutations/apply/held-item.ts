@@ -23,8 +23,8 @@ export interface ApplyRun {
   readonly wait: boolean;
   /** null: a dry run (nothing is claimed or executed). */
   readonly ledger: Ledger | null;
-  /** After each item: how many of the plan's are done. */
-  readonly onItem?: (done: number, total: number) => void;
+  /** After each item: how many of the plan's are done, and its report. */
+  readonly onItem?: (done: number, total: number, report: ItemReport) => void;
   /** The plan's approved root, resolved again before each item and each irreversible step; null when the tool declares none. */
   readonly root?: RootGuard | null;
   /** contract §10: the command's credentials and secrets out; what the ledger stores passes `redact` (a secret returned by mistake is masked). */
@@ -62,6 +62,7 @@ export class HeldItem {
   ) {
     this.action = by.action(it);
     this.x = by.context(it, lease.signal, async () => {
+      await by.faults.atCommit();
       await lease.fence();
       by.run.root?.check();
       by.faults.crashAt("kill-at-commit", ++by.fences);
@@ -77,11 +78,14 @@ export class HeldItem {
       const decided = (takenFrom === null ? null : await this.reconcile(takenFrom)) ?? (await this.precondition());
       if (decided) return decided;
       await assertItemWithin(this.it, this.by.run.mutations, this.by.run);
-      await this.by.faults.delay(this.by.executions + 1);
+      await this.by.faults.delay(this.by.executions + 1, this.by.run.signal);
+      // The last point a signal stops the item at: past it, the execution is let finish.
+      this.by.run.signal.throwIfAborted();
       executing = true;
       result = await this.action.execute(this.it, this.x);
     } catch (e) {
       if (isLedgerFailure(e)) throw e;
+      if (this.by.run.signal.aborted) return this.cancelled(executing, takenFrom !== null);
       // A stale owner finds the change made by the apply that took the item over: say so, not "precondition failed".
       if (e instanceof KitError && e.code === "PRECONDITION_FAILED" && !(await this.lease.holds()))
         return lostLease(this.it, false);
@@ -148,6 +152,22 @@ export class HeldItem {
     if (ahead && done.next) by.ahead = { key: ahead.idempotency_key, claim: done.next, at: now };
     by.faults.crashAt("after-settle", ++by.settlements);
     return done.settled;
+  }
+
+  /**
+   * Stopped by a signal: released, never settled. Before its execution (and
+   * with no earlier owner's attempt to reconcile) the row goes; else the next
+   * apply takes the item over and reconciles it against external truth.
+   */
+  private async cancelled(executing: boolean, takeover: boolean): Promise<ItemReport> {
+    const why = `interrupted by ${String(this.by.run.signal.reason)}`;
+    await this.ledger.release(this.fence, executing || takeover ? "reconcile" : "forget");
+    return executing
+      ? reportOf(this.it, "failed", false, null, {
+          code: "CANCELLED",
+          message: `${why} while executing (not stored: the next apply reconciles it)`,
+        })
+      : reportOf(this.it, "skipped", false, null, { code: "CANCELLED", message: `not attempted: ${why}` });
   }
 
   /** Only a final outcome is stored; a retryable failure releases the item so the next run reconciles it. */

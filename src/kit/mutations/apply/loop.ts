@@ -5,7 +5,8 @@
  * plan's own confirmed items never make it stale; an item that did not
  * apply blocks the later items on its targets. An applied item's
  * settlement also claims the item after it (one commit per item, not two).
- * A ledger that fails stops the run: the rest are reported as not attempted.
+ * A ledger that fails stops the run: the rest are reported as not attempted;
+ * so does a signal, once the item in hand is settled or released.
  */
 import { REDISPATCH_CODES, type KitError } from "../../output/errors.ts";
 import { isLedgerFailure } from "../ledger/open.ts";
@@ -25,7 +26,8 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
     it && !it.target_resource_ids.some((t) => blocked.has(t)) ? it : null;
   try {
     for (const [index, it] of run.plan.items.entries()) {
-      run.signal.throwIfAborted();
+      // A signal: no item is claimed from here on; the rest are reported as not attempted.
+      if (run.signal.aborted) return { reports: [...reports, ...notAttempted(run, index)], stoppedBy: null };
       const blocker = it.target_resource_ids.map((t) => blocked.get(t)).find(Boolean);
       let report: ItemReport;
       const moved = rootMoved(run);
@@ -41,13 +43,16 @@ export async function applyItems(run: ApplyRun): Promise<{ reports: ItemReport[]
         try {
           report = await applier.apply(it, run.ledger, progress, unblocked(run.plan.items[index + 1]));
         } catch (e) {
-          if (!isLedgerFailure(e) || run.signal.aborted) throw e;
+          // Stopped while claiming (--wait) or before the item executed: neither it nor the rest was attempted.
+          if (run.signal.aborted && !progress.executed)
+            return { reports: [...reports, ...notAttempted(run, index)], stoppedBy: null };
+          if (!isLedgerFailure(e)) throw e;
           reports.push(...ledgerStopped(it, progress.executed, e, run.plan.items.slice(index + 1)));
           return { reports, stoppedBy: e };
         }
       }
       reports.push(report);
-      run.onItem?.(reports.length, run.plan.items.length);
+      run.onItem?.(reports.length, run.plan.items.length, report);
       // A swapped root, or a credential that is dead: no later item can do better in this run.
       if (report.error && (report.error.code === "ROOT_CHANGED" || REDISPATCH_CODES.has(report.error.code))) {
         const why = { code: report.error.code, message: `not attempted: ${report.error.message}` };
@@ -74,6 +79,15 @@ function rootMoved(run: ApplyRun): ItemReport["error"] {
     return { code: "ROOT_CHANGED", message: (e as KitError).message };
   }
 }
+
+/** The items from `index` on, which a signal stopped the run before. */
+const notAttempted = (run: ApplyRun, index: number): ItemReport[] =>
+  run.plan.items.slice(index).map((it) =>
+    reportOf(it, "skipped", false, null, {
+      code: "CANCELLED",
+      message: `not attempted: interrupted by ${String(run.signal.reason)}`,
+    }),
+  );
 
 /** The ledger failed during `it`: what is known of it, and that the rest were not attempted. */
 function ledgerStopped(it: PlanItem, executed: boolean, e: KitError, rest: readonly PlanItem[]): ItemReport[] {
