@@ -6,14 +6,24 @@
  */
 import { Database } from "bun:sqlite";
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { EVERY_FILE } from "../../tools/brain/lib/index-plan.ts";
 import { NoteIndex } from "../../tools/brain/lib/note-index.ts";
 import { INDEX_FROM, listFew, readFewNotes } from "../../tools/brain/lib/few-notes.ts";
 import { STATUS_FROM } from "../../tools/brain/lib/read-notes.ts";
-import { binary, run } from "../helpers/bin.ts";
+import { baseEnv, binary, run } from "../helpers/bin.ts";
 import { commitAll, listAll } from "../helpers/notes-repo.ts";
 
 const WORDS =
@@ -49,6 +59,26 @@ const search = async (repo: string, query: string) =>
 /** Every listed id, page after page. */
 const ids = async (repo: string, extra: string[] = []): Promise<string[]> =>
   (await listAll(repo, extra)).map((n) => n.id);
+/**
+ * Whether process `pid` has the file `path` open and is asleep in the kernel's
+ * nanosleep, as SQLite's busy handler sleeps between its tries for a lock.
+ */
+function asleepHolding(pid: number, path: string): boolean {
+  try {
+    const fds = readdirSync(`/proc/${pid}/fd`);
+    if (!fds.some((fd) => readlinkSafe(`/proc/${pid}/fd/${fd}`) === path)) return false;
+    return readFileSync(`/proc/${pid}/wchan`, "utf8").includes("nanosleep");
+  } catch {
+    return false; // not started yet, or gone
+  }
+}
+const readlinkSafe = (link: string): string | null => {
+  try {
+    return readlinkSync(link);
+  } catch {
+    return null;
+  }
+};
 const indexFiles = (repo: string) => readdirSync(join(repo, ".git", "brain")).filter((f) => f.endsWith(".sqlite"));
 
 // Below STATUS_FROM notes each file is checked by its signature; from there on git says what changed. Both ways, the same promises
@@ -177,16 +207,28 @@ describe("the persisted note index", () => {
     const { repo, write } = repoOf(30);
     await search(repo, "zeppelin");
     write("n-0004", "Zeppelin", "a zeppelin"); // the next call has to write
-    const db = new Database(join(repo, ".git", "brain", indexFiles(repo)[0]!));
+    const file = join(repo, ".git", "brain", indexFiles(repo)[0]!);
+    const db = new Database(file);
     db.run("BEGIN IMMEDIATE"); // as another call bringing the index up to date holds it
-    const started = performance.now();
-    const call = brain(repo, ["search", "--query", "zeppelin"]);
-    await Bun.sleep(1500);
+    const call = Bun.spawn([binary("brain"), "search", "--query", "zeppelin", "--repo", repo, "--json"], {
+      env: baseEnv(),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    // Released only once the call is seen waiting for it (polled in /proc), and the call still running then.
+    while (!asleepHolding(call.pid, realpathSync(file))) {
+      expect(call.exitCode).toBeNull();
+      await Bun.sleep(10);
+    }
+    expect(call.exitCode).toBeNull();
     db.run("COMMIT");
     db.close();
-    const r = await call;
-    expect(performance.now() - started).toBeGreaterThan(1400);
-    expect({ code: r.code, stderr: r.stderr, ids: r.json.data.items.map((i: any) => i.id) }).toEqual({
+    const [out, stderr, code] = await Promise.all([
+      new Response(call.stdout).text(),
+      new Response(call.stderr).text(),
+      call.exited,
+    ]);
+    expect({ code, stderr, ids: JSON.parse(out).data.items.map((i: any) => i.id) }).toEqual({
       code: 0,
       stderr: "",
       ids: ["n-0004"],
