@@ -139,8 +139,11 @@ describe("a lease outlived by a slow execution", () => {
       });
       await untilApply(a, heartbeat ? renewedPastFirstTerm(k.run) : held(k.run), "B's turn");
       const [bin, env] = racer("brain", heartbeat);
-      await finishApply(spawnApply(bin, k.run, { ...k.env, ...env }));
-      await finishApply(a);
+      const b = await finishApply(spawnApply(bin, k.run, { ...k.env, ...env }));
+      const ra = await finishApply(a);
+      // Whoever held the lease when the other came committed; the other says IN_PROGRESS.
+      const [holder, other] = heartbeat ? [ra, b] : [b, ra];
+      expect([holder.code, other.json.error?.code]).toEqual([0, "IN_PROGRESS"]);
       expect(commitsPerKey(k, keys)).toEqual([1]);
       expect(k.git("status", "--porcelain")).toBe("");
     }, 120_000);
