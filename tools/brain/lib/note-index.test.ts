@@ -6,7 +6,7 @@
  * that a damaged file is rebuilt with a warning.
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { notesRepo, settle } from "../../../test/helpers/note-files.ts";
 import { EVERY_FILE } from "./index-plan.ts";
@@ -152,15 +152,18 @@ describe("never out of step with the files", () => {
     index.close();
   });
 
-  test("a same-size edit that keeps the file's mtime is still seen: its ctime changed", () => {
+  test("a same-size edit that keeps the file's mtime to the nanosecond is still seen: its ctime changed", () => {
     const { repo } = notesRepo(3);
     const file = join(repo, "notes", "n-0001.md");
+    const stamp = join(repo, ".git", "stamp");
     const index = indexOf(repo);
-    const { atime, mtime, size } = statSync(file);
-    // As an editor writing in place within one tick of the clock leaves it: new bytes, the same size and mtime.
+    const before = statSync(file, { bigint: true });
+    // As an editor writing in place within one tick of the clock leaves it: new bytes, the same size, inode and mtime.
+    expect(Bun.spawnSync(["touch", "-r", file, stamp]).exitCode).toBe(0);
     writeFileSync(file, `${readFileSync(file, "utf8").slice(0, -9)}zeppelin\n`);
-    utimesSync(file, atime, mtime);
-    expect([statSync(file).size, statSync(file).mtimeMs]).toEqual([size, mtime.getTime()]);
+    expect(Bun.spawnSync(["touch", "-r", stamp, file]).exitCode).toBe(0);
+    const after = statSync(file, { bigint: true });
+    expect([after.size, after.ino, after.mtimeNs]).toEqual([before.size, before.ino, before.mtimeNs]);
     index.refresh(EVERY_FILE, () => EVERY_FILE);
     expect(index.list([], "zeppelin", ALL).items.map((n) => n.id)).toEqual(["n-0001"]);
     index.close();

@@ -82,7 +82,7 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       expect(await ids(repo)).toContain("n-0007");
     }, 120_000);
 
-    test("an untracked and an ignored note are never taken for clean; a staged note, its commit and a reset are followed", async () => {
+    test("an untracked and an ignored note are never taken for clean; a staged note, its commit, a rename and a reset are followed", async () => {
       const { repo, git, write } = notesRepo(size);
       await search(repo, "draft");
       writeFileSync(join(repo, ".gitignore"), "notes/n-9002.md\n");
@@ -101,8 +101,12 @@ for (const size of [INDEX_FROM + 8, STATUS_FROM + 50]) {
       expect((await search(repo, "zeppelin crew")).map((h) => h[0])).toEqual(["n-0009"]);
       git("commit", "-qm", "crew");
       expect((await search(repo, "zeppelin crew")).map((h) => h[0])).toEqual(["n-0009"]);
+      git("mv", "notes/n-0012.md", "notes/n-5012.md"); // a staged rename: both its paths change
+      const renamed = async () => (await ids(repo)).filter((id) => id === "n-0012" || id === "n-5012");
+      expect(await renamed()).toEqual(["n-5012"]);
       git("reset", "-q", "--hard", "HEAD~1");
       expect(await search(repo, "zeppelin crew")).toEqual([]);
+      expect(await renamed()).toEqual(["n-0012"]);
     }, 120_000);
   });
 }
