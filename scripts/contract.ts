@@ -13,7 +13,7 @@
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import canonicalize from "canonicalize";
-import { compileTool } from "../src/kit/compile/index.ts";
+import { compileTool, listedTools } from "../src/kit/compile/index.ts";
 import type { Tool } from "../src/kit/declare/define.ts";
 import { toolName } from "../src/kit/bindings/manifest.ts";
 import type { McpExtensionModule } from "../src/kit/bindings/extension.ts";
@@ -41,7 +41,7 @@ async function mcpProfiles(
   );
   if (tool.mcpProfiles?.length) {
     const { profiles } = (await import(join(root, "tools", name, "mcp.ts"))) as McpExtensionModule;
-    for (const p of tool.mcpProfiles) listed[p] = [...profiles[p]!.tools].sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const p of tool.mcpProfiles) listed[p] = listedTools(profiles[p]!.tools, `${name} --mcp --profile ${p}`);
   }
   return Object.fromEntries(
     Object.entries(listed).map(([p, list]) => [

@@ -5,6 +5,8 @@ export {
   type ExtensionTool,
   type McpExtension,
   type McpExtensionModule,
+  type ProfileContext,
   type RunCommand,
   type ToolAnswer,
 } from "./bindings/extension.ts";
+export { errorAnswer } from "./bindings/mcp-errors.ts";

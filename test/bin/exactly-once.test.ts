@@ -4,10 +4,11 @@
  * point, a ledger server that goes away, a target that refuses writes.
  * (The long loops of the same are `npm run soak`.)
  */
+import { Database } from "bun:sqlite";
 import { afterAll, describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { baseEnv, binary, root, run, testBinary } from "../helpers/bin.ts";
+import { baseEnv, binary, FAILPOINT, root, run, testBinary } from "../helpers/bin.ts";
 import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
 import {
   finishApply,
@@ -53,9 +54,47 @@ const commitsPerKey = (k: KnowledgeBase, keys: string[]) => {
   return keys.map((key) => trailers.filter((t) => t === key).length);
 };
 
+/** The items an apply holds (intent rows) in the SQLite ledger beside a plan, as another process sees them mid-apply. */
+function heldItems(run: string): { created_at: number; updated_at: number }[] {
+  const file = join(run, "ledger.sqlite");
+  if (!existsSync(file)) return [];
+  const db = new Database(file, { readonly: true });
+  try {
+    return db.query("SELECT created_at, updated_at FROM action_items WHERE state = 'intent'").all() as {
+      created_at: number;
+      updated_at: number;
+    }[];
+  } catch {
+    return []; // its tables not made yet
+  } finally {
+    db.close();
+  }
+}
+
+/** Waits for `apply` (still running) to reach the state `ready` sees, polling: never a guess at how long it takes. */
+async function untilApply(
+  apply: ReturnType<typeof spawnApply>,
+  ready: () => boolean | Promise<boolean>,
+  state: string,
+): Promise<void> {
+  while (!(await ready())) {
+    if (apply.exitCode !== null) throw new Error(`the apply ended (exit ${apply.exitCode}) before ${state}`);
+    await Bun.sleep(10);
+  }
+}
+
 describe("a lease outlived by a slow execution", () => {
-  // A's first execution takes 2.5 s under a 400 ms lease; B starts 1 s in, long after the lease would have run out.
-  const LEASE = { AGENT_LEDGER_LEASE_MS: "400" };
+  // A's first execution takes 2.5 s under a 400 ms lease. B starts once the lease would have run out without the
+  // heartbeat: with it, once A has renewed its lease past its first term (a state of A's ledger, polled); without it,
+  // as soon as A holds the item, B's clock a minute ahead (the test build's clock-ahead), so the lease has run out for B.
+  const LEASE_MS = 400;
+  const LEASE = { AGENT_LEDGER_LEASE_MS: String(LEASE_MS) };
+  const renewedPastFirstTerm = (run: string) => () =>
+    heldItems(run).some((i) => i.updated_at >= i.created_at + LEASE_MS);
+  const held = (run: string) => () => heldItems(run).length > 0;
+  /** B: the release build where A's heartbeat keeps the lease; else the test build, its clock past A's lease. */
+  const racer = (tool: string, heartbeat: boolean): [string, Record<string, string>] =>
+    heartbeat ? [binary(tool), LEASE] : [testBinary(tool), { ...LEASE, [FAILPOINT]: "clock-ahead:60000" }];
 
   for (const heartbeat of [true, false]) {
     test(`seo: ${heartbeat ? "the heartbeat keeps the item A's" : "with the heartbeat off, the fence stops A, the stale owner"}; nothing executes twice`, async () => {
@@ -66,8 +105,9 @@ describe("a lease outlived by a slow execution", () => {
         ...LEASE,
         AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}`,
       });
-      await Bun.sleep(1000);
-      const b = await finishApply(spawnApply(binary("seo"), ws.run, { ...ws.env, ...LEASE }));
+      await untilApply(a, heartbeat ? renewedPastFirstTerm(ws.run) : held(ws.run), "B's turn");
+      const [bin, env] = racer("seo", heartbeat);
+      const b = await finishApply(spawnApply(bin, ws.run, { ...ws.env, ...env }));
       const ra = await finishApply(a);
       const log = (await ws.seo(["action", "list", "--plan", ws.run])).json.data.items;
       expect(executedPerKey(log).every((n) => n === 1)).toBe(true);
@@ -97,9 +137,13 @@ describe("a lease outlived by a slow execution", () => {
         ...LEASE,
         AGENT_KIT_FAILPOINT: `delay-first-execute:2500${heartbeat ? "" : ",no-heartbeat"}`,
       });
-      await Bun.sleep(1000);
-      await finishApply(spawnApply(binary("brain"), k.run, { ...k.env, ...LEASE }));
-      await finishApply(a);
+      await untilApply(a, heartbeat ? renewedPastFirstTerm(k.run) : held(k.run), "B's turn");
+      const [bin, env] = racer("brain", heartbeat);
+      const b = await finishApply(spawnApply(bin, k.run, { ...k.env, ...env }));
+      const ra = await finishApply(a);
+      // Whoever held the lease when the other came committed; the other says IN_PROGRESS.
+      const [holder, other] = heartbeat ? [ra, b] : [b, ra];
+      expect([holder.code, other.json.error?.code]).toEqual([0, "IN_PROGRESS"]);
       expect(commitsPerKey(k, keys)).toEqual([1]);
       expect(k.git("status", "--porcelain")).toBe("");
     }, 120_000);
@@ -228,7 +272,14 @@ describe("a ledger server that goes away mid-apply", () => {
     const ws = await workspace({ pages: 30, maxPages: 30, ledgerUrl: url });
     const items = await planned(ws);
     const p = spawnApply(testBinary("seo"), ws.run, { ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:40" });
-    await Bun.sleep(900);
+    // Stopped once the apply has applied an item (seen in the shared ledger, polled), with the rest still to come.
+    const plan = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).checksum;
+    const ledger = await openLedger(url, join(ws.run, "ledger.sqlite"));
+    try {
+      await untilApply(p, async () => (await ledger.actions({ plan })).length > 0, "an item was applied");
+    } finally {
+      await ledger.close();
+    }
     expect(pg("stop").exitCode).toBe(0);
     const r = await finishApply(p);
     expect(r.code).toBe(4);

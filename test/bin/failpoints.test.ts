@@ -1,7 +1,8 @@
 /**
  * Failpoints are a test build's only: the release binaries in dist/ neither
  * read AGENT_KIT_FAILPOINT nor hold its name, so no variable set in a
- * production environment can kill an apply or stop its lease heartbeat.
+ * production environment can kill an apply, stop its lease heartbeat or move
+ * its clock.
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
@@ -39,4 +40,19 @@ describe("failpoints in release and test builds", () => {
       });
       expect([killed.code, killed.stdout]).toEqual([137, ""]);
     }, 120_000);
+
+  test("clock-ahead:MS moves the test build's clock (a plan of one day has expired two days on); the release binary's clock stays the wall clock", async () => {
+    const ws = await workspace();
+    const plan = await planAndReview(ws);
+    const env = { ...ws.env, [FAILPOINT]: `clock-ahead:${2 * 86_400_000}` };
+    const args = ["apply", "--plan", ws.run, "--json"];
+    const expired = await run(testBinary("seo"), args, { env, timeoutMs: 60_000 });
+    expect([expired.code, expired.json.error?.code]).toEqual([3, "PLAN_EXPIRED"]);
+    const applied = await run(binary("seo"), args, { env, timeoutMs: 60_000 });
+    expect([applied.code, applied.json.data?.status, applied.json.data?.executed]).toEqual([
+      0,
+      "applied",
+      plan.items.length,
+    ]);
+  }, 120_000);
 });

@@ -3,10 +3,13 @@
  * KitIO): the same stages, the same compiled validators and the same
  * envelope a binary gives, with argv, environment and streams in memory.
  * The scope split's respawn is a second in-process run without the
- * withheld variables; a signal is delivered by the test when it asks.
+ * withheld variables; a signal is delivered by the test when it asks. Its
+ * clock is the test's, as a test build's is: `clock-ahead:MS` in
+ * AGENT_KIT_FAILPOINT sets it MS ahead (src/kit/runtime/clock.ts).
  */
 import { compileTool, type CompiledTool } from "../../src/kit/compile/index.ts";
 import type { Tool } from "../../src/kit/declare/define.ts";
+import { clockAhead } from "../../src/kit/runtime/clock.ts";
 import type { KitIO, Signal } from "../../src/kit/runtime/io.ts";
 import { runTool } from "../../src/kit/runtime/run-tool.ts";
 import { sourceOf } from "../../src/kit/runtime/source.ts";
@@ -61,7 +64,7 @@ export async function runInProcess(
       writeStdout: async (text) => void (out.stdout += text),
       writeStderr: (text) => void (out.stderr += text),
       readStdin: async () => opts.stdin ?? "",
-      now: () => performance.timeOrigin + performance.now(),
+      now: clockAhead(env),
       onSignal: (handler) => {
         if (opts.signal) setTimeout(() => handler(opts.signal!.name), opts.signal.afterMs);
       },

@@ -8,6 +8,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { planChecksum } from "../../src/kit/mutations/plan.ts";
 import { APPROVER, gateKeys, removeWorkspaces, workspace, writePolicy, type Workspace } from "../helpers/mutation.ts";
+import { FAILPOINT } from "../helpers/bin.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 afterAll(removeWorkspaces, SLOW_HOOK);
@@ -95,9 +96,9 @@ describe("apply refuses", () => {
 
   test("an expired plan: PLAN_EXPIRED, exit 3", async () => {
     const ws = await workspace({ door: "in-process" });
-    await reviewed(ws, ["--ttl", "1"]);
-    await Bun.sleep(1100);
-    await refused(ws, "PLAN_EXPIRED", 3);
+    await reviewed(ws, ["--ttl", "60"]);
+    // The apply's clock a minute and a second on: the plan has expired, and no test waited for it.
+    await refused(ws, "PLAN_EXPIRED", 3, { [FAILPOINT]: "clock-ahead:61000" });
   });
 
   test("a plan approved under a policy version no longer current: POLICY_STALE, exit 3", async () => {

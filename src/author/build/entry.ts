@@ -13,7 +13,8 @@
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { Tool } from "../../kit/declare/define.ts";
-import { compileTool, type CompiledTool } from "../../kit/compile/index.ts";
+import type { McpExtensionModule } from "../../kit/bindings/extension.ts";
+import { compileTool, listedTools, type CompiledTool } from "../../kit/compile/index.ts";
 import { commandIn } from "../../kit/runtime/source.ts";
 import { sourcesUnder } from "./sources.ts";
 import { BuildError } from "./build-error.ts";
@@ -104,12 +105,7 @@ export async function writeEntry(
   // The documents the binary carries and prints (`--skill`, `--spec`): a tool needs no file beside it.
   writeFileSync(join(outDir, "SKILL.md"), compiled.skill);
   copyFileSync(spec, join(outDir, "spec.yaml"));
-  const mcp = join(toolDir, "mcp.ts");
-  if (tool.mcpProfiles?.length && !existsSync(mcp))
-    throw new BuildError(
-      `${tool.name}: declares MCP profiles (${tool.mcpProfiles.join(", ")}) but has no mcp.ts`,
-      "export the profiles from mcp.ts beside tool.ts, or drop mcpProfiles",
-    );
+  const mcp = tool.mcpProfiles?.length ? await writeMcpListing(toolDir, outDir, tool) : null;
   const entry = join(outDir, "entry.ts");
   writeFileSync(
     entry,
@@ -122,10 +118,40 @@ export async function writeEntry(
       `}, () => import("./describe.json", { with: { type: "text" } }), {`,
       `  "SKILL.md": () => import("./SKILL.md", { with: { type: "text" } }),`,
       `  "spec.yaml": () => import("./spec.yaml", { with: { type: "text" } }),`,
-      // A tool that adds MCP profiles serves them from its mcp.ts, loaded only by `--mcp`.
-      tool.mcpProfiles?.length ? `}, () => import(${JSON.stringify(mcp)}));` : `});`,
+      // A tool that adds MCP profiles serves them from its mcp.ts, their tools listed from mcp.json; loaded only by `--mcp`.
+      mcp
+        ? `}, { profiles: () => import(${JSON.stringify(mcp)}), listed: () => import("./mcp.json", { with: { type: "text" } }) });`
+        : `});`,
       ``,
     ].join("\n"),
   );
   return entry;
+}
+
+/**
+ * The profiles' tools as `tools/list` shows them, written to <outDir>/mcp.json:
+ * their zod inputs made JSON Schema here, since a binary carries no zod.
+ * Returns the path of the tool's mcp.ts.
+ */
+async function writeMcpListing(toolDir: string, outDir: string, tool: Tool): Promise<string> {
+  const mcp = join(toolDir, "mcp.ts");
+  const declared = tool.mcpProfiles ?? [];
+  if (!existsSync(mcp))
+    throw new BuildError(
+      `${tool.name}: declares MCP profiles (${declared.join(", ")}) but has no mcp.ts`,
+      "export the profiles from mcp.ts beside tool.ts, or drop mcpProfiles",
+    );
+  const { profiles } = (await import(mcp)) as McpExtensionModule;
+  const listed: Record<string, unknown> = {};
+  for (const name of declared) {
+    const profile = profiles?.[name];
+    if (!profile)
+      throw new BuildError(
+        `${tool.name}: declares the MCP profile ${name}, which mcp.ts does not export`,
+        `export const profiles = { ${name}: { tools, resources, resourceTemplates, call, read } } from mcp.ts`,
+      );
+    listed[name] = listedTools(profile.tools, `${tool.name} --mcp --profile ${name}`);
+  }
+  writeFileSync(join(outDir, "mcp.json"), JSON.stringify(listed));
+  return mcp;
 }

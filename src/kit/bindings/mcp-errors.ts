@@ -7,7 +7,7 @@
  * left as it is: it is one a person may run.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { isKitError } from "../output/errors.ts";
+import { isKitError, type KitError, toErrorObject } from "../output/errors.ts";
 import type { ToolAnswer } from "./extension.ts";
 
 const FLAG = "[a-z][a-z0-9-]*";
@@ -49,11 +49,19 @@ export function errorText(text: string): string {
   }
 }
 
+/**
+ * A failed call's answer from a typed error (its code, exit class and
+ * retryability from the one table), with any fields a profile adds beside
+ * the contract's (a plan waiting for a person).
+ */
+export function errorAnswer(e: KitError, extra: Record<string, unknown> = {}): ToolAnswer {
+  return { isError: true, text: JSON.stringify({ ...toErrorObject(e), ...extra }) };
+}
+
 /** An extension's call that threw: a failed call, answered as one, unless it is a protocol fault. */
 export function failedCall(e: unknown): ToolAnswer {
   if (e instanceof McpError) throw e;
-  const error = isKitError(e)
-    ? { code: e.code, message: e.message, retryable: e.retryable, ...(e.hint ? { hint: e.hint } : {}) }
-    : { code: "UPSTREAM_ERROR", message: (e as Error)?.message ?? String(e), retryable: false };
+  if (isKitError(e)) return errorAnswer(e);
+  const error = { code: "UPSTREAM_ERROR", message: (e as Error)?.message ?? String(e), retryable: false };
   return { isError: true, text: JSON.stringify(error) };
 }

@@ -21,15 +21,16 @@ const cancelled = (): CommandAnswer => ({
 /**
  * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
  * does, its input as the --params document: how every MCP call acts. The
- * child's diagnostics go to the server's stderr (stdout is protocol frames).
+ * child gets the server's environment (as the runtime read it) with the door
+ * named; its diagnostics go to the server's stderr (stdout is protocol frames).
  */
 export const commandRunner =
-  (calls: Calls): RunCommand =>
+  (calls: Calls, env: Readonly<Record<string, string | undefined>>): RunCommand =>
   (argv, o = {}) => {
     const base = o.tool ? fleetTool(o.tool) : selfArgv();
     const spawn = () =>
       Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
-        env: doorEnv(process.env, "mcp"),
+        env: doorEnv(env, "mcp"),
         stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
         stdout: "pipe",
         stderr: "inherit",

@@ -21,7 +21,7 @@ import {
 import { encode as toToon } from "@toon-format/toon";
 import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
 import { inputOf, toolName } from "./manifest.ts";
-import { ResourceError, type McpExtension, type RunCommand } from "./extension.ts";
+import { ResourceError, type ProfileContext, type RunCommand, type ServedProfile } from "./extension.ts";
 import { commandRunner } from "./mcp-runner.ts";
 import { Calls } from "./calls.ts";
 import { errorText, failedCall, forMcp } from "./mcp-errors.ts";
@@ -98,8 +98,14 @@ function refusal(name: string, c: CommandDoc, tool: string) {
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(error) }] };
 }
 
-function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat, calls: Calls): void {
-  const run = commandRunner(calls);
+function serveCommands(
+  server: Server,
+  doc: DescribeDoc,
+  profile: McpProfile,
+  format: McpFormat,
+  calls: Calls,
+  run: RunCommand,
+): void {
   const served = servedTools(doc, profile);
   const byName = new Map(served.map((s) => [s.name, s]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: served.map(toolOf) }));
@@ -119,13 +125,17 @@ function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, fo
   });
 }
 
-function serveExtension(server: Server, extension: McpExtension, calls: Calls): void {
-  const runCommand = commandRunner(calls);
-  const names = new Set(extension.tools.map((t) => t.name));
-  const writes = new Set(extension.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: [...extension.tools].sort((a, b) => (a.name < b.name ? -1 : 1)),
-  }));
+function serveExtension(
+  server: Server,
+  served: ServedProfile,
+  calls: Calls,
+  run: RunCommand,
+  io: ProfileContext,
+): void {
+  const extension = served.profile;
+  const names = new Set(served.tools.map((t) => t.name));
+  const writes = new Set(served.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...served.tools] }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
     if (!names.has(request.params.name))
       throw new McpError(
@@ -134,7 +144,7 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
       );
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
     const answer = await calls.call(writes.has(request.params.name), () =>
-      extension.call(request.params.name, args, runCommand).catch(failedCall),
+      extension.call(request.params.name, args, run, io).catch(failedCall),
     );
     const text = answer.isError ? errorText(answer.text) : answer.text;
     return {
@@ -149,7 +159,7 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
   }));
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     try {
-      const { text, mimeType } = await extension.read(request.params.uri, runCommand);
+      const { text, mimeType } = await extension.read(request.params.uri, run, io);
       return { contents: [{ uri: request.params.uri, mimeType, text }] };
     } catch (e) {
       if (e instanceof McpError) throw e;
@@ -167,19 +177,21 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
  * the server's own text included (an unknown tool's name, a resource's uri,
  * a heading around a query), not only what the commands answered. The
  * redactor keeps JSON valid, so a frame is redacted as its JSON text.
+ * `io`: the runtime's environment, folders and clock, which the children and a profile get.
  */
 export async function serveMcp(
   doc: DescribeDoc,
-  opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string },
-  extension?: McpExtension,
+  opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string; io: ProfileContext },
+  extension?: ServedProfile,
 ): Promise<void> {
   const server = new Server(
     { name: doc.tool, version: opts.version },
     { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } },
   );
-  const calls = new Calls(process.env);
-  if (extension) serveExtension(server, extension, calls);
-  else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls);
+  const calls = new Calls(opts.io.env);
+  const run = commandRunner(calls, opts.io.env);
+  if (extension) serveExtension(server, extension, calls, run, opts.io);
+  else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls, run);
   const log = (line: string) => void Bun.write(Bun.stderr, `${doc.tool}: ${line}\n`);
   const stop = (signal: string) => {
     if (calls.stopping) return;

@@ -20,6 +20,7 @@ import { checkExamples } from "./examples.ts";
 import { DeclarationError, placeText } from "../declare/mistakes.ts";
 
 export type { CommandValidators } from "./validators.ts";
+export { listedTools } from "./extension-tools.ts";
 
 export interface CompiledTool {
   readonly index: ToolIndex;

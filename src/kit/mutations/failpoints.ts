@@ -11,6 +11,7 @@
  *   kill-at-commit:N       SIGKILL when the Nth execution passes its fence, right before its
  *                          irreversible step (a temp file written, a commit object made)
  *   after-settle:N         SIGKILL right after the Nth settlement (and the next item's claim with it)
+ *   clock-ahead:MS         the process's clock reads MS later (runtime/clock.ts): a plan expires, a lease runs out
  *
  * Only a test build honours them (scripts/build.ts: dist/test/<tool>, built
  * with KIT_FAILPOINTS defined true). In a release binary KIT_FAILPOINTS is

@@ -4,6 +4,7 @@
  * in-process with their own argv, environment and streams.
  */
 import { fs } from "../pipeline/node-fs.ts";
+import { clockOf } from "./clock.ts";
 import { selfArgv } from "./multicall.ts";
 
 export type Signal = "SIGINT" | "SIGTERM";
@@ -91,7 +92,7 @@ export function processIO(): KitIO {
     },
     writeStderr: (text) => writeAll(2, text),
     readStdin: () => Bun.stdin.text(),
-    now: () => performance.timeOrigin + performance.now(),
+    now: clockOf(process.env),
     onSignal(handler) {
       process.on("SIGINT", () => handler("SIGINT"));
       process.on("SIGTERM", () => handler("SIGTERM"));

@@ -5,7 +5,7 @@
  */
 import type { Tool } from "../declare/define.ts";
 import { DeclarationError } from "../declare/mistakes.ts";
-import type { McpExtensionModule } from "../bindings/extension.ts";
+import type { ListedTool, McpExtensionModule, ServedProfile } from "../bindings/extension.ts";
 import { processIO } from "./io.ts";
 import { runTool } from "./run-tool.ts";
 import { compiledChecks, type CompiledValidators } from "../cli/checks.ts";
@@ -32,6 +32,20 @@ export async function runMain(tool: Tool): Promise<void> {
 /** A command's module as the build generates it: the declaration, and its validators. */
 type Loader = () => Promise<CompiledValidators & { declared: unknown }>;
 
+/** A tool's MCP profiles as the build leaves them: its mcp.ts, and their tools as listed (JSON made from their zod). */
+interface McpLoaders {
+  readonly profiles: () => Promise<McpExtensionModule>;
+  readonly listed: () => Promise<{ default: string }>;
+}
+
+async function servedProfiles(mcp: McpLoaders): Promise<Record<string, ServedProfile>> {
+  const [{ profiles }, listed] = await Promise.all([mcp.profiles(), mcp.listed()]);
+  const tools = JSON.parse(listed.default) as Record<string, ListedTool[]>;
+  return Object.fromEntries(
+    Object.entries(profiles).map(([name, profile]) => [name, { profile, tools: tools[name] ?? [] }]),
+  );
+}
+
 /**
  * The entry the build generates for each tool: its index, one loader per
  * command (its declaration and the validators generated from its schemas),
@@ -42,7 +56,7 @@ export async function runIndexed(
   loaders: Readonly<Record<string, Loader>>,
   describe: () => Promise<{ default: string }>,
   documents: Readonly<Record<string, () => Promise<{ default: string }>>> = {},
-  mcp?: () => Promise<McpExtensionModule>,
+  mcp?: McpLoaders,
 ): Promise<void> {
   process.exitCode = await runTool(
     {
@@ -53,7 +67,7 @@ export async function runIndexed(
       },
       describe: async () => (await describe()).default,
       document: async (file) => (documents[file] ? (await documents[file]()).default : null),
-      ...(mcp ? { mcpProfiles: async () => (await mcp()).profiles } : {}),
+      ...(mcp ? { mcpProfiles: () => servedProfiles(mcp) } : {}),
     },
     processIO(),
   );

@@ -8,7 +8,7 @@
 import { compiledChecks, type Checks, type CompiledValidators } from "../cli/checks.ts";
 import type { Command, CommandSpec, EnvVar, Tool } from "../declare/define.ts";
 import type { FlagSpec } from "../cli/flags.ts";
-import type { McpExtension } from "../bindings/extension.ts";
+import type { ServedProfile } from "../bindings/extension.ts";
 
 export type CommandHead = Pick<
   Command,
@@ -47,8 +47,8 @@ export interface ToolSource {
   describe(): Promise<string>;
   /** A document the binary carries (SKILL.md, spec.yaml), as built in; null when this build has none. */
   document(file: string): Promise<string | null>;
-  /** The MCP profiles the tool adds (bindings/extension.ts), loaded only by a server; none when it adds none. */
-  mcpProfiles?(): Promise<Readonly<Record<string, McpExtension>>>;
+  /** The MCP profiles the tool adds (bindings/extension.ts) with their tools as listed, loaded only by a server; none when it adds none. */
+  mcpProfiles?(): Promise<Readonly<Record<string, ServedProfile>>>;
 }
 
 /** An in-process tool: its commands already loaded, the compile step's output in memory. */

@@ -97,8 +97,9 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   const profiles = [...MCP_PROFILES, ...Object.keys(extensions)];
   if (!profiles.includes(profile)) return refuse("profile", profile, profiles);
   if (!(MCP_FORMATS as readonly string[]).includes(format)) return refuse("output format", format, MCP_FORMATS);
+  const ctx = { env: io.env, cwd: io.cwd, tmpdir: io.tmpdir, now: () => io.now() };
   // A boot failure exits 1 with one line on stderr, rather than serving calls that can only fail.
-  const unusable = extensions[profile]?.boot?.(io.env);
+  const unusable = extensions[profile]?.profile.boot?.(ctx);
   if (unusable) {
     io.writeStderr(`${tool.name}: the ${profile} profile cannot start: ${unusable}\n`);
     return 1;
@@ -106,7 +107,7 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
   await serveMcp(
     doc,
-    { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact },
+    { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact, io: ctx },
     extensions[profile],
   );
   return 0;
