@@ -7,4 +7,4 @@ export {
   type McpExtensionModule,
   type RunCommand,
   type ToolAnswer,
-} from "./bindings/extension.ts";
+} from "./bindings/index.ts";

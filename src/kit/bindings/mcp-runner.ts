@@ -1,5 +1,4 @@
 /** How every MCP call runs: the command as a child of this binary, as the argv door runs it. */
-import { fleetTool, selfArgv } from "../runtime/multicall.ts";
 import type { Calls } from "./calls.ts";
 import { doorEnv } from "./doors.ts";
 import type { CommandAnswer, RunCommand } from "./extension.ts";
@@ -22,11 +21,13 @@ const cancelled = (): CommandAnswer => ({
  * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
  * does, its input as the --params document: how every MCP call acts. The
  * child's diagnostics go to the server's stderr (stdout is protocol frames).
+ * `start` is the argv that starts a tool, as the runtime that serves knows it
+ * (this binary, the multicall, or a sibling binary).
  */
 export const commandRunner =
-  (calls: Calls): RunCommand =>
+  (calls: Calls, start: (tool?: string) => string[]): RunCommand =>
   (argv, o = {}) => {
-    const base = o.tool ? fleetTool(o.tool) : selfArgv();
+    const base = start(o.tool);
     const spawn = () =>
       Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
         env: doorEnv(process.env, "mcp"),

@@ -19,7 +19,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { encode as toToon } from "@toon-format/toon";
-import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
+import type { CommandDoc, DescribeDoc } from "../introspection/index.ts";
 import { inputOf, toolName } from "./manifest.ts";
 import { ResourceError, type McpExtension, type RunCommand } from "./extension.ts";
 import { commandRunner } from "./mcp-runner.ts";
@@ -98,9 +98,9 @@ function refusal(name: string, c: CommandDoc, tool: string) {
   return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(error) }] };
 }
 
-function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, format: McpFormat, calls: Calls): void {
-  const run = commandRunner(calls);
-  const served = servedTools(doc, profile);
+function serveCommands(server: Server, doc: DescribeDoc, opts: ServeOptions, calls: Calls): void {
+  const run = commandRunner(calls, opts.start);
+  const served = servedTools(doc, opts.profile as McpProfile);
   const byName = new Map(served.map((s) => [s.name, s]));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: served.map(toolOf) }));
   server.setRequestHandler(CallToolRequestSchema, async (request) => {
@@ -114,13 +114,13 @@ function serveCommands(server: Server, doc: DescribeDoc, profile: McpProfile, fo
       );
     }
     return calls.call(target.command.rw !== "read", () =>
-      call(run, target, (request.params.arguments ?? {}) as Record<string, unknown>, format),
+      call(run, target, (request.params.arguments ?? {}) as Record<string, unknown>, opts.format),
     );
   });
 }
 
-function serveExtension(server: Server, extension: McpExtension, calls: Calls): void {
-  const runCommand = commandRunner(calls);
+function serveExtension(server: Server, extension: McpExtension, calls: Calls, opts: ServeOptions): void {
+  const runCommand = commandRunner(calls, opts.start);
   const names = new Set(extension.tools.map((t) => t.name));
   const writes = new Set(extension.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -162,24 +162,29 @@ function serveExtension(server: Server, extension: McpExtension, calls: Calls): 
   });
 }
 
-/**
- * `redact`: the argv door's redactor. Every frame the server writes passes it,
- * the server's own text included (an unknown tool's name, a resource's uri,
- * a heading around a query), not only what the commands answered. The
- * redactor keeps JSON valid, so a frame is redacted as its JSON text.
- */
-export async function serveMcp(
-  doc: DescribeDoc,
-  opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string },
-  extension?: McpExtension,
-): Promise<void> {
+export interface ServeOptions {
+  readonly profile: string;
+  readonly format: McpFormat;
+  readonly version: string;
+  /**
+   * The argv door's redactor. Every frame the server writes passes it, the
+   * server's own text included (an unknown tool's name, a resource's uri, a
+   * heading around a query), not only what the commands answered. The
+   * redactor keeps JSON valid, so a frame is redacted as its JSON text.
+   */
+  readonly redact: (text: string) => string;
+  /** The argv that starts this tool, or the fleet tool named: each call runs as its child. */
+  readonly start: (tool?: string) => string[];
+}
+
+export async function serveMcp(doc: DescribeDoc, opts: ServeOptions, extension?: McpExtension): Promise<void> {
   const server = new Server(
     { name: doc.tool, version: opts.version },
     { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } },
   );
   const calls = new Calls(process.env);
-  if (extension) serveExtension(server, extension, calls);
-  else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls);
+  if (extension) serveExtension(server, extension, calls, opts);
+  else serveCommands(server, doc, opts, calls);
   const log = (line: string) => void Bun.write(Bun.stderr, `${doc.tool}: ${line}\n`);
   const stop = (signal: string) => {
     if (calls.stopping) return;
