@@ -15,6 +15,6 @@ if (words[0] === "verify") {
     const named = words[1] !== undefined && !words[1].startsWith("-");
     process.argv.splice(2, named ? 2 : 1, "init", ...(named ? ["--name", words[1]!] : []));
   }
-  const [{ runMain }, tool] = await Promise.all([import("../kit/runtime/main.ts"), import("./tool.ts")]);
+  const [{ runMain }, tool] = await Promise.all([import("../kit/runtime/index.ts"), import("./tool.ts")]);
   await runMain(tool.default);
 }

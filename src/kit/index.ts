@@ -5,25 +5,27 @@
  * internal.
  */
 export {
+  type CommandContext,
+  type CommandSpec,
+  DeclarationError,
   defineCommand,
   defineTool,
-  type CommandSpec,
-  type EnvVar,
-  type Lifetime,
+  describe,
   type SecretOut,
   type Tool,
   type ToolSpec,
-} from "./declare/define.ts";
-export type { Credential } from "./identity/credential.ts";
-export type { CommandContext } from "./runtime/context.ts";
-export { ERROR_CODES, KitError, type ErrorCode } from "./output/errors.ts";
-export type { Artifact, RunDir } from "./pipeline/run-dir.ts";
-export type { CutPage } from "./lists/paginate.ts";
-export { resolvePath, resolveWithin } from "./pipeline/paths.ts";
-export { confinedPath } from "./pipeline/confine.ts";
-export { sweepTemps } from "./pipeline/atomic.ts";
-export { sha256 } from "./pipeline/hash.ts";
-export { editDistance, nearest } from "./cli/suggest.ts";
-export { runMain } from "./runtime/main.ts";
-export { describe } from "./declare/annotate.ts";
-export { DeclarationError } from "./declare/mistakes.ts";
+} from "./declare/index.ts";
+export type { Credential, EnvVar, Lifetime } from "./identity/index.ts";
+export { ERROR_CODES, KitError, type ErrorCode } from "./output/index.ts";
+export {
+  type Artifact,
+  confinedPath,
+  type RunDir,
+  resolvePath,
+  resolveWithin,
+  sha256,
+  sweepTemps,
+} from "./pipeline/index.ts";
+export type { CutPage } from "./lists/index.ts";
+export { editDistance, nearest } from "./cli/index.ts";
+export { runMain } from "./runtime/index.ts";

@@ -8,5 +8,5 @@ export {
   type ProfileContext,
   type RunCommand,
   type ToolAnswer,
-} from "./bindings/extension.ts";
-export { errorAnswer } from "./bindings/mcp-errors.ts";
+} from "./bindings/index.ts";
+export { errorAnswer } from "./bindings/index.ts";

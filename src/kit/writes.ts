@@ -4,14 +4,19 @@
  * read command never loads the plan and ledger machinery.
  */
 export {
-  mutationCommands,
   type ActionSpec,
   type Effect,
   type ExecContext,
+  type ItemInput,
   type Mutations,
+  mutationCommands,
+  type Plan,
+  type PlanItem,
+  POLICY_ENV,
+  type Precondition,
+  planResult,
   type ReadContext,
   type TargetState,
-} from "./mutations/commands.ts";
-export { planResult, ttlFlag, writePlan } from "./mutations/write-plan.ts";
-export type { ItemInput, Plan, PlanItem, Precondition } from "./mutations/plan.ts";
-export { POLICY_ENV } from "./mutations/policy.ts";
+  ttlFlag,
+  writePlan,
+} from "./mutations/index.ts";

@@ -8,7 +8,7 @@ import { KIT_BOUNDS, pageRequestOf } from "../../src/kit/lists/bounds.ts";
 import { emitEnvelope, modeOf, type Sink } from "../../src/kit/output/emit.ts";
 import { failure, success, type Meta } from "../../src/kit/output/envelope.ts";
 import { KitError, toErrorObject } from "../../src/kit/output/errors.ts";
-import type { CommandHead, ToolIndex } from "../../src/kit/runtime/source.ts";
+import type { CommandHead, ToolIndex } from "../../src/kit/compile/index.ts";
 
 const thrown = (f: () => unknown): KitError => {
   try {

@@ -12,10 +12,10 @@
  */
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { Tool } from "../../kit/declare/define.ts";
-import type { McpExtensionModule } from "../../kit/bindings/extension.ts";
+import type { McpExtensionModule } from "../../kit/bindings/index.ts";
+import type { Tool } from "../../kit/declare/index.ts";
 import { compileTool, listedTools, type CompiledTool } from "../../kit/compile/index.ts";
-import { commandIn } from "../../kit/runtime/source.ts";
+import { commandIn } from "../../kit/runtime/index.ts";
 import { sourcesUnder } from "./sources.ts";
 import { BuildError } from "./build-error.ts";
 
@@ -111,7 +111,7 @@ export async function writeEntry(
     entry,
     [
       `// Generated from ${tool.name}'s tool.ts by agent-cli-kit's build; rebuilt on every build.`,
-      `import { runIndexed } from ${JSON.stringify(join(kit, "runtime", "main.ts"))};`,
+      `import { runIndexed } from ${JSON.stringify(join(kit, "runtime", "index.ts"))};`,
       ``,
       `await runIndexed(${JSON.stringify(index)}, {`,
       ...index.commands.map((c) => `  ${JSON.stringify(c.name)}: () => import("./${slug(c.name)}.ts"),`),

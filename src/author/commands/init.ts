@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import * as z from "../../kit/schema.ts";
 import { defineCommand, describe, KitError } from "../../kit/index.ts";
-import { shellWord } from "../../kit/introspection/shell.ts";
+import { shellWord } from "../../kit/introspection/index.ts";
 import { isFreeFolder, kitResolvesFrom, placeRendered, renderTemplate } from "../scaffold.ts";
 import { KIT_VERSION } from "../package-info.ts";
 import { buildTool } from "../build/index.ts";

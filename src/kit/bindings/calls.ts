@@ -12,7 +12,7 @@
  * nothing outlives the server.
  */
 import type { Subprocess } from "bun";
-import { groupMembers } from "../harness/group.ts";
+import { groupMembers } from "../base/index.ts";
 
 export const MAX_CHILDREN_ENV = "AGENT_MCP_MAX_CHILDREN";
 const DEFAULT_MAX_CHILDREN = 4;

@@ -7,8 +7,8 @@
  * as `${VAR}` references. Generated from the describe documents, like
  * `--help` and SKILL.md. A person's act (an approval) is left out.
  */
-import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
-import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
+import { UNIVERSAL_FLAGS } from "../cli/index.ts";
+import type { CommandDoc, DescribeDoc } from "../introspection/index.ts";
 
 export interface DeclaredTool {
   description: string;

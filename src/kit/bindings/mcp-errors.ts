@@ -7,7 +7,7 @@
  * left as it is: it is one a person may run.
  */
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { isKitError, type KitError, toErrorObject } from "../output/errors.ts";
+import { isKitError, type KitError, toErrorObject } from "../output/index.ts";
 import type { ToolAnswer } from "./extension.ts";
 
 const FLAG = "[a-z][a-z0-9-]*";

@@ -1,5 +1,4 @@
 /** How every MCP call runs: the command as a child of this binary, as the argv door runs it. */
-import { fleetTool, selfArgv } from "../runtime/multicall.ts";
 import type { Calls } from "./calls.ts";
 import { doorEnv } from "./doors.ts";
 import type { CommandAnswer, RunCommand } from "./extension.ts";
@@ -23,11 +22,13 @@ const cancelled = (): CommandAnswer => ({
  * does, its input as the --params document: how every MCP call acts. The
  * child gets the server's environment (as the runtime read it) with the door
  * named; its diagnostics go to the server's stderr (stdout is protocol frames).
+ * `start` is the argv that starts a tool, as the runtime that serves knows it
+ * (this binary, the multicall, or a sibling binary).
  */
 export const commandRunner =
-  (calls: Calls, env: Readonly<Record<string, string | undefined>>): RunCommand =>
+  (calls: Calls, env: Readonly<Record<string, string | undefined>>, start: (tool?: string) => string[]): RunCommand =>
   (argv, o = {}) => {
-    const base = o.tool ? fleetTool(o.tool) : selfArgv();
+    const base = start(o.tool);
     const spawn = () =>
       Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
         env: doorEnv(env, "mcp"),

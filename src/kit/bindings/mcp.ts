@@ -19,7 +19,7 @@ import {
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
 import { encode as toToon } from "@toon-format/toon";
-import type { CommandDoc, DescribeDoc } from "../introspection/describe-doc.ts";
+import type { CommandDoc, DescribeDoc } from "../introspection/index.ts";
 import { inputOf, toolName } from "./manifest.ts";
 import { ResourceError, type ProfileContext, type RunCommand, type ServedProfile } from "./extension.ts";
 import { commandRunner } from "./mcp-runner.ts";
@@ -172,24 +172,30 @@ function serveExtension(
   });
 }
 
-/**
- * `redact`: the argv door's redactor. Every frame the server writes passes it,
- * the server's own text included (an unknown tool's name, a resource's uri,
- * a heading around a query), not only what the commands answered. The
- * redactor keeps JSON valid, so a frame is redacted as its JSON text.
- * `io`: the runtime's environment, folders and clock, which the children and a profile get.
- */
-export async function serveMcp(
-  doc: DescribeDoc,
-  opts: { profile: string; format: McpFormat; version: string; redact: (text: string) => string; io: ProfileContext },
-  extension?: ServedProfile,
-): Promise<void> {
+export interface ServeOptions {
+  readonly profile: string;
+  readonly format: McpFormat;
+  readonly version: string;
+  /**
+   * The argv door's redactor. Every frame the server writes passes it, the
+   * server's own text included (an unknown tool's name, a resource's uri, a
+   * heading around a query), not only what the commands answered. The
+   * redactor keeps JSON valid, so a frame is redacted as its JSON text.
+   */
+  readonly redact: (text: string) => string;
+  /** The argv that starts this tool, or the fleet tool named: each call runs as its child. */
+  readonly start: (tool?: string) => string[];
+  /** The runtime's environment, folders and clock, which the children and a profile get. */
+  readonly io: ProfileContext;
+}
+
+export async function serveMcp(doc: DescribeDoc, opts: ServeOptions, extension?: ServedProfile): Promise<void> {
   const server = new Server(
     { name: doc.tool, version: opts.version },
     { capabilities: extension ? { tools: {}, resources: {} } : { tools: {} } },
   );
   const calls = new Calls(opts.io.env);
-  const run = commandRunner(calls, opts.io.env);
+  const run = commandRunner(calls, opts.io.env, opts.start);
   if (extension) serveExtension(server, extension, calls, run, opts.io);
   else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls, run);
   const log = (line: string) => void Bun.write(Bun.stderr, `${doc.tool}: ${line}\n`);

@@ -4,7 +4,7 @@
  * a repeated single-valued flag or a stray argument is a usage error naming
  * what was valid — never a silently different invocation.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { nearest } from "./suggest.ts";
 
 export interface ArgvFlag {

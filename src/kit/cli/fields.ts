@@ -4,7 +4,7 @@
  * command's result schema (as the tool's index lists them, from the compile step) before anything runs; arrays are projected
  * element by element, so `items.url` keeps the url of every item.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { nearest } from "./suggest.ts";
 
 /** The paths `--fields` names, each checked against `valid` (the result's paths, from the tool's index). */

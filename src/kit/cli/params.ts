@@ -6,7 +6,7 @@
  */
 import { resolve } from "node:path";
 import type { RawFlags } from "./argv.ts";
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { UNIVERSAL_FLAGS } from "./flags.ts";
 import { nearest } from "./suggest.ts";
 

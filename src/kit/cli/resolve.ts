@@ -3,18 +3,30 @@
  * valid commands in `allowed`, the nearest as `hint`, and for a forbidden
  * synonym (`ls`, `show`, `rm`, …) the canonical verb (contract §1).
  */
-import type { CommandHead, ToolIndex } from "../runtime/source.ts";
-import { KitError } from "../output/errors.ts";
+import { canonicalVerbFor, isForbiddenVerb } from "../base/index.ts";
+import { KitError } from "../output/index.ts";
 import { nearest } from "./suggest.ts";
-import { canonicalVerbFor, isForbiddenVerb } from "../declare/verbs.ts";
 
-export interface Resolved {
-  readonly command: CommandHead;
+/** What resolving reads of a command: its words. */
+interface Words {
+  readonly name: string;
+  readonly resource?: string;
+  readonly verb: string;
+}
+
+/** A tool's name and its commands' words, as the tool's index carries them. */
+interface Commands<C extends Words> {
+  readonly name: string;
+  readonly commands: readonly C[];
+}
+
+export interface Resolved<C extends Words> {
+  readonly command: C;
   /** Words after the command's own: not part of any command, so a usage error later. */
   readonly extra: readonly string[];
 }
 
-export function resolveCommand(tool: ToolIndex, words: readonly string[]): Resolved {
+export function resolveCommand<C extends Words>(tool: Commands<C>, words: readonly string[]): Resolved<C> {
   const names = tool.commands.map((c) => c.name);
   const [first, second] = words;
   if (first === undefined)
@@ -50,7 +62,7 @@ export function resolveCommand(tool: ToolIndex, words: readonly string[]): Resol
 }
 
 function unknown(
-  tool: ToolIndex,
+  tool: Commands<Words>,
   got: string,
   verb: string,
   allowed: readonly string[],

@@ -6,7 +6,7 @@
  * (contract §4): enums list their values, ranges give their bounds, a
  * missing flag names itself.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import type { FlagSpec } from "./flags.ts";
 
 type Source = "argv" | "params";

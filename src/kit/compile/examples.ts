@@ -3,15 +3,17 @@
  * Its argv is read the way the command line is (the same parser, conversion
  * and validator), and one that would be refused is a declaration mistake.
  */
-import { checkedFlags, type CompiledValidators } from "../cli/checks.ts";
-import { parseFlags } from "../cli/argv.ts";
-import { UNIVERSAL_ARGV } from "../cli/command-flags.ts";
-import type { FlagSpec } from "../cli/flags.ts";
-import { convertFlags } from "../cli/validate.ts";
-import type { Command } from "../declare/define.ts";
-import { DeclarationError } from "../declare/mistakes.ts";
-import { isKitError } from "../output/errors.ts";
-import { shellLine } from "../introspection/shell.ts";
+import {
+  checkedFlags,
+  type CompiledValidators,
+  convertFlags,
+  type FlagSpec,
+  parseFlags,
+  UNIVERSAL_ARGV,
+} from "../cli/index.ts";
+import { type Command, DeclarationError } from "../declare/index.ts";
+import { shellLine } from "../introspection/index.ts";
+import { isKitError } from "../output/index.ts";
 
 const argvKind = (s: FlagSpec) =>
   (s.kind === "boolean" ? "boolean" : s.kind === "array" ? "repeatable" : "value") as

@@ -6,21 +6,20 @@
  *
  *   declaration (zod) → JSON Schema → { index, describe, skill, validators }
  */
-import type { Command, Tool } from "../declare/define.ts";
-import type { CommandSchemas } from "../introspection/describe.ts";
-import { describeTool } from "../introspection/describe.ts";
-import type { DescribeDoc } from "../introspection/describe-doc.ts";
-import { toolSkill } from "../introspection/skill.ts";
-import type { CommandHead, ToolIndex } from "../runtime/source.ts";
+import { type Command, DeclarationError, placeText, type Tool } from "../declare/index.ts";
+import { type CommandSchemas, type DescribeDoc, describeTool, toolSkill } from "../introspection/index.ts";
+import { checkExamples } from "./examples.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
 import { fieldPathsFrom, flagSpecsFrom, kebabFlagsSchema } from "./specs.ts";
 import { standInGaps } from "./stand-in.ts";
+import type { CommandHead, ToolIndex } from "./tool-index.ts";
 import { validatorsOf, type CommandValidators } from "./validators.ts";
-import { checkExamples } from "./examples.ts";
-import { DeclarationError, placeText } from "../declare/mistakes.ts";
 
 export type { CommandValidators } from "./validators.ts";
 export { listedTools } from "./extension-tools.ts";
+/** What `compileTool` throws for a tool author's mistake (one line, no stack). */
+export { DeclarationError } from "../declare/index.ts";
+export type { CommandHead, ToolIndex } from "./tool-index.ts";
 
 export interface CompiledTool {
   readonly index: ToolIndex;

@@ -8,7 +8,7 @@
  * compile rather than being checked less strictly than it was declared.
  */
 import * as z from "zod/mini";
-import { DeclarationError } from "../declare/mistakes.ts";
+import { DeclarationError } from "../declare/index.ts";
 
 export type JsonSchema = Record<string, unknown>;
 type Def = { type: string; checks?: { _zod: { def: { check: string } } }[]; [key: string]: unknown };

@@ -3,7 +3,7 @@
  * each flag's kind, enum values, whether it is required or defaulted, and
  * every path `--fields` may name in the result.
  */
-import { kebab, type FlagKind, type FlagSpec } from "../cli/flags.ts";
+import { kebab, type FlagKind, type FlagSpec } from "../cli/index.ts";
 import type { JsonSchema } from "./json-schema.ts";
 
 const props = (js: JsonSchema): Record<string, JsonSchema> => (js.properties ?? {}) as Record<string, JsonSchema>;

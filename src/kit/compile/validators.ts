@@ -9,7 +9,7 @@ import Ajv2020 from "ajv/dist/2020";
 import standaloneCode from "ajv/dist/standalone";
 import { _ } from "ajv";
 import { join } from "node:path";
-import type { Bounds, CompiledValidators } from "../cli/checks.ts";
+import type { Bounds, CompiledValidators } from "../cli/index.ts";
 import * as formats from "./formats.ts";
 import type { JsonSchema } from "./json-schema.ts";
 

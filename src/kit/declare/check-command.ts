@@ -3,13 +3,12 @@
  * by field, before anything reads it. Each check throws the mistake with its
  * fix (mistakes.ts); the order is the order a reader would fix them in.
  */
-import { CREDENTIAL_FLAG } from "../identity/env.ts";
-import { KIT_DEFAULT_LIMIT, KIT_MAX_LIMIT } from "../lists/bounds.ts";
-import { ERROR_CODES } from "../output/errors.ts";
-import { kebab, UNIVERSAL_FLAG_NAMES } from "../cli/flags.ts";
-import { nearest } from "../cli/suggest.ts";
+import { FORBIDDEN_SYNONYMS, isTier1Verb, TIER1_VERBS } from "../base/index.ts";
+import { kebab, nearest, UNIVERSAL_FLAG_NAMES } from "../cli/index.ts";
+import { CREDENTIAL_FLAG } from "../identity/index.ts";
+import { KIT_DEFAULT_LIMIT, KIT_MAX_LIMIT } from "../lists/index.ts";
+import { ERROR_CODES } from "../output/index.ts";
 import { shown } from "./mistakes.ts";
-import { FORBIDDEN_SYNONYMS, isTier1Verb, TIER1_VERBS } from "./verbs.ts";
 
 export const NAME = /^[a-z][a-z0-9-]*$/;
 export const ENV_NAME = /^[A-Z][A-Z0-9_]*$/;

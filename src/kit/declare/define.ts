@@ -4,10 +4,9 @@
  * it is a programming error and fails loudly before any user input is read.
  */
 import type * as z from "zod/mini";
-import type { CommandContext } from "../runtime/context.ts";
-import type { EnvVar } from "../identity/env.ts";
-import type { OutcomeUnit } from "../output/envelope.ts";
-import type { ErrorCode } from "../output/errors.ts";
+import { TIER1_VERBS, type Tier1Verb } from "../base/index.ts";
+import type { EnvVar } from "../identity/index.ts";
+import type { ErrorCode, OutcomeUnit } from "../output/index.ts";
 import {
   checkExampleShapes,
   checkRequired,
@@ -18,15 +17,15 @@ import {
   NAME,
   pageOf,
 } from "./check-command.ts";
+import type { CommandContext } from "./context.ts";
 import { callerFile, mistakeAt, shown, type Place } from "./mistakes.ts";
-import { TIER1_VERBS, type Tier1Verb } from "./verbs.ts";
 
 export type FlagsSchema = z.ZodMiniObject;
 export type ResultSchema = z.ZodMiniType;
 
-export type { EnvScope, EnvVar, Lifetime } from "../identity/env.ts";
+export type { EnvScope, EnvVar, Lifetime } from "../identity/index.ts";
 
-export type { OutcomeUnit } from "../output/envelope.ts";
+export type { OutcomeUnit } from "../output/index.ts";
 
 export interface SecretOut {
   readonly name: string;

@@ -1,4 +1,6 @@
-/** contract §1, command shape and canonical verbs: a tool and its commands as declared data, checked once. */
+/** contract §1, command shape: a tool and its commands as declared data, checked once, and the context a command runs with. */
+export { describe } from "./annotate.ts";
+export type { CommandContext } from "./context.ts";
 export {
   defineCommand,
   defineTool,
@@ -7,8 +9,8 @@ export {
   type Example,
   type FlagsSchema,
   type ResultSchema,
+  type SecretOut,
   type Tool,
   type ToolSpec,
 } from "./define.ts";
-export { describe } from "./annotate.ts";
-export { FORBIDDEN_SYNONYMS, isTier1Verb, type Tier1Verb } from "./verbs.ts";
+export { DeclarationError, placeText } from "./mistakes.ts";

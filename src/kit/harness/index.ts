@@ -12,7 +12,7 @@ export { foldJob, type JobReport, type Remedy, type StepEnvelope, type StepRecor
 export { deliverSecrets, issuedSecrets, SECRETS_EVENT, type IssuedSecret } from "./secrets.ts";
 export { esc, renderHistory, renderJobHistory, type JobSummary } from "./history.ts";
 export { envelopeOf } from "./envelope.ts";
-export { endGroup, groupMembers, runInGroup } from "./group.ts";
+export { endGroup, groupMembers, runInGroup } from "../base/index.ts";
 export { ingest, REPORT_SCHEMA, SchemaRegistry, type Verdict } from "./ingest.ts";
 export { eventIdOf, parseJob, STEP_TOOLS, type Job, type JobStep } from "./job.ts";
 export { createReceiver, internalAnswer, type ReceiverEvent, type ReceiverOptions } from "./receiver.ts";

@@ -3,7 +3,7 @@
  * argv array (never a shell): in the job's run dir, answering in JSON, never
  * prompting, its input on stdin. A failed step stops the job unless it says
  * continue_on_error; a cancellation stops the step running and the job.
- * Each step is a process group with a time limit (group.ts).
+ * Each step is a process group with a time limit (base/process-group.ts).
  * Values the harness passes (the run dir) join the step's input there, never
  * argv words; and no step is a person's act (bindings/doors.ts).
  */
@@ -11,7 +11,7 @@ import { doorEnv } from "../bindings/doors.ts";
 import { fleetTool } from "../runtime/multicall.ts";
 import { envelopeOf } from "./envelope.ts";
 import type { StepRun } from "./fold.ts";
-import { runInGroup } from "./group.ts";
+import { runInGroup } from "../base/index.ts";
 import type { Job } from "./job.ts";
 
 export interface StepContext {

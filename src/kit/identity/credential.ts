@@ -10,7 +10,7 @@
  * single-use, so each answer's replaces it. Every token the kit learns is
  * handed to the redactor before anything else sees it.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { envOf, expiresAtEnv, REFRESH_URL_ENV, refreshTokenEnv, type EnvVar } from "./env.ts";
 import { jwtExpiry, parseTime } from "./expiry.ts";
 import type { Redactor } from "./redact.ts";

@@ -3,7 +3,7 @@
  * with the phase that may hold it. A read never holds a write credential:
  * only `apply` (and a declared tier-2 write, such as the gate's signing) does.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 
 /** Where a variable's value may be used: contract §10 scope split. */
 export type EnvScope = "read" | "write" | "config";

@@ -1,5 +1,6 @@
-/** contract §10, identity and secrets: credentials from the environment, scoped per phase, and one redactor over every emitted byte. */
+/** contract §10, identity and secrets: credentials from the environment, scoped per phase, one redactor over every emitted byte, and a person's act kept from agents' doors. */
 export {
+  APPROVER_KEY_ENV,
   assertRequiredEnv,
   CREDENTIAL_FLAG,
   credentialNames,
@@ -15,3 +16,4 @@ export {
 } from "./env.ts";
 export { createRedactor, ENV_REPLACEMENT, type Redactor } from "./redact.ts";
 export { Credentials, type Credential } from "./credential.ts";
+export { DOOR_ENV, personOnly, type Door } from "./person.ts";

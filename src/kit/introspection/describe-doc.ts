@@ -3,9 +3,9 @@
  * `<tool> <command> --describe` prints. Free of zod: a compiled tool prints
  * a document the build made, without building a schema.
  */
-import type { EnvVar } from "../declare/define.ts";
-import type { ErrorCode } from "../output/errors.ts";
-import { UNIVERSAL_FLAGS, type FlagKind } from "../cli/flags.ts";
+import { type FlagKind, UNIVERSAL_FLAGS } from "../cli/index.ts";
+import type { EnvVar } from "../identity/index.ts";
+import type { ErrorCode } from "../output/index.ts";
 
 export type JsonSchema = Record<string, unknown>;
 

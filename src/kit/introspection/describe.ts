@@ -4,10 +4,10 @@
  * schemas. `--help` and SKILL.md are renderings of this same document, so
  * the three views cannot disagree.
  */
-import { envOf } from "../identity/env.ts";
-import type { Command, EnvVar, Example, Tool } from "../declare/define.ts";
-import type { FlagSpec } from "../cli/flags.ts";
-import { ERROR_CODES, EXIT, type ErrorCode } from "../output/errors.ts";
+import { type FlagSpec, UNIVERSAL_FLAGS } from "../cli/index.ts";
+import type { Command, Example, Tool } from "../declare/index.ts";
+import { type EnvVar, envOf } from "../identity/index.ts";
+import { ERROR_CODES, EXIT, type ErrorCode } from "../output/index.ts";
 import {
   DOCUMENT_FLAGS,
   KIT_EXTENSIONS,
@@ -16,7 +16,6 @@ import {
   type FlagDoc,
   type JsonSchema,
 } from "./describe-doc.ts";
-import { UNIVERSAL_FLAGS } from "../cli/flags.ts";
 import { EXIT_READINGS } from "./exits.ts";
 import { shellLine } from "./shell.ts";
 

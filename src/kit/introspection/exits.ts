@@ -4,7 +4,7 @@
  * Keyed by the exit table, so a class added there has no reading until it
  * has one here.
  */
-import type { ExitClass } from "../output/errors.ts";
+import type { ExitClass } from "../output/index.ts";
 
 export interface ExitReading {
   /** --describe's `exit_codes`. */

@@ -6,8 +6,10 @@ export {
   narrowDoc,
   type CommandDoc,
   type DescribeDoc,
+  type DocumentFlag,
   type FlagDoc,
   type JsonSchema,
 } from "./describe-doc.ts";
 export { commandHelp, toolHelp } from "./help.ts";
+export { shellLine, shellWord } from "./shell.ts";
 export { fleetSkill, toolSkill } from "./skill.ts";

@@ -4,9 +4,9 @@
  * heading and every flag a table row starting with its `--name`, so the
  * verifier can hold it against --describe.
  */
-import { FORBIDDEN_SYNONYMS, TIER1_VERBS } from "../declare/verbs.ts";
-import { KIT_DEFAULT_LIMIT } from "../lists/bounds.ts";
-import { EXIT, type ExitClass } from "../output/errors.ts";
+import { FORBIDDEN_SYNONYMS, TIER1_VERBS } from "../base/index.ts";
+import { KIT_DEFAULT_LIMIT } from "../lists/index.ts";
+import { EXIT, type ExitClass } from "../output/index.ts";
 import type { DescribeDoc } from "./describe-doc.ts";
 import { EXIT_READINGS } from "./exits.ts";
 import { flagNotes } from "./help.ts";

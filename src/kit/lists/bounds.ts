@@ -2,7 +2,7 @@
  * contract §6: every list is bounded. The kit's default and ceiling, and
  * the page a command's `--limit`/`--cursor` ask for.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { decodeCursor, queryFingerprint, type PageRequest } from "./paginate.ts";
 
 /** The kit's bounded default; a tool may lower it, never remove it. */

@@ -7,5 +7,4 @@ export {
   queryFingerprint,
   type Page,
   type PageRequest,
-  type Pagination,
 } from "./paginate.ts";

@@ -4,14 +4,7 @@
  * replayed against a different query is refused rather than silently wrong.
  * The same query over the same data always yields the same cursors.
  */
-import { KitError } from "../output/errors.ts";
-
-export interface Pagination {
-  limit: number;
-  returned: number;
-  total: number;
-  next_cursor: string | null;
-}
+import { KitError, type Pagination } from "../output/index.ts";
 
 export interface PageRequest {
   readonly limit: number;

@@ -6,9 +6,9 @@
  * Tokens and cost come from the response's `usage` and the price table, and
  * are added to the envelope's meta.
  */
-import type { CommandContext } from "../runtime/context.ts";
-import { createRedactor } from "../identity/redact.ts";
-import { KitError } from "../output/errors.ts";
+import type { CommandContext } from "../declare/index.ts";
+import { createRedactor } from "../identity/index.ts";
+import { KitError } from "../output/index.ts";
 import { costOf } from "./prices.ts";
 
 export interface ChatRequest {

@@ -4,9 +4,9 @@
  * truth whether it has already landed, and how to clear a half-made change
  * of its own after a crash.
  */
-import type { EnvVar, SecretOut } from "../declare/define.ts";
-import type { Credential } from "../identity/credential.ts";
-import type { ErrorCode } from "../output/errors.ts";
+import type { SecretOut } from "../declare/index.ts";
+import type { Credential, EnvVar } from "../identity/index.ts";
+import type { ErrorCode } from "../output/index.ts";
 import type { Plan, PlanItem } from "./plan.ts";
 
 export interface TargetState {

@@ -5,8 +5,8 @@
  * the policy names for them), for this plan, unexpired, and under the policy
  * that is current now.
  */
-import { KitError } from "../output/errors.ts";
-import { sha256 } from "../pipeline/hash.ts";
+import { KitError } from "../output/index.ts";
+import { sha256 } from "../pipeline/index.ts";
 import { assertIntact, assertUnexpired, type Approval, type Plan } from "./plan.ts";
 import { POLICY_ENV, readPolicy, type Policy } from "./policy.ts";
 

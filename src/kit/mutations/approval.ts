@@ -7,7 +7,7 @@
  * node:crypto is imported here only, on the paths that sign or verify.
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from "node:crypto";
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { approvalMessage, type Approved } from "./plan.ts";
 import type { Approver, Policy } from "./policy.ts";
 

@@ -3,7 +3,7 @@
  * tool whose actions are `m`: `apply`, `target list` (the gate's read-back)
  * and `action list`.
  */
-import type { CommandSpec } from "../declare/define.ts";
+import type { CommandSpec } from "../declare/index.ts";
 import type { Mutations } from "./actions.ts";
 import { applyCommand } from "./apply-command.ts";
 import { actionListCommand, targetListCommand } from "./read-commands.ts";

@@ -5,7 +5,7 @@
  * read-back, so the gate refuses such a plan for every tool the same way,
  * and by apply right before an item executes.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import type { Mutations, ReadContext } from "./actions.ts";
 import type { Plan, PlanItem } from "./plan.ts";
 

@@ -13,9 +13,8 @@
 import canonicalize from "canonicalize";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { KitError } from "../output/errors.ts";
-import { sha256 } from "../pipeline/hash.ts";
-import { writeAtomic } from "../pipeline/atomic.ts";
+import { KitError } from "../output/index.ts";
+import { sha256, writeAtomic } from "../pipeline/index.ts";
 
 export const PLAN_FORMAT = 1;
 export const PLAN_FILE = "plan.json";

@@ -5,11 +5,11 @@
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 
 export const POLICY_ENV = "AGENT_POLICY_FILE";
 
-export { APPROVER_KEY_ENV } from "../identity/env.ts";
+export { APPROVER_KEY_ENV } from "../identity/index.ts";
 
 export interface ActionLimits {
   /** Approve without a human when every bound is within the limits below. */

@@ -5,11 +5,9 @@
  */
 import { existsSync } from "node:fs";
 import * as z from "zod/mini";
-import { describe } from "../declare/annotate.ts";
-import { defineCommand, type CommandSpec } from "../declare/define.ts";
-import { KIT_BOUNDS } from "../lists/bounds.ts";
-import { KitError } from "../output/errors.ts";
-import type { CommandContext } from "../runtime/context.ts";
+import { type CommandContext, type CommandSpec, defineCommand, describe } from "../declare/index.ts";
+import { KIT_BOUNDS } from "../lists/index.ts";
+import { KitError } from "../output/index.ts";
 import type { Mutations } from "./actions.ts";
 import { assertWithinEffects } from "./effects.ts";
 import { failpointsOf } from "./failpoints.ts";

@@ -6,9 +6,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { describe } from "../declare/annotate.ts";
-import { asKitError } from "../output/errors.ts";
-import type { CommandContext } from "../runtime/context.ts";
+import { type CommandContext, describe } from "../declare/index.ts";
+import { asKitError } from "../output/index.ts";
 import { buildPlan, PLAN_FILE, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
 
 export const planResult = z.object({

@@ -4,7 +4,6 @@
  * Asked for both JSON and TOON, the answer is JSON (the one an agent can
  * always parse) saying they conflict.
  */
-import type { Redactor } from "../identity/redact.ts";
 import type { Envelope } from "./envelope.ts";
 import { exitCodeOf } from "./errors.ts";
 
@@ -16,7 +15,8 @@ export const modeOf = (asked: { json: boolean; toon: boolean }, stdoutIsTTY: boo
 
 export interface Sink {
   readonly mode: Mode;
-  readonly redact: Redactor;
+  /** Every byte written passes it (the identity section's redactor). */
+  readonly redact: (text: string) => string;
   /** Colour and width, for text on a terminal. */
   readonly colour: boolean;
   readonly width: number;

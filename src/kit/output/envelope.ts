@@ -4,7 +4,6 @@
  * present, with every field, so a consumer never tests for a key.
  */
 import type { ErrorObject } from "./errors.ts";
-import type { Pagination } from "../lists/paginate.ts";
 
 /** contract §11: the fleet's outcome units. */
 export type OutcomeUnit = "usd" | "rank" | "pct" | "count" | "ms";
@@ -19,6 +18,14 @@ export interface Outcome {
   realized: number | null;
   cost_usd: number;
   confidence: number | null;
+}
+
+/** contract §6: where a bounded list stands; `next_cursor` is null on its last page. */
+export interface Pagination {
+  limit: number;
+  returned: number;
+  total: number;
+  next_cursor: string | null;
 }
 
 export interface Meta {

@@ -6,7 +6,7 @@
  * swept by the next write of the same file: its writer is gone (the pid in its
  * name is not running) or it is older than any write takes.
  */
-import { fs } from "./node-fs.ts";
+import { fs } from "../base/index.ts";
 
 /** Past this age a temp file is a leftover whoever wrote it: no artifact takes an hour to write. */
 const STALE_MS = 60 * 60_000;

@@ -4,8 +4,8 @@
  * once symlinks are resolved (no link, in the file or any folder above it,
  * that leads out of the root).
  */
-import { realpathSync } from "node:fs";
-import { KitError } from "../output/errors.ts";
+import { fs } from "../base/index.ts";
+import { KitError } from "../output/index.ts";
 import { resolvePath, resolveWithin } from "./paths.ts";
 
 const inside = (root: string, path: string): boolean =>
@@ -28,7 +28,7 @@ function realRootOf(root: string, what: string): string {
   let real = realRoots.get(root);
   if (real !== undefined) return real;
   try {
-    real = realpathSync(root);
+    real = fs().realpathSync(root);
   } catch (e) {
     throw new KitError("INVALID_INPUT", `${what} ${root} cannot be read: ${errno(e) ?? (e as Error).message}`, {
       got: root,
@@ -46,7 +46,7 @@ export function confinedPath(root: string, rel: string, what: string): string {
   const missing: string[] = [];
   for (;;) {
     try {
-      const real = `${realpathSync(path)}${missing.length ? `/${missing.reverse().join("/")}` : ""}`;
+      const real = `${fs().realpathSync(path)}${missing.length ? `/${missing.reverse().join("/")}` : ""}`;
       if (!inside(realRoot, real))
         throw new KitError("PRECONDITION_FAILED", `${rel} leads out of ${what} through a symbolic link (to ${real})`, {
           got: rel,

@@ -4,7 +4,7 @@
  * find everything they read in the run dir. A command adds its own lines
  * (`gate review --plan …` after a plan) as templates.
  */
-import { fs } from "./node-fs.ts";
+import { fs } from "../base/index.ts";
 
 interface Stage {
   readonly name: string;

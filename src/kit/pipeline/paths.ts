@@ -4,7 +4,7 @@
  * of every start-up that touches a run dir, and these two functions are all
  * the kit needs of it.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 
 /** node's path.resolve on POSIX: the last absolute path, then each segment; `.` dropped, `..` climbs; no trailing slash. */
 export function resolvePath(...paths: readonly string[]): string {

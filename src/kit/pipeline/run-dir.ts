@@ -4,10 +4,10 @@
  * the stage, and a checksum of its inputs, so a later stage can be re-run on
  * an earlier stage's output and a replay can be compared with the original.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 import { writeAtomic } from "./atomic.ts";
 import { sha256 } from "./hash.ts";
-import { fs } from "./node-fs.ts";
+import { fs } from "../base/index.ts";
 import { resolvePath, resolveWithin } from "./paths.ts";
 
 export interface ArtifactHeader {

@@ -3,4 +3,4 @@ export { createContext, RunState, type CommandContext } from "./context.ts";
 export { processIO, type KitIO, type Signal } from "./io.ts";
 export { runIndexed, runMain } from "./main.ts";
 export { runTool } from "./run-tool.ts";
-export { sourceOf, type CommandHead, type ToolIndex, type ToolSource } from "./source.ts";
+export { commandIn, sourceOf, type ToolSource } from "./source.ts";

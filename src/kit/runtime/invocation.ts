@@ -4,17 +4,28 @@
  * Every stage reads and fills this, and every way out (success, failure, a
  * signal) ends in `emit`, which answers at most once.
  */
-import { earlyUniversal } from "../cli/flags.ts";
-import { credentialNames } from "../identity/env.ts";
-import { createRedactor, type Redactor } from "../identity/redact.ts";
-import { emitEnvelope, modeOf, type Sink } from "../output/emit.ts";
-import { failure, roundUsd, success, type Envelope, type Meta } from "../output/envelope.ts";
-import { asKitError, KitError, toErrorObject } from "../output/errors.ts";
-import { createLogger, type Logger } from "../output/log.ts";
-import type { RunDir } from "../pipeline/run-dir.ts";
+import { earlyUniversal } from "../cli/index.ts";
+import type { CommandHead, ToolIndex } from "../compile/index.ts";
+import { createRedactor, credentialNames, type Redactor } from "../identity/index.ts";
+import {
+  asKitError,
+  createLogger,
+  type Envelope,
+  emitEnvelope,
+  failure,
+  KitError,
+  type Logger,
+  type Meta,
+  modeOf,
+  roundUsd,
+  type Sink,
+  success,
+  toErrorObject,
+} from "../output/index.ts";
+import type { RunDir } from "../pipeline/index.ts";
 import { RunState } from "./context.ts";
 import type { KitIO, Signal } from "./io.ts";
-import type { CommandHead, ToolIndex, ToolSource } from "./source.ts";
+import type { ToolSource } from "./source.ts";
 
 export class Invocation {
   readonly tool: ToolIndex;

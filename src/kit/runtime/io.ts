@@ -3,7 +3,7 @@
  * reads `process`: the runtime takes a KitIO, so tests can run a tool
  * in-process with their own argv, environment and streams.
  */
-import { fs } from "../pipeline/node-fs.ts";
+import { fs } from "../base/index.ts";
 import { clockOf } from "./clock.ts";
 import { selfArgv } from "./multicall.ts";
 

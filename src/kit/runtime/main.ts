@@ -3,18 +3,18 @@
  * generates for each tool; `runMain` runs a tool whose commands are all
  * loaded, compiling it in memory first (the kit's own test probe).
  */
-import type { Tool } from "../declare/define.ts";
-import { DeclarationError } from "../declare/mistakes.ts";
-import type { ListedTool, McpExtensionModule, ServedProfile } from "../bindings/extension.ts";
+import type { ListedTool, McpExtensionModule, ServedProfile } from "../bindings/index.ts";
+import { compiledChecks, type CompiledValidators } from "../cli/index.ts";
+import type { ToolIndex } from "../compile/index.ts";
+import type { Tool } from "../declare/index.ts";
 import { processIO } from "./io.ts";
 import { runTool } from "./run-tool.ts";
-import { compiledChecks, type CompiledValidators } from "../cli/checks.ts";
-import { commandIn, sourceOf, type ToolIndex } from "./source.ts";
+import { commandIn, sourceOf } from "./source.ts";
 
 /** A tool whose every command is already loaded. */
 export async function runMain(tool: Tool): Promise<void> {
   // Loaded here only: a binary's entry is `runIndexed`, and carries no compiler.
-  const { compileTool } = await import("../compile/index.ts");
+  const { compileTool, DeclarationError } = await import("../compile/index.ts");
   const io = processIO();
   let compiled: ReturnType<typeof compileTool>;
   try {

@@ -4,7 +4,7 @@
  * library is imported only when a prompt is really shown: it touches the
  * terminal streams when it loads.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../output/index.ts";
 
 export interface PromptPolicy {
   /** stdin and stderr are terminals and --no-input is absent. */

@@ -6,25 +6,26 @@
  * Every failure on the way, thrown or not, ends in the same envelope;
  * nothing else ever reaches stdout.
  */
-import { DOOR_ENV, personOnly } from "../bindings/doors.ts";
-import { splitCommandWords } from "../cli/argv.ts";
-import { readCommandFlags } from "../cli/command-flags.ts";
-import { parseFields, project } from "../cli/fields.ts";
-import { contextUniversal, type Universal } from "../cli/flags.ts";
-import { resolveCommand } from "../cli/resolve.ts";
-import type { Checks } from "../cli/checks.ts";
-import type { Command } from "../declare/define.ts";
-import { Credentials } from "../identity/credential.ts";
-import { assertRequiredEnv, withheldFrom } from "../identity/env.ts";
-import { pageRequestOf } from "../lists/bounds.ts";
-import { KitError } from "../output/errors.ts";
-import { sha256 } from "../pipeline/hash.ts";
-import { nextCommands } from "../pipeline/next.ts";
-import { RunDir } from "../pipeline/run-dir.ts";
+import {
+  type Checks,
+  contextUniversal,
+  parseFields,
+  project,
+  readCommandFlags,
+  resolveCommand,
+  splitCommandWords,
+  type Universal,
+} from "../cli/index.ts";
+import type { CommandHead } from "../compile/index.ts";
+import type { Command } from "../declare/index.ts";
+import { assertRequiredEnv, Credentials, DOOR_ENV, personOnly, withheldFrom } from "../identity/index.ts";
+import { pageRequestOf } from "../lists/index.ts";
+import { KitError } from "../output/index.ts";
+import { nextCommands, RunDir, sha256 } from "../pipeline/index.ts";
 import { createContext } from "./context.ts";
 import { Invocation } from "./invocation.ts";
 import type { KitIO } from "./io.ts";
-import type { CommandHead, ToolSource } from "./source.ts";
+import type { ToolSource } from "./source.ts";
 import { printDescribe, printHelp, toolLevel } from "./tool-level.ts";
 
 export async function runTool(source: ToolSource, io: KitIO): Promise<number> {

@@ -1,42 +1,11 @@
 /**
- * What the runtime must know of a tool before any command is loaded: the
- * command words, each command's flags as plain specs, its environment, list
- * bounds and stage. A compiled tool carries this index precomputed by the
- * build, so resolving argv, refusing a bad flag and describing the tool cost
- * no schema construction; only the one command that runs is loaded.
+ * A tool as the runtime reaches it: its index (compile/tool-index.ts) at
+ * once, and only the one command that runs loaded.
  */
-import { compiledChecks, type Checks, type CompiledValidators } from "../cli/checks.ts";
-import type { Command, CommandSpec, EnvVar, Tool } from "../declare/define.ts";
-import type { FlagSpec } from "../cli/flags.ts";
-import type { ServedProfile } from "../bindings/extension.ts";
-
-export type CommandHead = Pick<
-  Command,
-  | "name"
-  | "resource"
-  | "verb"
-  | "tier"
-  | "rw"
-  | "person"
-  | "schema"
-  | "env"
-  | "pagination"
-  | "stage"
-  | "outcome"
-  | "next"
-> & {
-  readonly flags: readonly FlagSpec[];
-  /** The paths `--fields` may name in the result. */
-  readonly fields: readonly string[];
-};
-
-export interface ToolIndex {
-  readonly name: string;
-  readonly version: string;
-  readonly contractVersion: number;
-  readonly env?: readonly EnvVar[];
-  readonly commands: readonly CommandHead[];
-}
+import type { ServedProfile } from "../bindings/index.ts";
+import { compiledChecks, type Checks, type CompiledValidators } from "../cli/index.ts";
+import type { CommandHead, ToolIndex } from "../compile/index.ts";
+import type { Command, CommandSpec, Tool } from "../declare/index.ts";
 
 /** A tool as the runtime uses it: the index now, the rest on demand. */
 export interface ToolSource {

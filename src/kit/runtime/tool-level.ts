@@ -3,17 +3,20 @@
  * the bare document), `--help` (text, or inside an envelope with --json),
  * the documents it carries (`--skill`, `--spec`), and `--mcp`.
  */
-import { parseFlags } from "../cli/argv.ts";
-import { UNIVERSAL_ARGV } from "../cli/command-flags.ts";
-import { resolveCommand } from "../cli/resolve.ts";
-import { DOCUMENT_FLAGS, narrowDoc, type DescribeDoc, type DocumentFlag } from "../introspection/describe-doc.ts";
-import { KitError } from "../output/errors.ts";
+import { parseFlags, resolveCommand, UNIVERSAL_ARGV } from "../cli/index.ts";
+import type { CommandHead } from "../compile/index.ts";
+import type { DescribeDoc, DocumentFlag } from "../introspection/index.ts";
+import { KitError } from "../output/index.ts";
 import type { Invocation } from "./invocation.ts";
-import type { CommandHead, ToolSource } from "./source.ts";
+import { fleetTool, selfArgv } from "./multicall.ts";
+import type { ToolSource } from "./source.ts";
+
+/** Loaded only when a tool-level flag asks for it: a command that runs, and the whole tool's --describe, never read it. */
+const introspection = () => import("../introspection/index.ts");
 
 const docOf = async (source: ToolSource, command?: CommandHead): Promise<DescribeDoc> => {
   const doc = JSON.parse(await source.describe()) as DescribeDoc;
-  return command ? narrowDoc(doc, command.name) : doc;
+  return command ? (await introspection()).narrowDoc(doc, command.name) : doc;
 };
 
 /** The bare document, not an envelope; exit 0. The whole tool's, off a terminal, is printed as it was built. */
@@ -29,10 +32,7 @@ export async function printDescribe(inv: Invocation, command?: CommandHead): Pro
 
 /** `--help` prints text, piped or not; `--help --json` answers with an envelope, for a caller that parses every answer. */
 export async function printHelp(inv: Invocation, command?: CommandHead): Promise<number> {
-  const [doc, { toolHelp, commandHelp }] = await Promise.all([
-    docOf(inv.source, command),
-    import("../introspection/help.ts"),
-  ]);
+  const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(inv.source, command), introspection()]);
   const text = command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc);
   if (!inv.early.json) {
     await inv.io.writeStdout(inv.redact(text));
@@ -44,7 +44,7 @@ export async function printHelp(inv: Invocation, command?: CommandHead): Promise
 
 /** `<tool> --skill`, `<tool> --spec`: a document built into the binary. */
 async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<number> {
-  const file = DOCUMENT_FLAGS[flag];
+  const file = (await introspection()).DOCUMENT_FLAGS[flag];
   const text = await inv.source.document(file);
   if (text === null)
     throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, {
@@ -58,6 +58,7 @@ async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<numbe
 export async function toolLevel(inv: Invocation, rest: readonly string[]): Promise<number> {
   if (rest.includes("--mcp")) return startMcp(inv, rest);
   if (inv.early.describe) return printDescribe(inv);
+  const { DOCUMENT_FLAGS } = await introspection();
   const wanted = (Object.keys(DOCUMENT_FLAGS) as DocumentFlag[]).find((f) => rest.includes(f));
   if (wanted) return printDocument(inv, wanted);
   if (inv.early.help) return printHelp(inv);
@@ -78,7 +79,7 @@ export async function toolLevel(inv: Invocation, rest: readonly string[]): Promi
 
 /**
  * `<tool> --mcp [--profile full|read-only] [--toon]`: the commands over MCP
- * stdio (bindings/mcp.ts, loaded only here). The profile and the text-block
+ * stdio (bindings/, loaded only here). The profile and the text-block
  * format come from the flags, else AGENT_MCP_PROFILE and
  * AGENT_MCP_OUTPUT_FORMAT; an unknown one fails the start with one line on stderr.
  */
@@ -88,7 +89,7 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   const at = rest.indexOf("--profile");
   const profile = (at >= 0 ? rest[at + 1] : undefined) ?? io.env.AGENT_MCP_PROFILE ?? "full";
   const format = rest.includes("--toon") ? "toon" : (io.env.AGENT_MCP_OUTPUT_FORMAT ?? "json");
-  const { MCP_FORMATS, MCP_PROFILES, serveMcp } = await import("../bindings/mcp.ts");
+  const { MCP_FORMATS, MCP_PROFILES, serveMcp } = await import("../bindings/index.ts");
   const refuse = (what: string, got: string, allowed: readonly string[]) => {
     io.writeStderr(inv.redact(`${tool.name}: unknown MCP ${what} '${got}'; one of: ${allowed.join(", ")}\n`));
     return 1;
@@ -107,7 +108,14 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
   const doc = JSON.parse(await inv.source.describe()) as DescribeDoc;
   await serveMcp(
     doc,
-    { profile, format: format as (typeof MCP_FORMATS)[number], version: tool.version, redact: inv.redact, io: ctx },
+    {
+      profile,
+      format: format as (typeof MCP_FORMATS)[number],
+      version: tool.version,
+      redact: inv.redact,
+      start: (name) => (name ? fleetTool(name) : selfArgv()),
+      io: ctx,
+    },
     extensions[profile],
   );
   return 0;

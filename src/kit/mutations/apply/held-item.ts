@@ -2,7 +2,7 @@
  * contract §8, one claimed item's steps: reconcile a takeover, check the
  * precondition, execute, settle + log — fenced by the claim's generation.
  */
-import { fromSystemError, KitError, REDISPATCH_CODES, type ErrorCode } from "../../output/errors.ts";
+import { fromSystemError, KitError, REDISPATCH_CODES, type ErrorCode } from "../../output/index.ts";
 import type { ActionSpec, ExecContext, Mutations } from "../actions.ts";
 import { assertItemWithin } from "../effects.ts";
 import type { Failpoints } from "../failpoints.ts";

@@ -7,7 +7,7 @@
  * costs no extra round trip. (This trusts the appliers' clocks to agree
  * within half a lease.)
  */
-import { KitError } from "../../output/errors.ts";
+import { KitError } from "../../output/index.ts";
 import type { Fence, Ledger } from "../ledger/ledger.ts";
 
 export const LEASE_ENV = "AGENT_LEDGER_LEASE_MS";

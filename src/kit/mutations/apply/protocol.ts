@@ -12,7 +12,7 @@
  * that may pass releases the item for the next run to reconcile.
  */
 import { hostname } from "node:os";
-import { sha256 } from "../../pipeline/hash.ts";
+import { sha256 } from "../../pipeline/index.ts";
 import type { ActionSpec, ExecContext } from "../actions.ts";
 import { assertItemWithin } from "../effects.ts";
 import { failpointsOf, type Failpoints } from "../failpoints.ts";

@@ -2,7 +2,7 @@
  * contract §8, what `apply` says of each item: one outcome of a closed set,
  * whether this run performed the side effect, and the error when it failed.
  */
-import { KitError } from "../../output/errors.ts";
+import { KitError } from "../../output/index.ts";
 import { userInfo } from "node:os";
 import type { ExecContext } from "../actions.ts";
 import type { PlanItem } from "../plan.ts";

@@ -6,8 +6,8 @@
  * folder swapped for a link to a production copy is never written through.
  */
 import { realpathSync } from "node:fs";
-import { KitError } from "../../output/errors.ts";
-import { pinRoot } from "../../pipeline/confine.ts";
+import { KitError } from "../../output/index.ts";
+import { pinRoot } from "../../pipeline/index.ts";
 import type { Mutations } from "../actions.ts";
 import type { Plan } from "../plan.ts";
 import { policyRoots, within, type Policy } from "../policy.ts";

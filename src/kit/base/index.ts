@@ -1,0 +1,14 @@
+/**
+ * contract §1's verb table, node:fs loaded on first use, and a child run as a process group of its own: what every
+ * layer of the kit may import. It imports no other kit folder, so nothing here can lean on a layer above it.
+ */
+export { fs } from "./node-fs.ts";
+export {
+  canonicalVerbFor,
+  FORBIDDEN_SYNONYMS,
+  isForbiddenVerb,
+  isTier1Verb,
+  TIER1_VERBS,
+  type Tier1Verb,
+} from "./verbs.ts";
+export { endGroup, type GroupOptions, type GroupRun, groupMembers, runInGroup } from "./process-group.ts";
