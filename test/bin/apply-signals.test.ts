@@ -76,10 +76,12 @@ describe("apply on a signal", () => {
       const ids: string[] = (await planAndReview(ws)).items.map((it: any) => it.id);
       expect(ids.length).toBeGreaterThan(after + 1);
       const p = spawnApply(testBinary("seo"), ws.run, { ...ws.env, ...SLOW });
-      await until(() => {
+      // The signal lands while an item is in hand, after `after` items were executed.
+      const inHand = () => {
         const c = ledgerCounts(ws);
         return c.executed >= after && c.claimed > c.executed;
-      }, 60_000);
+      };
+      await until(inHand, 60_000);
       const sent = performance.now();
       p.kill(signal);
       const { code, json } = await finishApply(p);

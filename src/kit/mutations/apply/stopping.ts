@@ -7,7 +7,7 @@
  * then is left held, and the next apply takes it over and reconciles it, as
  * after a second signal (which answers at once).
  */
-import type { CommandContext } from "../../runtime/context.ts";
+import type { CommandContext } from "../../declare/index.ts";
 import type { Plan } from "../plan.ts";
 import { reportOf, type ItemReport } from "./report.ts";
 
