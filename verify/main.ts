@@ -10,7 +10,7 @@ import { resolve } from "node:path";
 import { applyBaseline, readBaseline, unknownTools, type Baseline } from "./baseline.ts";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES, type VerifyCode } from "./output.ts";
 import type { ToolReport } from "./report.ts";
-import { Pool } from "./sandbox.ts";
+import { Pool } from "./pool.ts";
 import { COMMAND, describeDoc, FLAGS, helpText, skillText, SPEC, UNIVERSAL } from "./self.ts";
 import { verifyTool } from "./verify-tool.ts";
 

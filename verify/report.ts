@@ -121,6 +121,10 @@ export const CHECKS = {
     "§3",
     "with stdin a pipe no one answers: nothing hangs, nothing reads stdin under --no-input, and nothing is left running once the tool exits",
   ),
+  "noninteractive.tty": c(
+    "§3",
+    "on a terminal (stdin and stderr a pseudo-terminal) under --no-input: nothing reads the terminal or waits on it",
+  ),
   "identity.canary": c("§10", "canary secrets in the environment never appear on stdout, stderr or in written files"),
   "identity.home": c("§10", "a throwaway HOME stays empty"),
   "identity.credential-flags": c("§10", "no flag has a credential-shaped name"),
@@ -139,6 +143,14 @@ export const CHECKS = {
   "fs.dry-run": c(
     "§3",
     "a write command's --dry-run changes nothing: no file in its working folder, HOME or inputs (run from golden cases and from the tool's examples, with a plan made by its own plan examples)",
+  ),
+  "net.read-only": c(
+    "§1",
+    "a read command sends its declared upstream (a listener verify runs on 127.0.0.1) no PUT, PATCH or DELETE, nor a request marked Idempotency-Key; a query by POST is a read",
+  ),
+  "net.dry-run": c(
+    "§3",
+    "a write command's --dry-run sends its declared upstream (a listener verify runs on 127.0.0.1) only GET, HEAD, OPTIONS or TRACE, none marked Idempotency-Key",
   ),
   "golden.siblings": {
     title: "golden cases that drive another fleet tool (the gate) find it: --gate PATH, beside the binary, or on PATH",

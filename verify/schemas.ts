@@ -213,6 +213,8 @@ export interface DescribeDoc {
   readonly documents: Record<string, unknown> | null;
   /** Other doors the tool opens (`"mcp": "seo --mcp [--profile …]"`): how to start each. */
   readonly bindings: Record<string, unknown> | null;
+  /** The document as the tool printed it, for what only a plain tool's additive fields say. */
+  readonly raw: Record<string, unknown>;
 }
 
 /** The document in verify's own terms: contract fields always, kit fields where they are all there and valid. */
@@ -268,6 +270,7 @@ export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): 
       extensions: Array.isArray(r.extensions) ? r.extensions.map(String) : [],
       documents: r.documents && typeof r.documents === "object" ? (r.documents as Record<string, unknown>) : null,
       bindings: r.bindings && typeof r.bindings === "object" ? (r.bindings as Record<string, unknown>) : null,
+      raw: r,
     },
     kitIssues: kit.success ? [] : explain(kit.issues),
   };

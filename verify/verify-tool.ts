@@ -5,13 +5,16 @@ import { documentsOf } from "./documents.ts";
 import { checkCommand, checkToolLevel, checkToon } from "./checks/commands.ts";
 import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
+import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
 import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
-import { checkOwnLists, concludeLists } from "./checks/lists.ts";
+import { concludeLists } from "./checks/list-proof.ts";
+import { checkOwnLists } from "./checks/own-lists.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./inspect.ts";
 import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./report.ts";
-import { type Pool, Sandbox } from "./sandbox.ts";
+import type { Pool } from "./pool.ts";
+import { Sandbox } from "./sandbox.ts";
 import type { DescribeDoc } from "./schemas.ts";
 
 export interface VerifyOptions {
@@ -82,6 +85,7 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
         ]),
         ...(holds(s, "examples") ? [guarded(s, "examples.run", () => checkExamples(s, doc!, documents))] : []),
         guarded(s, "fs.dry-run", () => checkEffects(s, doc!)),
+        guarded(s, "noninteractive.tty", () => checkTerminal(s, doc!)),
         guarded(s, "lists.bounded", async () => {
           // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
           const drove = opts.golden
@@ -91,6 +95,7 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
           concludeLists(s, doc!);
         }),
       ]);
+      concludeTerminal(s);
       if (opts.fuzz > 0)
         for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
       else s.findings.skip("fuzz", "not asked for: pass --fuzz N");

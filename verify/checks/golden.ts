@@ -197,7 +197,7 @@ async function replay(
   if (!env?.ok || !command || env.data === null || typeof env.data !== "object") return;
   await checkFields(s, command, r, env);
   if (command.isList)
-    listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
+    listed.set(command.name, (await checkList(s, command, r.run.argv)).listed || (listed.get(command.name) ?? false));
 }
 
 export async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: Envelope): Promise<void> {
