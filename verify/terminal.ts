@@ -14,7 +14,7 @@
  * exits as the tool did. Where python3 or a pty is missing the probes are
  * skipped, saying so.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 
 /** What the pty saw: bytes the tool took from its input, and what it wrote to the terminal. */
 export type TerminalSeen = { readonly read: number; readonly text: string } | { readonly unavailable: string };
@@ -81,16 +81,22 @@ with open(out, "wb") as f:
 sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 `;
 
-let python: string | null | undefined;
+let python: Promise<string | null> | undefined;
 
 /**
- * The python3 to open a pty with: the system's first (/usr/bin, /usr/local/bin),
- * else the one on PATH. A version manager's shim on PATH costs a shell and
- * its own start on every probe.
+ * The python3 on PATH that opens the pty, asked once for the interpreter it
+ * runs: a version manager's shim is a script that starts a shell and the
+ * manager on every call, which would be paid on every terminal probe.
  */
-export function ptyPython(): string | null {
-  if (python === undefined)
-    python = ["/usr/bin/python3", "/usr/local/bin/python3"].find((p) => existsSync(p)) ?? Bun.which("python3") ?? null;
+export function ptyPython(): Promise<string | null> {
+  python ??= (async () => {
+    const found = Bun.which("python3");
+    if (!found) return null;
+    if ((await Bun.file(found).slice(0, 2).text()) !== "#!") return found;
+    const p = Bun.spawn([found, "-c", "import sys; print(sys.executable)"], { stdout: "pipe", stderr: "ignore" });
+    const real = (await new Response(p.stdout).text()).trim();
+    return (await p.exited) === 0 && real ? real : found;
+  })();
   return python;
 }
 

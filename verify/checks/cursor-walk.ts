@@ -5,7 +5,7 @@
  * not end fails.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Subject } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import type { RunResult } from "../sandbox.ts";
 import type { CommandDoc, Envelope } from "../schemas.ts";
 import { itemsOf } from "./list-items.ts";

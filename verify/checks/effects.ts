@@ -10,7 +10,8 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { inspectEnvelope, type Subject } from "../inspect.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import { Sandbox, type RunResult } from "../sandbox.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
 import { changesUnderDryRun, changesUnderRead, describeHeard, type Heard, Listener, upstreamsOf } from "../upstream.ts";

@@ -7,7 +7,8 @@
  * `milk-2`, …) so that each round adds rather than repeats, until the list
  * is longer than its default bound or a budget of runs is spent.
  */
-import { inspectEnvelope, type Subject } from "../inspect.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
 import { workspace, type Workspace } from "./effects.ts";
 import { sizeOf, without } from "./list-items.ts";

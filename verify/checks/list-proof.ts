@@ -3,7 +3,7 @@
  * `cursor`): a list check no data could prove is reported *not proven*,
  * with the reasons; --strict fails it.
  */
-import type { Subject } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import type { CheckId } from "../report.ts";
 import type { DescribeDoc } from "../schemas.ts";
 

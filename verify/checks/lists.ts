@@ -4,7 +4,8 @@
  * flags alone), or data verify made with the tool's own write path
  * (own-lists.ts). A check that no data could prove is reported *not proven*.
  */
-import { holds, inspectEnvelope, type Subject } from "../inspect.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import { holds, type Subject } from "../subject.ts";
 import type { RunResult } from "../sandbox.ts";
 import type { CommandDoc, Envelope } from "../schemas.ts";
 import { type PageRun, walk } from "./cursor-walk.ts";

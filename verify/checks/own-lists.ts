@@ -4,7 +4,8 @@
  * short to show a bound, on data verify makes with the tool's own write path
  * (grow.ts). What no data proves is *not proven* (list-proof.ts).
  */
-import { inspectEnvelope, type Subject } from "../inspect.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import type { RunResult } from "../sandbox.ts";
 import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
 import { grow } from "./grow.ts";

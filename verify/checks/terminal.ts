@@ -7,7 +7,8 @@
  * noninteractive.tty. A prompt that a pipe already showed is
  * noninteractive.no-hang's finding, reported once, there.
  */
-import { inspectEnvelope, type Subject } from "../inspect.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import type { RunResult } from "../sandbox.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
 import { ptyPython } from "../terminal.ts";
@@ -50,11 +51,11 @@ async function probe(s: Subject, doc: DescribeDoc, c: CommandDoc, python: string
 }
 
 export async function checkTerminal(s: Subject, doc: DescribeDoc): Promise<void> {
-  const python = ptyPython();
+  const python = await ptyPython();
   if (!python)
     return s.findings.skip(
       "noninteractive.tty",
-      "no pseudo-terminal: python3 is not installed (verify opens one with its standard library)",
+      "no pseudo-terminal: no python3 on PATH (verify opens one with python3's standard library)",
     );
   pending.set(s, []);
   const unavailable = await Promise.all(doc.commands.map((c) => probe(s, doc, c, python)));
