@@ -128,8 +128,10 @@ export async function checkEffects(s: Subject, doc: DescribeDoc): Promise<void> 
     }),
   );
   const declaring = doc.commands.filter((c) => upstreamsOf(doc, c).length > 0);
-  const none = (rw: string) =>
-    `no ${rw} command declares an upstream (an environment variable in --describe named …_URL, …_URI or …_ENDPOINT with an http(s) value, or marked "upstream": true)`;
+  const none = (rw: "read" | "write") =>
+    !doc.commands.some((c) => c.rw === rw)
+      ? `the tool has no ${rw} command`
+      : `no ${rw} command declares an upstream (an environment variable in --describe named …_URL, …_URI or …_ENDPOINT with an http(s) value, or marked "upstream": true)`;
   if (!declaring.some((c) => c.rw === "write")) s.findings.skip("net.dry-run", none("write"));
   if (!declaring.some((c) => c.rw === "read")) s.findings.skip("net.read-only", none("read"));
 }
