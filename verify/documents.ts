@@ -9,7 +9,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import type { Subject } from "./inspect.ts";
+import type { Subject } from "./subject.ts";
 import type { DescribeDoc } from "./schemas.ts";
 
 export type DocumentFile = "SKILL.md" | "spec.yaml";

@@ -6,29 +6,12 @@
 import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import * as v from "valibot";
-import { ANSI, EXIT_CODES, KNOWN_CODE_EXITS, SCREAMING_SNAKE, STACK_TRACE } from "./contract.ts";
-import type { Extension, Findings } from "./report.ts";
-import type { RunResult, Sandbox } from "./sandbox.ts";
-import { Envelope, explain, type CommandDoc, type DescribeDoc } from "./schemas.ts";
+import { ANSI, EXIT_CODES, STACK_TRACE } from "./contract.ts";
 import { checkSecretsOut } from "./checks/secrets-out.ts";
-
-export interface Subject {
-  readonly sandbox: Sandbox;
-  readonly findings: Findings;
-  /** Null until --describe has been read. */
-  doc: DescribeDoc | null;
-  /** --strict: every kit extension is demanded, claimed or not. */
-  readonly strict: boolean;
-  /** The exit each error code was first seen with: one code, one exit class (contract §5). */
-  readonly exits: Map<string, number | null>;
-}
-
-/** The exit class of an error code: fixed by the contract, published in --describe, or as first seen (else this run's exit). */
-export const classOf = (s: Subject, code: string, exit: number | null): number | null =>
-  KNOWN_CODE_EXITS[code] ?? s.doc?.error_codes?.[code]?.exit ?? s.exits.get(code) ?? exit;
-
-/** Whether the tool is held to a kit extension: it claims it, or verify runs --strict. */
-export const holds = (s: Subject, ext: Extension): boolean => s.strict || (s.doc?.extensions.includes(ext) ?? false);
+import { inspectError } from "./inspect-error.ts";
+import type { RunResult } from "./sandbox.ts";
+import { type CommandDoc, Envelope, explain } from "./schemas.ts";
+import type { Subject } from "./subject.ts";
 
 export const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
 (addFormats as unknown as (a: Ajv2020) => void)(ajv);
@@ -126,20 +109,9 @@ export function parseStdout(s: Subject, r: RunResult): unknown {
   return isObject ? value : null;
 }
 
-/** Every envelope: its shape, ok ⟺ data/error, and an exit that agrees with the code. */
-export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | null): Envelope | null {
-  if (!inspectStreams(s, r)) return null;
-  const value = parseStdout(s, r);
-  if (value === null) return null;
+/** The envelope names the tool, contract version and command the run was for. */
+function inspectNames(s: Subject, r: RunResult, env: Envelope, command: CommandDoc | null): void {
   const f = s.findings;
-  const parsed = v.safeParse(Envelope, value);
-  if (!parsed.success) {
-    f.fail("envelope.shape", `not an envelope: ${explain(parsed.issues).join("; ")}`, r);
-    return null;
-  }
-  f.exercised("envelope.shape");
-  const env = parsed.output;
-  checkSecretsOut(s, r, env, command);
   const doc = s.doc;
   if (doc) {
     f.expect("envelope.shape", env.tool === doc.tool, `tool is '${env.tool}', --describe says '${doc.tool}'`, r);
@@ -157,7 +129,47 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
       `command is '${env.command}', the invocation was '${command.name}'`,
       r,
     );
+}
 
+/** A success: exit 0, and a whole result (not a --fields projection) held to the command's schemas. */
+function inspectSuccess(s: Subject, r: RunResult, env: Envelope, command: CommandDoc | null): void {
+  const f = s.findings;
+  f.expect("errors.exit-class", r.exit === 0, `ok is true but the exit is ${r.exit}`, r);
+  const projected = r.run.argv.some((a) => a === "--fields" || a.startsWith("--fields="));
+  const dataIsObject = env.data !== null && typeof env.data === "object" && !Array.isArray(env.data);
+  if (!command || !dataIsObject || projected) return;
+  if (command.output_schema) {
+    const validate = validatorFor(command.output_schema);
+    f.expect(
+      "envelope.result-schema",
+      validate(env.data) === true,
+      `data does not match the output schema: ${ajv.errorsText(validate.errors)}`,
+      r,
+    );
+  }
+  f.expect(
+    "envelope.result-schema",
+    env.meta.schema === command.result_schema,
+    `meta.schema is ${env.meta.schema}, --describe says ${command.result_schema}`,
+    r,
+  );
+}
+
+/** Every envelope: its shape, ok ⟺ data/error, and an exit that agrees with the code. */
+export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | null): Envelope | null {
+  if (!inspectStreams(s, r)) return null;
+  const value = parseStdout(s, r);
+  if (value === null) return null;
+  const f = s.findings;
+  const parsed = v.safeParse(Envelope, value);
+  if (!parsed.success) {
+    f.fail("envelope.shape", `not an envelope: ${explain(parsed.issues).join("; ")}`, r);
+    return null;
+  }
+  f.exercised("envelope.shape");
+  const env = parsed.output;
+  checkSecretsOut(s, r, env, command);
+  inspectNames(s, r, env, command);
   const dataIsObject = env.data !== null && typeof env.data === "object" && !Array.isArray(env.data);
   f.expect(
     "envelope.ok-iff",
@@ -165,80 +177,7 @@ export function inspectEnvelope(s: Subject, r: RunResult, command: CommandDoc | 
     `ok is ${env.ok} with data ${JSON.stringify(env.data)?.slice(0, 60)} and error ${env.error ? env.error.code : "null"}`,
     r,
   );
-
-  if (env.ok) {
-    f.expect("errors.exit-class", r.exit === 0, `ok is true but the exit is ${r.exit}`, r);
-    // A --fields projection is a subset of the result by design; only whole results are held to the schema.
-    const projected = r.run.argv.some((a) => a === "--fields" || a.startsWith("--fields="));
-    if (command && dataIsObject && !projected) {
-      if (command.output_schema) {
-        const validate = validatorFor(command.output_schema);
-        f.expect(
-          "envelope.result-schema",
-          validate(env.data) === true,
-          `data does not match the output schema: ${ajv.errorsText(validate.errors)}`,
-          r,
-        );
-      }
-      f.expect(
-        "envelope.result-schema",
-        env.meta.schema === command.result_schema,
-        `meta.schema is ${env.meta.schema}, --describe says ${command.result_schema}`,
-        r,
-      );
-    }
-    return env;
-  }
-
-  const code = env.error!.code;
-  f.expect(
-    "errors.code-format",
-    SCREAMING_SNAKE.test(code),
-    `error code '${code}' is not SCREAMING_SNAKE (expected e.g. NOT_FOUND)`,
-    r,
-  );
-  // The class of a code: fixed by the contract and SPEC for some, by --describe's error_codes where the tool
-  // publishes them, and otherwise by the first exit seen with it: one code never exits two ways.
-  const declaredExit = doc?.error_codes?.[code]?.exit;
-  const seen = s.exits.get(code);
-  if (seen === undefined) s.exits.set(code, r.exit);
-  const expected = KNOWN_CODE_EXITS[code] ?? declaredExit ?? seen;
-  if (expected === undefined) f.exercised("errors.exit-class");
-  else
-    f.expect(
-      "errors.exit-class",
-      r.exit === expected,
-      `${code} exited ${r.exit}; its class is ${expected}${KNOWN_CODE_EXITS[code] !== undefined ? " (fixed by the contract)" : declaredExit !== undefined ? " (by --describe's error_codes)" : " (its exit when first seen)"}`,
-      r,
-    );
-  // A malformed code is errors.code-format's finding; whether it is declared is not asked of it too.
-  const wellFormed = SCREAMING_SNAKE.test(code);
-  if (wellFormed && doc?.error_codes && declaredExit === undefined && holds(s, "describe-schema"))
-    f.fail("errors.declared", `error code ${code} is not in --describe's error_codes`, r);
-  if (declaredExit !== undefined && KNOWN_CODE_EXITS[code] !== undefined)
-    f.expect(
-      "errors.exit-class",
-      declaredExit === KNOWN_CODE_EXITS[code],
-      `--describe gives ${code} exit ${declaredExit}; the contract gives ${KNOWN_CODE_EXITS[code]}`,
-      r,
-    );
-  if (wellFormed && command?.errors && holds(s, "describe-schema"))
-    f.expect(
-      "errors.declared",
-      command.errors.includes(code),
-      `${code} is not among the codes --describe declares for '${command.name}' (${command.errors.join(", ")})`,
-      r,
-    );
-  if (code === "MISSING_ENV" && doc && holds(s, "describe-schema")) {
-    const declared = new Set([...doc.env, ...(command?.env ?? [])].map((e) => e.name));
-    const named =
-      (env.error!.detail?.variable as string | undefined) ?? env.error!.message.match(/\b[A-Z][A-Z0-9_]{2,}\b/)?.[0];
-    f.expect(
-      "identity.env-declared",
-      named !== undefined && declared.has(named),
-      `asks for ${named ?? "an unnamed variable"}, which --describe does not declare`,
-      r,
-    );
-  }
+  if (env.ok) inspectSuccess(s, r, env, command);
+  else inspectError(s, r, env, command);
   return env;
 }

@@ -10,7 +10,17 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { groupAlive, groupGone, killGroup, readBounded, StdinWatch } from "./process.ts";
+import type { Pool } from "./pool.ts";
+import {
+  type BoundedRead,
+  groupAlive,
+  groupGone,
+  killGroup,
+  readBounded,
+  StdinWatch,
+  type WatchedStdin,
+} from "./process.ts";
+import { onTerminal, readTerminal, type TerminalSeen } from "./terminal.ts";
 
 export interface Run {
   /** What the run was for, e.g. "unknown flag"; shown in evidence. */
@@ -22,6 +32,8 @@ export interface Run {
   readonly timeoutMs?: number;
   /** Another binary than the one under test (a golden case's setup step may drive a sibling tool). */
   readonly program?: string;
+  /** stdin and stderr on a pseudo-terminal (terminal.ts), stdout still a pipe: for probes where a terminal is the point. */
+  readonly terminal?: { readonly python: string };
 }
 
 export interface RunResult {
@@ -36,29 +48,32 @@ export interface RunResult {
   readonly stdinRead: number;
   /** Whether the tool exited leaving a process of its own running, or its stdout/stderr held open. */
   readonly leftover: boolean;
-}
-
-/** A bounded pool: probes run in parallel, but never more than the machine can take. */
-export class Pool {
-  #active = 0;
-  readonly #waiting: (() => void)[] = [];
-  constructor(readonly size: number) {}
-
-  async use<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.#active >= this.size) await new Promise<void>((r) => this.#waiting.push(r));
-    this.#active++;
-    try {
-      return await fn();
-    } finally {
-      this.#active--;
-      this.#waiting.shift()?.();
-    }
-  }
+  /** On a terminal: what the tool took from it and wrote to it; null off a terminal. */
+  readonly terminal: TerminalSeen | null;
 }
 
 const random = () => crypto.randomUUID().replace(/-/g, "");
 
 const HANGS_BEFORE_SHORT_LIMIT = 2;
+
+/**
+ * Both streams read to their end, or null once the grace is over (only a
+ * process that left the group can hold them), the reads then cancelled. A
+ * cleared timer, not a sleep: a pending one would keep verify alive after its last run.
+ */
+async function settled(out: BoundedRead, err: BoundedRead): Promise<[string, string] | null> {
+  let grace: Timer | undefined;
+  const streams = await Promise.race([
+    Promise.all([out.text, err.text]),
+    new Promise<null>((r) => (grace = setTimeout(() => r(null), STREAM_GRACE_MS))),
+  ]);
+  clearTimeout(grace);
+  if (!streams) {
+    out.cancel();
+    err.cancel();
+  }
+  return streams;
+}
 /** How long output may stay open once the tool's whole process group is dead (only a process that left the group can hold it). */
 const STREAM_GRACE_MS = 2000;
 const SHORT_LIMIT_MS = 500;
@@ -131,20 +146,32 @@ export class Sandbox {
     return this.#hangs >= HANGS_BEFORE_SHORT_LIMIT ? Math.min(limit, SHORT_LIMIT_MS) : limit;
   }
 
+  /** The tool started in a process group of its own: directly, or on a pty through the terminal helper. */
+  #spawn(run: Run): {
+    proc: Bun.Subprocess<number | Blob, "pipe", "pipe">;
+    stdin: WatchedStdin | null;
+    tty: string | null;
+  } {
+    const tty = run.terminal ? join(this.#stdin.dir, `tty-${random()}`) : null;
+    const stdin = run.stdin === undefined && !tty ? this.#stdin.open() : null;
+    const binary = run.program ?? this.binary;
+    const proc = Bun.spawn(tty ? onTerminal(run.terminal!.python, tty, binary, run.argv) : [binary, ...run.argv], {
+      cwd: run.cwd ?? this.cwd,
+      env: this.env(run.env),
+      stdin: stdin ? stdin.fd : new Blob([run.stdin ?? ""]),
+      stdout: "pipe",
+      stderr: "pipe",
+      // Its own process group (setsid): the tool and everything it starts are killed as one.
+      detached: true,
+    });
+    stdin?.handedOver();
+    return { proc, stdin, tty };
+  }
+
   async run(run: Run): Promise<RunResult> {
     return this.pool.use(async () => {
       const started = performance.now();
-      const stdin = run.stdin === undefined ? this.#stdin.open() : null;
-      const proc = Bun.spawn([run.program ?? this.binary, ...run.argv], {
-        cwd: run.cwd ?? this.cwd,
-        env: this.env(run.env),
-        stdin: stdin ? stdin.fd : new Blob([run.stdin!]),
-        stdout: "pipe",
-        stderr: "pipe",
-        // Its own process group (setsid): the tool and everything it starts are killed as one.
-        detached: true,
-      });
-      stdin?.handedOver();
+      const { proc, stdin, tty } = this.#spawn(run);
       const group = proc.pid;
       let timedOut = false;
       const timer = setTimeout(() => {
@@ -159,17 +186,7 @@ export class Sandbox {
       const leftover = !timedOut && groupAlive(group);
       killGroup(group);
       await groupGone(group);
-      // A cleared timer, not a sleep: a pending one would keep verify alive after its last run.
-      let grace: Timer | undefined;
-      const streams = await Promise.race([
-        Promise.all([out.text, err.text]),
-        new Promise<null>((r) => (grace = setTimeout(() => r(null), STREAM_GRACE_MS))),
-      ]);
-      clearTimeout(grace);
-      if (!streams) {
-        out.cancel();
-        err.cancel();
-      }
+      const streams = await settled(out, err);
       const [stdout, stderr] = streams ?? [out.sofar(), err.sofar()];
       const result: RunResult = {
         run,
@@ -181,7 +198,9 @@ export class Sandbox {
         ms: performance.now() - started,
         stdinRead: stdin ? stdin.consumed(!leftover && streams !== null) : 0,
         leftover: leftover || !streams,
+        terminal: tty ? readTerminal(tty) : null,
       };
+      if (tty) rmSync(tty, { force: true });
       if (result.timedOut) this.#hangs++;
       this.results.push(result);
       return result;

@@ -2,16 +2,20 @@
 import { readdirSync } from "node:fs";
 import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
 import { documentsOf } from "./documents.ts";
-import { checkCommand, checkToolLevel, checkToon } from "./checks/commands.ts";
+import { checkCommand, checkToon } from "./checks/commands.ts";
+import { checkToolLevel } from "./checks/tool-level.ts";
 import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
+import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
 import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
-import { checkOwnLists, concludeLists } from "./checks/lists.ts";
+import { concludeLists } from "./checks/list-proof.ts";
+import { checkOwnLists } from "./checks/own-lists.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
-import { holds, type Subject } from "./inspect.ts";
+import { holds, type Subject } from "./subject.ts";
 import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./report.ts";
-import { type Pool, Sandbox } from "./sandbox.ts";
+import type { Pool } from "./pool.ts";
+import { Sandbox } from "./sandbox.ts";
 import type { DescribeDoc } from "./schemas.ts";
 
 export interface VerifyOptions {
@@ -54,6 +58,81 @@ async function guarded(s: Subject, id: CheckId, fn: () => Promise<void>): Promis
   }
 }
 
+/** Every probe of a described tool, in parallel where they can be; then what only the whole picture decides. */
+async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Promise<void> {
+  const documents = documentsOf(s, doc, opts.share);
+  await Promise.all([
+    guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc, documents)),
+    guarded(s, "introspection.skill", () => checkSkill(s, doc, documents)),
+  ]);
+  const first = doc.commands[0]!;
+  await Promise.all([
+    guarded(s, "introspection.help", () => checkToolHelp(s, doc)),
+    guarded(s, "errors.unknown-command", () => checkToolLevel(s, doc)),
+    ...(holds(s, "toon") ? [guarded(s, "flags.toon", () => checkToon(s, first))] : []),
+    ...doc.commands.flatMap((c) => [
+      ...(holds(s, "per-command-describe")
+        ? [guarded(s, "describe.per-command", () => checkCommandDescribe(s, c))]
+        : []),
+      guarded(s, "introspection.help", () => checkCommandHelp(s, c)),
+      guarded(s, "flags.universal", () => checkCommand(s, c)),
+    ]),
+    ...(holds(s, "examples") ? [guarded(s, "examples.run", () => checkExamples(s, doc, documents))] : []),
+    guarded(s, "fs.dry-run", () => checkEffects(s, doc)),
+    guarded(s, "noninteractive.tty", () => checkTerminal(s, doc)),
+    guarded(s, "lists.bounded", async () => {
+      // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
+      const drove = opts.golden
+        ? await checkGolden(s, doc, { ...opts.golden, siblings: opts.siblings })
+        : new Set<string>();
+      await checkOwnLists(s, doc, drove, checkFields);
+      concludeLists(s, doc);
+    }),
+  ]);
+  concludeTerminal(s);
+  if (opts.fuzz > 0)
+    for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
+}
+
+/** Checks a run did not reach, said why; and a kit extension the tool does not claim, waived (unless --strict). */
+function concludeSkips(s: Subject, doc: DescribeDoc, opts: VerifyOptions): void {
+  if (opts.fuzz === 0) s.findings.skip("fuzz", "not asked for: pass --fuzz N");
+  if (!opts.golden)
+    for (const id of ["golden", "golden.siblings"] as const)
+      s.findings.skip(id, "needs golden cases: pass --golden DIR");
+  s.findings.skip("output.fields-shape", "no list or golden case gave a result to project");
+  if (!doc.commands.some((c) => c.rw === "write")) s.findings.skip("fs.dry-run", "the tool has no write command");
+  for (const id of Object.keys(CHECKS) as CheckId[]) {
+    const ext = extensionOf(id);
+    if (ext && !holds(s, ext))
+      s.findings.waive(
+        id,
+        `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`,
+      );
+  }
+}
+
+/** Identity (contract §10): after every probe, HOME is empty and no canary is in any file the tool wrote. */
+function checkIdentity(s: Subject): void {
+  const { sandbox } = s;
+  const homeEntries = readdirSync(sandbox.home);
+  s.findings.expect(
+    "identity.home",
+    homeEntries.length === 0,
+    `HOME is not empty after the probes: ${homeEntries.join(", ")}`,
+  );
+  const canaries = Object.entries(sandbox.canaries);
+  for (const file of sandbox.writtenFiles()) {
+    const hit = canaries.find(([, value]) => file.text.includes(value));
+    if (hit)
+      s.findings.fail(
+        "identity.canary",
+        `the value of ${hit[0]} was written to ${file.path.replace(sandbox.root, "[SANDBOX]")}`,
+      );
+  }
+  s.findings.exercised("identity.canary");
+}
+
 export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions): Promise<ToolReport> {
   const started = performance.now();
   const sandbox = new Sandbox(binary, pool, await declaredCredentials(binary, pool, opts.timeoutMs), opts.timeoutMs);
@@ -63,69 +142,10 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
     await guarded(s, "describe.shape", async () => void (described.doc = await checkDescribe(s)));
     const doc = described.doc;
     if (doc) {
-      const documents = documentsOf(s, doc, opts.share);
-      await Promise.all([
-        guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc!, documents)),
-        guarded(s, "introspection.skill", () => checkSkill(s, doc!, documents)),
-      ]);
-      const first = doc.commands[0]!;
-      await Promise.all([
-        guarded(s, "introspection.help", () => checkToolHelp(s, doc!)),
-        guarded(s, "errors.unknown-command", () => checkToolLevel(s, doc!)),
-        ...(holds(s, "toon") ? [guarded(s, "flags.toon", () => checkToon(s, first))] : []),
-        ...doc.commands.flatMap((c) => [
-          ...(holds(s, "per-command-describe")
-            ? [guarded(s, "describe.per-command", () => checkCommandDescribe(s, c))]
-            : []),
-          guarded(s, "introspection.help", () => checkCommandHelp(s, c)),
-          guarded(s, "flags.universal", () => checkCommand(s, c)),
-        ]),
-        ...(holds(s, "examples") ? [guarded(s, "examples.run", () => checkExamples(s, doc!, documents))] : []),
-        guarded(s, "fs.dry-run", () => checkEffects(s, doc!)),
-        guarded(s, "lists.bounded", async () => {
-          // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
-          const drove = opts.golden
-            ? await checkGolden(s, doc!, { ...opts.golden, siblings: opts.siblings })
-            : new Set<string>();
-          await checkOwnLists(s, doc!, drove, checkFields);
-          concludeLists(s, doc!);
-        }),
-      ]);
-      if (opts.fuzz > 0)
-        for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
-      else s.findings.skip("fuzz", "not asked for: pass --fuzz N");
-      if (!opts.golden)
-        for (const id of ["golden", "golden.siblings"] as const)
-          s.findings.skip(id, "needs golden cases: pass --golden DIR");
-      s.findings.skip("output.fields-shape", "no list or golden case gave a result to project");
-      if (!doc.commands.some((c) => c.rw === "write")) s.findings.skip("fs.dry-run", "the tool has no write command");
-      // A kit extension the tool does not claim is not held against it (unless --strict).
-      for (const id of Object.keys(CHECKS) as CheckId[]) {
-        const ext = extensionOf(id);
-        if (ext && !holds(s, ext))
-          s.findings.waive(
-            id,
-            `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`,
-          );
-      }
+      await probeAll(s, doc, opts);
+      concludeSkips(s, doc, opts);
     }
-    // Identity: after every probe, HOME is empty and no canary is in any file the tool wrote.
-    const homeEntries = readdirSync(sandbox.home);
-    s.findings.expect(
-      "identity.home",
-      homeEntries.length === 0,
-      `HOME is not empty after the probes: ${homeEntries.join(", ")}`,
-    );
-    const canaries = Object.entries(sandbox.canaries);
-    for (const file of sandbox.writtenFiles()) {
-      const hit = canaries.find(([, value]) => file.text.includes(value));
-      if (hit)
-        s.findings.fail(
-          "identity.canary",
-          `the value of ${hit[0]} was written to ${file.path.replace(sandbox.root, "[SANDBOX]")}`,
-        );
-    }
-    s.findings.exercised("identity.canary");
+    checkIdentity(s);
     const checks = s.findings.results();
     return {
       binary,

@@ -1,22 +1,57 @@
-/** Wall time of `dist/verify` over the whole fleet (also as CI runs it: --strict --fuzz 15) and over each tool alone (no --fuzz), medians. */
+/**
+ * Wall time of `dist/verify` over the whole fleet (also as CI runs it: --strict --fuzz 15) and over each tool
+ * alone (no --fuzz), medians; beside it, the same runs of the verifier as it is at a base revision (BENCH_BASE,
+ * default `main`), compiled in this run from that revision's verify/ sources, rounds interleaved, so a change to
+ * the verifier shows its cost on the same machine at the same time.
+ */
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { onTerminal, ptyPython } from "../../verify/terminal.ts";
 import { toolNames } from "../build.ts";
-import { median, roundsArg, runOnce } from "./measure.ts";
+import { compile } from "../compile.ts";
+import { type Case, interleave, median, roundsArg, runOnce } from "./measure.ts";
 
-export async function benchVerify(rounds: number): Promise<void> {
-  const root = join(import.meta.dir, "..", "..");
-  const verify = join(root, "dist", "verify");
+const root = join(import.meta.dir, "..", "..");
+
+/** verify at `ref`, compiled from that revision's own verify/ folder, laid out inside the repository so its imports resolve. */
+async function verifyAt(ref: string): Promise<{ binary: string; commit: string } | null> {
+  const commit = Bun.spawnSync(["git", "rev-parse", "--short", ref], { cwd: root, stdout: "pipe", stderr: "pipe" });
+  if (commit.exitCode !== 0) return null;
+  const sha = commit.stdout.toString().trim();
+  const dir = join(root, "dist", ".bench", `verify-${sha}`);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const archive = Bun.spawnSync(["sh", "-c", `git archive '${ref}' verify | tar -x -C '${dir}'`], { cwd: root });
+  if (archive.exitCode !== 0) return null;
+  const binary = join(dir, "verify-bin");
+  await compile(join(dir, "verify", "main.ts"), binary);
+  return { binary, commit: sha };
+}
+
+function casesFor(verify: string, label: string): Case[] {
   const tools = toolNames();
   const golden = ["--golden", join(root, "test", "golden")];
-  const cases = [
-    { name: `fleet (${tools.join(", ")})`, argv: [verify, ...golden, ...tools.map((t) => join(root, "dist", t))] },
+  const all = tools.map((t) => join(root, "dist", t));
+  return [
+    { name: `${label} fleet (${tools.join(", ")})`, argv: [verify, ...golden, ...all] },
     // As the fleet's CI runs it: every kit extension demanded, 15 fuzzed calls per command (a fixed seed).
     {
-      name: "fleet --strict --fuzz 15",
-      argv: [verify, "--strict", "--fuzz", "15", "--seed", "1", ...golden, ...tools.map((t) => join(root, "dist", t))],
+      name: `${label} fleet --strict --fuzz 15`,
+      argv: [verify, "--strict", "--fuzz", "15", "--seed", "1", ...golden, ...all],
     },
-    ...tools.map((t) => ({ name: t, argv: [verify, ...golden, join(root, "dist", t)] })),
+    ...tools.map((t) => ({ name: `${label} ${t}`, argv: [verify, ...golden, join(root, "dist", t)] })),
   ];
+}
+
+export async function benchVerify(rounds: number): Promise<void> {
+  const ref = process.env.BENCH_BASE ?? "main";
+  const base = await verifyAt(ref);
+  const head = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: root, stdout: "pipe" })
+    .stdout.toString()
+    .trim();
+  const now = casesFor(join(root, "dist", "verify"), "now ");
+  const before = base ? casesFor(base.binary, "base") : [];
+  const cases = [...before, ...now];
   const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
   for (let i = 0; i < rounds; i++)
     for (const c of cases) {
@@ -24,15 +59,48 @@ export async function benchVerify(rounds: number): Promise<void> {
       if (s.exitCode !== 0) throw new Error(`${c.argv.join(" ")} exited ${s.exitCode}: the fleet does not conform`);
       samples.get(c.name)!.push(s.wallMs);
     }
+  const seconds = (c: Case | undefined) => (c ? `${(median(samples.get(c.name)!) / 1000).toFixed(2)} s` : "—");
   console.log(
-    `\n## verify wall time (median of ${rounds}, golden cases replayed, no --fuzz unless named; budget: fleet < 15 s)`,
+    `\n## verify wall time (median of ${rounds}, interleaved; golden cases replayed, no --fuzz unless named; budget: fleet < 15 s)`,
   );
-  for (const c of cases) {
+  console.log(
+    `  base = verify/ at ${ref} (${base?.commit ?? "not found: set BENCH_BASE"}), now = dist/verify (working tree at ${head})`,
+  );
+  console.log(`  ${"".padEnd(36)} ${"base".padStart(9)} ${"now".padStart(9)}`);
+  for (const [i, c] of now.entries()) {
     const ms = median(samples.get(c.name)!);
-    console.log(
-      `  ${c.name.padEnd(40)} ${(ms / 1000).toFixed(2)} s${c === cases[0] ? (ms < 15000 ? "  within budget" : "  OVER BUDGET") : ""}`,
-    );
+    const budget = i === 0 ? (ms < 15000 ? "  within budget" : "  OVER BUDGET") : "";
+    console.log(`  ${c.name.slice(5).padEnd(36)} ${seconds(before[i]).padStart(9)} ${seconds(c).padStart(9)}${budget}`);
   }
 }
 
+/**
+ * What a terminal probe costs: /bin/true on a pty through verify's python3 helper, and through util-linux
+ * `script -qfec` (the alternative it was chosen over), against /bin/true alone; each started in a session of
+ * its own, as verify starts every run.
+ */
+export async function benchTerminal(rounds: number): Promise<void> {
+  const python = await ptyPython();
+  const result = join(root, "dist", ".bench", "tty-result");
+  mkdirSync(join(root, "dist", ".bench"), { recursive: true });
+  const cases: Case[] = [
+    { name: "/bin/true", argv: ["setsid", "-w", "/bin/true"] },
+    ...(python
+      ? [{ name: "python3 pty helper", argv: ["setsid", "-w", ...onTerminal(python, result, "/bin/true", [])] }]
+      : []),
+    ...(Bun.which("script")
+      ? [{ name: "script -qfec", argv: ["setsid", "-w", "script", "-qfec", "/bin/true", "/dev/null"] }]
+      : []),
+  ];
+  const samples = await interleave(cases, rounds * 10);
+  console.log(`\n## a run on a pseudo-terminal (median of ${rounds * 10}, interleaved; python3: ${python ?? "none"})`);
+  for (const c of cases)
+    console.log(
+      `  ${c.name.padEnd(36)} ${median(samples.get(c.name)!.map((x) => x.wallMs))
+        .toFixed(1)
+        .padStart(7)} ms`,
+    );
+}
+
+if (import.meta.main) await benchTerminal(Math.max(1, Math.min(5, Math.round(roundsArg() / 10))));
 if (import.meta.main) await benchVerify(Math.max(1, Math.min(5, Math.round(roundsArg() / 10))));

@@ -34,8 +34,11 @@ describe("a tool from outside the kit", () => {
     expect(r.code).toBe(0);
     // What it does not claim is skipped, saying which extension and how to demand it.
     // What it does not claim is skipped, saying which extension and how to demand it; what it has nothing for says so.
-    expect(checks.find((c) => c.id === "fs.dry-run")!.note).toBe("the tool has no write command");
-    for (const c of checks.filter((x) => x.status === "skip" && x.id !== "fs.dry-run")) {
+    for (const id of ["fs.dry-run", "net.dry-run"])
+      expect(checks.find((c) => c.id === id)!.note).toBe("the tool has no write command");
+    expect(checks.find((c) => c.id === "net.read-only")!.note).toStartWith("no read command declares an upstream");
+    const nothingFor = ["fs.dry-run", "net.dry-run", "net.read-only"];
+    for (const c of checks.filter((x) => x.status === "skip" && !nothingFor.includes(x.id))) {
       expect(c.title).toStartWith("kit extension ");
       expect(c.note).toContain("--strict demands it");
     }

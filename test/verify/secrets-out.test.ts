@@ -5,7 +5,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { checkSecretsOut } from "../../verify/checks/secrets-out.ts";
-import type { Subject } from "../../verify/inspect.ts";
+import type { Subject } from "../../verify/subject.ts";
 import { Findings } from "../../verify/report.ts";
 import type { RunResult } from "../../verify/sandbox.ts";
 

@@ -5,21 +5,25 @@
  * plan the example needs is made first by the tool's own `plan` examples. A
  * file that appears, changes or goes in the folder is a side effect (TMPDIR
  * and the run dir are the tool's scratch; HOME is identity.home's, kept empty).
+ * Where the command declares an upstream, it points at a listener verify runs
+ * (upstream.ts), and a request that changes something is a side effect too.
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { inspectEnvelope, type Subject } from "../inspect.ts";
-import { Sandbox } from "../sandbox.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
+import { Sandbox, type RunResult } from "../sandbox.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
+import { changesUnderDryRun, changesUnderRead, describeHeard, type Heard, Listener, upstreamsOf } from "../upstream.ts";
 import { requiredArgv, words } from "./values.ts";
 
-interface Workspace {
+export interface Workspace {
   root: string;
   cwd: string;
   env: Record<string, string>;
 }
 
-function workspace(s: Subject, name: string): Workspace {
+export function workspace(s: Subject, name: string): Workspace {
   const root = s.sandbox.dir(`effects-${name.replace(/ /g, "-")}`);
   const [cwd, tmp] = ["cwd", "tmp"].map((d) => join(root, d));
   for (const d of [cwd!, tmp!]) mkdirSync(d);
@@ -43,7 +47,7 @@ const scratch = (w: Workspace, argv: readonly string[]) => {
 };
 
 /** The tool's own plan examples, run for real in the workspace: the inputs a later example names. */
-async function prepare(
+export async function prepare(
   s: Subject,
   doc: DescribeDoc,
   w: Workspace,
@@ -62,20 +66,45 @@ async function prepare(
       });
 }
 
+/** Requests to the command's declared upstream: none that changes anything, for a dry run or a read. */
+function judgeNetwork(s: Subject, c: CommandDoc, heard: readonly Heard[], r: RunResult): void {
+  const dryRun = c.rw === "write";
+  const changing = heard.filter(dryRun ? changesUnderDryRun : changesUnderRead);
+  const what = changing.map(describeHeard).join("; ");
+  if (dryRun)
+    s.findings.expect(
+      "net.dry-run",
+      changing.length === 0,
+      `'${c.name} --dry-run' sent ${what}: a dry run does everything except the side effect`,
+      r,
+    );
+  else s.findings.expect("net.read-only", changing.length === 0, `the read command '${c.name}' sent ${what}`, r);
+}
+
 async function probe(s: Subject, doc: DescribeDoc, c: CommandDoc, argv: readonly string[], n: number): Promise<void> {
   const w = workspace(s, `${c.name}-${n}`);
-  await prepare(s, doc, w, c, argv);
+  const upstreams = upstreamsOf(doc, c);
+  const listener = upstreams.length ? new Listener(upstreams) : null;
   const skip = scratch(w, argv);
-  const before = Sandbox.snapshot(w.root, skip);
-  const dryRun = c.rw === "write" ? ["--dry-run"] : [];
-  const r = await s.sandbox.run({
-    label: `${c.name}: side effects of ${argv.join(" ") || "(required flags)"}${dryRun.length ? " --dry-run" : ""}`,
-    argv: [...words(c), ...argv, ...dryRun, "--no-input"],
-    cwd: w.cwd,
-    env: w.env,
-  });
+  let before: Map<string, string>;
+  let r: RunResult;
+  try {
+    Object.assign(w.env, listener?.env);
+    await prepare(s, doc, w, c, argv);
+    listener?.reset();
+    before = Sandbox.snapshot(w.root, skip);
+    r = await s.sandbox.run({
+      label: `${c.name}: side effects of ${argv.join(" ") || "(required flags)"}${c.rw === "write" ? " --dry-run" : ""}`,
+      argv: [...words(c), ...argv, ...(c.rw === "write" ? ["--dry-run"] : []), "--no-input"],
+      cwd: w.cwd,
+      env: w.env,
+    });
+  } finally {
+    await listener?.close();
+  }
   inspectEnvelope(s, r, c);
   if (r.timedOut) return;
+  if (listener) judgeNetwork(s, c, listener.heard, r);
   const after = Sandbox.snapshot(w.root, skip);
   const changed = [...new Set([...before.keys(), ...after.keys()])]
     .filter((p) => before.get(p) !== after.get(p))
@@ -98,4 +127,11 @@ export async function checkEffects(s: Subject, doc: DescribeDoc): Promise<void> 
       await Promise.all(examples.map((argv, i) => probe(s, doc, c, argv, i + 1)));
     }),
   );
+  const declaring = doc.commands.filter((c) => upstreamsOf(doc, c).length > 0);
+  const none = (rw: "read" | "write") =>
+    !doc.commands.some((c) => c.rw === rw)
+      ? `the tool has no ${rw} command`
+      : `no ${rw} command declares an upstream (an environment variable in --describe named …_URL, …_URI or …_ENDPOINT with an http(s) value, or marked "upstream": true)`;
+  if (!declaring.some((c) => c.rw === "write")) s.findings.skip("net.dry-run", none("write"));
+  if (!declaring.some((c) => c.rw === "read")) s.findings.skip("net.read-only", none("read"));
 }

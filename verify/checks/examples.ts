@@ -8,7 +8,8 @@
 import { isDeepStrictEqual } from "node:util";
 import { KNOWN_CODE_EXITS } from "../contract.ts";
 import type { Documents } from "../documents.ts";
-import { classOf, inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { inspectEnvelope, inspectStreams } from "../inspect.ts";
+import { classOf, type Subject } from "../subject.ts";
 import type { CommandDoc, DescribeDoc, ExampleDoc } from "../schemas.ts";
 import { shellWords } from "../shell-words.ts";
 import { section } from "./introspection.ts";

@@ -8,7 +8,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { inspectEnvelope, type Subject } from "../inspect.ts";
+import { inspectEnvelope } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import { Findings } from "../report.ts";
 import type { RunResult } from "../sandbox.ts";
 import type { CommandDoc } from "../schemas.ts";

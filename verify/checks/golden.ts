@@ -9,7 +9,8 @@ import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
 import { jsonMismatch, textMismatch } from "../golden/match.ts";
-import { inspectEnvelope, inspectStreams, type Subject } from "../inspect.ts";
+import { inspectEnvelope, inspectStreams } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import { Sandbox, type RunResult } from "../sandbox.ts";
 import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
 import { checkList } from "./lists.ts";
@@ -101,6 +102,79 @@ const parseEnvelope = (stdout: string): { ok: boolean } | null => {
   }
 };
 
+type Step = (
+  label: string,
+  argv: readonly string[],
+  stdin?: string,
+  env?: Record<string, string>,
+  tool?: string,
+) => Promise<RunResult>;
+
+/**
+ * One run of a case, its tokens filled in; a read's, or a dry run's, folder
+ * watched. A read may keep a cache of its own in a repository's git directory
+ * (`.git/<tool>/`, as git keeps its index): it is not the files it was given.
+ * Anything else that changes is.
+ */
+function stepper(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenOptions, places: CasePlaces): Step {
+  const f = s.findings;
+  const caseDir = places.CASE_DIR;
+  return async (label, argv, stdin, env, tool) => {
+    const filled = argv.map((a) => fill(a, places));
+    const command = tool ? undefined : commandOf(doc, filled);
+    const ignored = (p: string) => p.startsWith(places.RUN_DIR) || p.includes(`/.git/${doc.tool}/`);
+    const dryRun = command?.rw === "write" && filled.includes("--dry-run");
+    const before = command?.rw === "read" || dryRun ? Sandbox.snapshot(caseDir, ignored) : null;
+    const r = await s.sandbox.run({
+      label: `golden ${c.name}: ${label}`,
+      argv: filled,
+      stdin: stdin === undefined ? undefined : fill(stdin, places),
+      env: env && Object.fromEntries(Object.entries(env).map(([k, val]) => [k, fill(val, places)])),
+      program: tool && (siblingOf(s, opts, tool) ?? undefined),
+    });
+    if (!before) return r;
+    const after = Sandbox.snapshot(caseDir, ignored);
+    const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
+    const where = changed.map((p) => p.replace(caseDir, "[CASE_DIR]")).join(", ");
+    if (dryRun) f.expect("fs.dry-run", changed.length === 0, `'${command!.name} --dry-run' changed ${where}`, r);
+    else f.expect("fs.read-only", changed.length === 0, `the read command '${command!.name}' changed ${where}`, r);
+    return r;
+  };
+}
+
+/** The run against its recorded expectation; or, recording (--update, or none yet outside CI), the expectation itself. */
+function compare(s: Subject, c: LoadedCase, r: RunResult, actual: ReturnType<typeof normalize>, opts: GoldenOptions) {
+  const f = s.findings;
+  if (!c.spec.expect || opts.update) {
+    if (!c.spec.expect && opts.ci && !opts.update)
+      return f.fail(
+        "golden",
+        `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`,
+        r,
+      );
+    c.spec.expect = { exit: r.exit ?? -1, kind: actual.kind, stdout: actual.stdout };
+    saveCase(c);
+    f.exercised("golden");
+    f.note("golden", `recorded ${c.path}`);
+    return;
+  }
+  const exp = c.spec.expect;
+  const mismatch =
+    r.exit !== exp.exit
+      ? `exit ${r.exit}, recorded ${exp.exit}`
+      : exp.kind !== actual.kind
+        ? `stdout is ${actual.kind}, recorded as ${exp.kind}`
+        : exp.kind === "text"
+          ? textMismatch((exp.stdout as string[]).join("\n"), (actual.stdout as string[]).join("\n"))
+          : jsonMismatch(exp.stdout, actual.stdout);
+  f.expect(
+    "golden",
+    mismatch === null,
+    `${c.name} (${c.path}): ${mismatch}; re-record with \`verify --update\` if the change is intended`,
+    r,
+  );
+}
+
 async function replay(
   s: Subject,
   doc: DescribeDoc,
@@ -122,37 +196,7 @@ async function replay(
   } catch (e) {
     return f.fail("golden", `${c.name}: cannot lay out its files: ${(e as Error).message}`);
   }
-  const step = async (
-    label: string,
-    argv: readonly string[],
-    stdin?: string,
-    env?: Record<string, string>,
-    tool?: string,
-  ): Promise<RunResult> => {
-    const filled = argv.map((a) => fill(a, places));
-    const command = tool ? undefined : commandOf(doc, filled);
-    // A read may keep a cache of its own in a repository's git directory (`.git/<tool>/`, as git keeps its index):
-    // it is not the files it was given. Anything else that changes is.
-    const ignored = (p: string) => p.startsWith(places.RUN_DIR) || p.includes(`/.git/${doc.tool}/`);
-    const dryRun = command?.rw === "write" && filled.includes("--dry-run");
-    const before = command?.rw === "read" || dryRun ? Sandbox.snapshot(caseDir, ignored) : null;
-    const r = await s.sandbox.run({
-      label: `golden ${c.name}: ${label}`,
-      argv: filled,
-      stdin: stdin === undefined ? undefined : fill(stdin, places),
-      env: env && Object.fromEntries(Object.entries(env).map(([k, val]) => [k, fill(val, places)])),
-      program: tool && (siblingOf(s, opts, tool) ?? undefined),
-    });
-    if (before) {
-      const after = Sandbox.snapshot(caseDir, ignored);
-      const changed = [...new Set([...before.keys(), ...after.keys()])].filter((p) => before.get(p) !== after.get(p));
-      const where = changed.map((p) => p.replace(caseDir, "[CASE_DIR]")).join(", ");
-      if (dryRun) f.expect("fs.dry-run", changed.length === 0, `'${command!.name} --dry-run' changed ${where}`, r);
-      else f.expect("fs.read-only", changed.length === 0, `the read command '${command!.name}' changed ${where}`, r);
-    }
-    return r;
-  };
-
+  const step = stepper(s, doc, c, opts, places);
   for (const [i, st] of (c.spec.setup ?? []).entries()) {
     const r = await step(`setup ${i + 1}`, st.argv, st.stdin, { ...c.spec.env, ...st.env }, st.tool);
     const env = st.tool ? parseEnvelope(r.stdout) : inspectEnvelope(s, r, commandOf(doc, r.run.argv));
@@ -162,42 +206,12 @@ async function replay(
   const command = commandOf(doc, r.run.argv);
   const isDescribe = r.run.argv.includes("--describe") || r.run.argv.includes("--help");
   const env = isDescribe ? (inspectStreams(s, r), null) : inspectEnvelope(s, r, command);
-  const actual = normalize(r.stdout, places, c.spec.redact ?? {}, c.spec.redact_text);
-
-  if (!c.spec.expect || opts.update) {
-    if (!c.spec.expect && opts.ci && !opts.update)
-      return f.fail(
-        "golden",
-        `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`,
-        r,
-      );
-    c.spec.expect = { exit: r.exit ?? -1, kind: actual.kind, stdout: actual.stdout };
-    saveCase(c);
-    f.exercised("golden");
-    f.note("golden", `recorded ${c.path}`);
-  } else {
-    const exp = c.spec.expect;
-    const mismatch =
-      r.exit !== exp.exit
-        ? `exit ${r.exit}, recorded ${exp.exit}`
-        : exp.kind !== actual.kind
-          ? `stdout is ${actual.kind}, recorded as ${exp.kind}`
-          : exp.kind === "text"
-            ? textMismatch((exp.stdout as string[]).join("\n"), (actual.stdout as string[]).join("\n"))
-            : jsonMismatch(exp.stdout, actual.stdout);
-    f.expect(
-      "golden",
-      mismatch === null,
-      `${c.name} (${c.path}): ${mismatch}; re-record with \`verify --update\` if the change is intended`,
-      r,
-    );
-  }
-
+  compare(s, c, r, normalize(r.stdout, places, c.spec.redact ?? {}, c.spec.redact_text), opts);
   // ok with no object in data is envelope.ok-iff's finding: nothing here to look into.
   if (!env?.ok || !command || env.data === null || typeof env.data !== "object") return;
   await checkFields(s, command, r, env);
   if (command.isList)
-    listed.set(command.name, (await checkList(s, command, r.run.argv)) || (listed.get(command.name) ?? false));
+    listed.set(command.name, (await checkList(s, command, r.run.argv)).listed || (listed.get(command.name) ?? false));
 }
 
 export async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: Envelope): Promise<void> {

@@ -8,7 +8,8 @@
  */
 import { KIT_UNIVERSAL_FLAGS, UNIVERSAL_FLAGS } from "../contract.ts";
 import type { Documents } from "../documents.ts";
-import { holds, inspectStreams, type Subject } from "../inspect.ts";
+import { inspectStreams } from "../inspect.ts";
+import { holds, type Subject } from "../subject.ts";
 import type { CommandDoc, DescribeDoc } from "../schemas.ts";
 
 /** The lines under a heading, up to the next heading (a line in capitals at the margin). */
@@ -110,10 +111,8 @@ export async function checkCommandHelp(s: Subject, c: CommandDoc): Promise<void>
   s.findings.expect("introspection.help-layout", problem === null, problem ?? "", r);
 }
 
-export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Documents): Promise<void> {
-  const found = await documents.get("SKILL.md");
-  if ("missing" in found) return s.findings.fail("introspection.skill", found.missing);
-  const { text, where: path } = found;
+/** What SKILL.md gets wrong about --describe: commands and flags it leaves out, and flags no command has. */
+function skillProblems(doc: DescribeDoc, text: string): string[] {
   const flags = new Set(doc.commands.flatMap((c) => c.flags.map((f) => f.name)));
   const missing = [
     ...absentFrom(
@@ -140,13 +139,14 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
   const invented = [...new Set([...text.matchAll(/(?<![\w-])--([a-z][a-z0-9-]*)/g)].map((m) => m[1]!))].filter(
     (name) => !known.has(name),
   );
-  const problems = [
+  return [
     ...(missing.length ? [`does not name ${missing.join(", ")}, which --describe lists`] : []),
     ...(invented.length ? [`names ${invented.map((n) => `--${n}`).join(", ")}, which no command has`] : []),
   ];
-  if (!s.findings.expect("introspection.skill", problems.length === 0, `SKILL.md (${path}) ${problems.join("; ")}`))
-    return;
-  if (!holds(s, "skill-layout")) return;
+}
+
+/** Kit extension skill-layout: a `### \`tool command\`` heading per command, a `| \`--flag\` |` row per flag, exactly. */
+function layoutProblem(doc: DescribeDoc, text: string): string | null {
   const blocks = new Map<string, string[]>();
   let current: string[] | null = null;
   for (const line of text.split("\n")) {
@@ -158,24 +158,37 @@ export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Docume
     } else if (/^#{1,3}\s/.test(line)) current = null;
     else current?.push(line);
   }
-  const problem =
+  const rowsOf = (name: string) =>
+    (blocks.get(name) ?? [])
+      .map((l) => l.match(/^\|\s*`--([a-z][a-z0-9-]*)`/)?.[1])
+      .filter((x): x is string => Boolean(x));
+  return (
     diff(
       "SKILL.md commands",
       [...blocks.keys()],
       doc.commands.map((c) => c.name),
     ) ??
     doc.commands
-      .map((c) => {
-        const rows = (blocks.get(c.name) ?? [])
-          .map((l) => l.match(/^\|\s*`--([a-z][a-z0-9-]*)`/)?.[1])
-          .filter((x): x is string => Boolean(x));
-        return diff(
+      .map((c) =>
+        diff(
           `SKILL.md '${c.name}' flags`,
-          rows,
+          rowsOf(c.name),
           c.flags.map((f) => f.name),
-        );
-      })
+        ),
+      )
       .find((p) => p !== null) ??
-    null;
+    null
+  );
+}
+
+export async function checkSkill(s: Subject, doc: DescribeDoc, documents: Documents): Promise<void> {
+  const found = await documents.get("SKILL.md");
+  if ("missing" in found) return s.findings.fail("introspection.skill", found.missing);
+  const { text, where: path } = found;
+  const problems = skillProblems(doc, text);
+  if (!s.findings.expect("introspection.skill", problems.length === 0, `SKILL.md (${path}) ${problems.join("; ")}`))
+    return;
+  if (!holds(s, "skill-layout")) return;
+  const problem = layoutProblem(doc, text);
   s.findings.expect("introspection.skill-layout", problem === null, `${problem} (${path})`);
 }

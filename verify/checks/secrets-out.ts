@@ -5,7 +5,7 @@
  * names declared, each a string. Anything else is a secret where none was
  * promised: the platform would not know to route it to its secret store.
  */
-import type { Subject } from "../inspect.ts";
+import type { Subject } from "../subject.ts";
 import type { RunResult } from "../sandbox.ts";
 import type { CommandDoc, Envelope } from "../schemas.ts";
 

@@ -1,0 +1,23 @@
+/** The tool under verification, as every check sees it: its sandbox, findings and describe document. */
+import { KNOWN_CODE_EXITS } from "./contract.ts";
+import type { Extension, Findings } from "./report.ts";
+import type { Sandbox } from "./sandbox.ts";
+import type { DescribeDoc } from "./schemas.ts";
+
+export interface Subject {
+  readonly sandbox: Sandbox;
+  readonly findings: Findings;
+  /** Null until --describe has been read. */
+  doc: DescribeDoc | null;
+  /** --strict: every kit extension is demanded, claimed or not. */
+  readonly strict: boolean;
+  /** The exit each error code was first seen with: one code, one exit class (contract §5). */
+  readonly exits: Map<string, number | null>;
+}
+
+/** The exit class of an error code: fixed by the contract, published in --describe, or as first seen (else this run's exit). */
+export const classOf = (s: Subject, code: string, exit: number | null): number | null =>
+  KNOWN_CODE_EXITS[code] ?? s.doc?.error_codes?.[code]?.exit ?? s.exits.get(code) ?? exit;
+
+/** Whether the tool is held to a kit extension: it claims it, or verify runs --strict. */
+export const holds = (s: Subject, ext: Extension): boolean => s.strict || (s.doc?.extensions.includes(ext) ?? false);
