@@ -7,7 +7,7 @@
  * that was not verified is reported.
  */
 import { readFileSync } from "node:fs";
-import { CHECKS, type CheckResult, type ToolReport } from "./report.ts";
+import { CHECKS, type CheckResult, type ToolReport } from "./base/report.ts";
 
 export type Baseline = Readonly<Record<string, readonly string[]>>;
 

@@ -9,8 +9,8 @@ import { resolve } from "node:path";
 import { type Answer, isTerminal, type Options, parseArgs, UsageError } from "./args.ts";
 import { applyBaseline, type Baseline, readBaseline, unknownTools } from "./baseline.ts";
 import { envelope, failingNames, junit, summarize, textReport, VERIFY_CODES } from "./output.ts";
-import { Pool } from "./pool.ts";
-import type { ToolReport } from "./report.ts";
+import { Pool } from "./base/pool.ts";
+import type { ToolReport } from "./base/report.ts";
 import { verifyTool } from "./verify-tool.ts";
 
 const started = performance.now();

@@ -4,7 +4,7 @@
  * when a tool does not conform), a readable report on a terminal, and JUnit
  * XML for CI on request.
  */
-import type { CheckResult, ToolReport } from "./report.ts";
+import type { CheckResult, ToolReport } from "./base/report.ts";
 
 /** The verifier's exit classes (contract §5): a non-conforming tool is bad input, not an internal error. */
 export const VERIFY_CODES = {

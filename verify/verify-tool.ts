@@ -1,7 +1,7 @@
 /** One tool, verified black-box: every check in the catalogue, probes in parallel. */
 import { readdirSync } from "node:fs";
 import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
-import { documentsOf } from "./documents.ts";
+import { documentsOf } from "./base/documents.ts";
 import { checkCommand, checkToon } from "./checks/commands.ts";
 import { checkToolLevel } from "./checks/tool-level.ts";
 import { checkEffects } from "./checks/effects.ts";
@@ -12,11 +12,11 @@ import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts
 import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
-import { holds, type Subject } from "./subject.ts";
-import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./report.ts";
-import type { Pool } from "./pool.ts";
-import { Sandbox } from "./sandbox.ts";
-import type { DescribeDoc } from "./schemas.ts";
+import { holds, type Subject } from "./base/subject.ts";
+import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./base/report.ts";
+import type { Pool } from "./base/pool.ts";
+import { Sandbox } from "./base/sandbox.ts";
+import type { DescribeDoc } from "./base/schemas.ts";
 
 export interface VerifyOptions {
   /** Demand every kit extension, claimed or not (the fleet's own CI). */

@@ -6,7 +6,7 @@
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { onTerminal, ptyPython } from "../../verify/terminal.ts";
+import { onTerminal, ptyPython } from "../../verify/base/terminal.ts";
 import { toolNames } from "../build.ts";
 import { compile } from "../compile.ts";
 import { type Case, interleave, median, roundsArg, runOnce } from "./measure.ts";

@@ -174,7 +174,7 @@ describe("a baseline that names what is not there", () => {
 
 describe("check titles", () => {
   test("every check says truthfully what it enforces: a contract section, a kit extension, or the golden cases", async () => {
-    const { CHECKS, titleOf } = await import("../../verify/report.ts");
+    const { CHECKS, titleOf } = await import("../../verify/base/report.ts");
     for (const [id, { level }] of Object.entries(CHECKS)) {
       const title = titleOf(id as keyof typeof CHECKS);
       if ("contract" in level) expect(title).toMatch(/^contract §\d/);

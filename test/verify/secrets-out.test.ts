@@ -4,10 +4,10 @@
  * The kit's own emission of them is tested in test/kit/credentials.test.ts.
  */
 import { describe, expect, test } from "bun:test";
-import { checkSecretsOut } from "../../verify/checks/secrets-out.ts";
-import type { Subject } from "../../verify/subject.ts";
-import { Findings } from "../../verify/report.ts";
-import type { RunResult } from "../../verify/sandbox.ts";
+import { checkSecretsOut } from "../../verify/base/secrets-out.ts";
+import type { Subject } from "../../verify/base/subject.ts";
+import { Findings } from "../../verify/base/report.ts";
+import type { RunResult } from "../../verify/base/sandbox.ts";
 
 const doc = {
   commands: [{ name: "apply", secrets_out: [{ name: "CLIENT_SECRET", description: "issued once" }] }, { name: "list" }],

@@ -1,7 +1,7 @@
 /** verify's own POSIX word splitting, and the kit's quoting read back by it: one line, exactly the argv. */
 import { describe, expect, test } from "bun:test";
 import { shellLine } from "../../src/kit/introspection/shell.ts";
-import { shellWords } from "../../verify/shell-words.ts";
+import { shellWords } from "../../verify/base/shell-words.ts";
 
 describe("shellWords splits a line as sh does", () => {
   const cases: [string, string[]][] = [

@@ -4,8 +4,8 @@
  * dry run or a read may send there.
  */
 import { describe, expect, test } from "bun:test";
-import { normalizeDescribe } from "../../verify/describe-doc.ts";
-import { changesUnderDryRun, changesUnderRead, type Heard, upstreamsOf } from "../../verify/upstream.ts";
+import { normalizeDescribe } from "../../verify/base/describe-doc.ts";
+import { changesUnderDryRun, changesUnderRead, type Heard, upstreamsOf } from "../../verify/base/upstream.ts";
 
 const env = (name: string, description: string, extra: Record<string, unknown> = {}) => ({
   name,

@@ -7,9 +7,9 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { decode as decodeToon } from "@toon-format/toon";
 import { isDeepStrictEqual } from "node:util";
-import { inspectEnvelope, inspectStreams } from "../inspect.ts";
-import { classOf, holds, type Subject } from "../subject.ts";
-import type { CommandDoc, Envelope } from "../schemas.ts";
+import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
+import { classOf, holds, type Subject } from "../base/subject.ts";
+import type { CommandDoc, Envelope } from "../base/schemas.ts";
 import { checkBadInput, probe } from "./usage.ts";
 import { firstField, requiredArgv } from "./values.ts";
 

@@ -5,9 +5,9 @@
  * not end fails.
  */
 import { isDeepStrictEqual } from "node:util";
-import type { Subject } from "../subject.ts";
-import type { RunResult } from "../sandbox.ts";
-import type { CommandDoc, Envelope } from "../schemas.ts";
+import type { Subject } from "../base/subject.ts";
+import type { RunResult } from "../base/sandbox.ts";
+import type { CommandDoc, Envelope } from "../base/schemas.ts";
 import { itemsOf } from "./list-items.ts";
 import { prove } from "./list-proof.ts";
 

@@ -13,10 +13,10 @@ import {
   schemaIdFor,
   TIER1_VERBS,
   UNIVERSAL_FLAGS,
-} from "../contract.ts";
-import { ajv } from "../inspect.ts";
-import type { CommandDoc, DescribeDoc } from "../schemas.ts";
-import { holds, type Subject } from "../subject.ts";
+} from "../base/contract.ts";
+import { ajv } from "../base/inspect.ts";
+import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
+import { holds, type Subject } from "../base/subject.ts";
 
 const DRAFT_2020 = "https://json-schema.org/draft/2020-12/schema";
 const SECRET_NAME = /(_KEY|_TOKEN|_SECRET|PASSWORD|_PAT)$/;

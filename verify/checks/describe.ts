@@ -2,13 +2,13 @@
 import { isDeepStrictEqual } from "node:util";
 import * as v from "valibot";
 import { parse as parseYaml } from "yaml";
-import { KIT_UNIVERSAL_FLAGS, UNIVERSAL_FLAGS } from "../contract.ts";
-import type { Documents } from "../documents.ts";
-import { inspectStreams } from "../inspect.ts";
-import type { RunResult } from "../sandbox.ts";
-import { holds, type Subject } from "../subject.ts";
-import { ContractDescribe, FLAG_TYPES, normalizeDescribe } from "../describe-doc.ts";
-import { type CommandDoc, type DescribeDoc, explain } from "../schemas.ts";
+import { KIT_UNIVERSAL_FLAGS, UNIVERSAL_FLAGS } from "../base/contract.ts";
+import type { Documents } from "../base/documents.ts";
+import { inspectStreams } from "../base/inspect.ts";
+import type { RunResult } from "../base/sandbox.ts";
+import { holds, type Subject } from "../base/subject.ts";
+import { ContractDescribe, FLAG_TYPES, normalizeDescribe } from "../base/describe-doc.ts";
+import { type CommandDoc, type DescribeDoc, explain } from "../base/schemas.ts";
 import { checkCommandEntry } from "./describe-commands.ts";
 
 /** Parses --describe output: a bare JSON document (pretty or compact), never an envelope. */

@@ -10,11 +10,18 @@
  */
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { inspectEnvelope } from "../inspect.ts";
-import type { Subject } from "../subject.ts";
-import { Sandbox, type RunResult } from "../sandbox.ts";
-import type { CommandDoc, DescribeDoc } from "../schemas.ts";
-import { changesUnderDryRun, changesUnderRead, describeHeard, type Heard, Listener, upstreamsOf } from "../upstream.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { Subject } from "../base/subject.ts";
+import { Sandbox, type RunResult } from "../base/sandbox.ts";
+import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
+import {
+  changesUnderDryRun,
+  changesUnderRead,
+  describeHeard,
+  type Heard,
+  Listener,
+  upstreamsOf,
+} from "../base/upstream.ts";
 import { requiredArgv, words } from "./values.ts";
 
 export interface Workspace {

@@ -6,12 +6,12 @@
  * and SKILL.md's ```sh blocks, is split as a POSIX shell would split it.
  */
 import { isDeepStrictEqual } from "node:util";
-import { KNOWN_CODE_EXITS } from "../contract.ts";
-import type { Documents } from "../documents.ts";
-import { inspectEnvelope, inspectStreams } from "../inspect.ts";
-import { classOf, type Subject } from "../subject.ts";
-import type { CommandDoc, DescribeDoc, ExampleDoc } from "../schemas.ts";
-import { shellWords } from "../shell-words.ts";
+import { KNOWN_CODE_EXITS } from "../base/contract.ts";
+import type { Documents } from "../base/documents.ts";
+import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
+import { classOf, type Subject } from "../base/subject.ts";
+import type { CommandDoc, DescribeDoc, ExampleDoc } from "../base/schemas.ts";
+import { shellWords } from "../base/shell-words.ts";
 import { section } from "./introspection.ts";
 
 const full = (doc: DescribeDoc, c: CommandDoc, e: ExampleDoc): string[] => [doc.tool, ...c.name.split(" "), ...e.argv];

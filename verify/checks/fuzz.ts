@@ -8,11 +8,11 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
-import { inspectEnvelope } from "../inspect.ts";
-import type { Subject } from "../subject.ts";
-import { Findings } from "../report.ts";
-import type { RunResult } from "../sandbox.ts";
-import type { CommandDoc } from "../schemas.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { Subject } from "../base/subject.ts";
+import { Findings } from "../base/report.ts";
+import type { RunResult } from "../base/sandbox.ts";
+import type { CommandDoc } from "../base/schemas.ts";
 import { plausible, words } from "./values.ts";
 
 // argv cannot carry NUL; everything else is fair game.

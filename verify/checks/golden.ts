@@ -9,10 +9,10 @@ import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
 import { jsonMismatch, textMismatch } from "../golden/match.ts";
-import { inspectEnvelope, inspectStreams } from "../inspect.ts";
-import type { Subject } from "../subject.ts";
-import { Sandbox, type RunResult } from "../sandbox.ts";
-import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
+import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
+import type { Subject } from "../base/subject.ts";
+import { Sandbox, type RunResult } from "../base/sandbox.ts";
+import type { CommandDoc, DescribeDoc, Envelope } from "../base/schemas.ts";
 import { checkList } from "./lists.ts";
 import { firstField } from "./values.ts";
 

@@ -7,9 +7,9 @@
  * `milk-2`, …) so that each round adds rather than repeats, until the list
  * is longer than its default bound or a budget of runs is spent.
  */
-import { inspectEnvelope } from "../inspect.ts";
-import type { Subject } from "../subject.ts";
-import type { CommandDoc, DescribeDoc } from "../schemas.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { Subject } from "../base/subject.ts";
+import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
 import { workspace, type Workspace } from "./effects.ts";
 import { sizeOf, without } from "./list-items.ts";
 import { words } from "./values.ts";

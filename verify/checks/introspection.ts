@@ -6,11 +6,11 @@
  * (COMMANDS, FLAGS, UNIVERSAL FLAGS); SKILL.md by its `### \`tool command\``
  * headings and `| \`--flag\` |` rows.
  */
-import { KIT_UNIVERSAL_FLAGS, UNIVERSAL_FLAGS } from "../contract.ts";
-import type { Documents } from "../documents.ts";
-import { inspectStreams } from "../inspect.ts";
-import { holds, type Subject } from "../subject.ts";
-import type { CommandDoc, DescribeDoc } from "../schemas.ts";
+import { KIT_UNIVERSAL_FLAGS, UNIVERSAL_FLAGS } from "../base/contract.ts";
+import type { Documents } from "../base/documents.ts";
+import { inspectStreams } from "../base/inspect.ts";
+import { holds, type Subject } from "../base/subject.ts";
+import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
 
 /** The lines under a heading, up to the next heading (a line in capitals at the margin). */
 export function section(text: string, heading: string): string[] {

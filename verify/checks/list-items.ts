@@ -1,5 +1,5 @@
 /** Reading a list off an envelope and a command's declaration (contract §6). */
-import type { CommandDoc, Envelope } from "../schemas.ts";
+import type { CommandDoc, Envelope } from "../base/schemas.ts";
 
 /** The flags `--name value` / `--name=value` removed from argv. */
 export const without = (argv: readonly string[], names: readonly string[]): string[] => {

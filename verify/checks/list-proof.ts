@@ -3,9 +3,9 @@
  * `cursor`): a list check no data could prove is reported *not proven*,
  * with the reasons; --strict fails it.
  */
-import type { Subject } from "../subject.ts";
-import type { CheckId } from "../report.ts";
-import type { DescribeDoc } from "../schemas.ts";
+import type { Subject } from "../base/subject.ts";
+import type { CheckId } from "../base/report.ts";
+import type { DescribeDoc } from "../base/schemas.ts";
 
 export type ListCheck = "lists.bounded" | "lists.truncation" | "lists.cursor";
 export const LIST_CHECKS: readonly ListCheck[] = ["lists.bounded", "lists.truncation", "lists.cursor"];

@@ -4,10 +4,10 @@
  * flags alone), or data verify made with the tool's own write path
  * (own-lists.ts). A check that no data could prove is reported *not proven*.
  */
-import { inspectEnvelope } from "../inspect.ts";
-import { holds, type Subject } from "../subject.ts";
-import type { RunResult } from "../sandbox.ts";
-import type { CommandDoc, Envelope } from "../schemas.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import { holds, type Subject } from "../base/subject.ts";
+import type { RunResult } from "../base/sandbox.ts";
+import type { CommandDoc, Envelope } from "../base/schemas.ts";
 import { type PageRun, walk } from "./cursor-walk.ts";
 import { declaredDefault, isObject, itemsOf, without } from "./list-items.ts";
 import { prove, unproven } from "./list-proof.ts";

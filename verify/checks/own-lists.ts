@@ -4,10 +4,10 @@
  * short to show a bound, on data verify makes with the tool's own write path
  * (grow.ts). What no data proves is *not proven* (list-proof.ts).
  */
-import { inspectEnvelope } from "../inspect.ts";
-import type { Subject } from "../subject.ts";
-import type { RunResult } from "../sandbox.ts";
-import type { CommandDoc, DescribeDoc, Envelope } from "../schemas.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { Subject } from "../base/subject.ts";
+import type { RunResult } from "../base/sandbox.ts";
+import type { CommandDoc, DescribeDoc, Envelope } from "../base/schemas.ts";
 import { grow } from "./grow.ts";
 import { declaredDefault, isObject, without } from "./list-items.ts";
 import { LIST_CHECKS, madeData, proven, unproven } from "./list-proof.ts";

@@ -7,11 +7,11 @@
  * noninteractive.tty. A prompt that a pipe already showed is
  * noninteractive.no-hang's finding, reported once, there.
  */
-import { inspectEnvelope } from "../inspect.ts";
-import type { Subject } from "../subject.ts";
-import type { RunResult } from "../sandbox.ts";
-import type { CommandDoc, DescribeDoc } from "../schemas.ts";
-import { ptyPython } from "../terminal.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { Subject } from "../base/subject.ts";
+import type { RunResult } from "../base/sandbox.ts";
+import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
+import { ptyPython } from "../base/terminal.ts";
 import { prepare, workspace } from "./effects.ts";
 import { requiredArgv, words } from "./values.ts";
 

@@ -4,10 +4,10 @@
  * (extensions error-codes, hint), UNKNOWN_COMMAND listing the commands and a
  * hint naming the canonical verb.
  */
-import { FORBIDDEN_VERBS } from "../contract.ts";
-import { inspectEnvelope } from "../inspect.ts";
-import type { DescribeDoc } from "../schemas.ts";
-import { classOf, holds, type Subject } from "../subject.ts";
+import { FORBIDDEN_VERBS } from "../base/contract.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { DescribeDoc } from "../base/schemas.ts";
+import { classOf, holds, type Subject } from "../base/subject.ts";
 
 const CANONICAL: Readonly<Record<string, string>> = {
   info: "get",

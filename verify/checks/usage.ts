@@ -4,10 +4,10 @@
  * usage error (exit 2) whose error teaches; with the kit's codes (extension
  * error-codes), also its code.
  */
-import { inspectEnvelope } from "../inspect.ts";
-import type { CheckId } from "../report.ts";
-import type { CommandDoc, Envelope } from "../schemas.ts";
-import { classOf, holds, type Subject } from "../subject.ts";
+import { inspectEnvelope } from "../base/inspect.ts";
+import type { CheckId } from "../base/report.ts";
+import type { CommandDoc, Envelope } from "../base/schemas.ts";
+import { classOf, holds, type Subject } from "../base/subject.ts";
 import { props, requiredArgv, words } from "./values.ts";
 
 export const probe = (s: Subject, c: CommandDoc, label: string, argv: string[], extra: { stdin?: string } = {}) =>

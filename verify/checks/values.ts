@@ -2,7 +2,7 @@
  * Plausible argv for a command, read off its input schema: enough to get
  * past required-flag checks so a probe reaches the rule it is testing.
  */
-import type { CommandDoc } from "../schemas.ts";
+import type { CommandDoc } from "../base/schemas.ts";
 
 type Prop = { type?: string; enum?: string[]; format?: string; minimum?: number; maximum?: number; items?: Prop };
 

@@ -7,7 +7,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import * as v from "valibot";
 import { ANSI, EXIT_CODES, STACK_TRACE } from "./contract.ts";
-import { checkSecretsOut } from "./checks/secrets-out.ts";
+import { checkSecretsOut } from "./secrets-out.ts";
 import { inspectError } from "./inspect-error.ts";
 import type { RunResult } from "./sandbox.ts";
 import { type CommandDoc, Envelope, explain } from "./schemas.ts";

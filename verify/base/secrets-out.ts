@@ -5,9 +5,9 @@
  * names declared, each a string. Anything else is a secret where none was
  * promised: the platform would not know to route it to its secret store.
  */
-import type { Subject } from "../subject.ts";
-import type { RunResult } from "../sandbox.ts";
-import type { CommandDoc, Envelope } from "../schemas.ts";
+import type { Subject } from "./subject.ts";
+import type { RunResult } from "./sandbox.ts";
+import type { CommandDoc, Envelope } from "./schemas.ts";
 
 export function checkSecretsOut(s: Subject, r: RunResult, env: Envelope, command: CommandDoc | null): void {
   const out = (env.meta as Record<string, unknown>).secrets_out;
