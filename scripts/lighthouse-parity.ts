@@ -90,8 +90,15 @@ async function seoVerdicts(
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { url: string });
-  const audit = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data as {
-    findings: { rule: string; url: string }[];
+  // audit.json names its findings file (an older seo's holds them inline).
+  const audited = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data;
+  const audit: { findings: { rule: string; url: string }[] } = {
+    findings:
+      audited.findings ??
+      readFileSync(join(run, audited.findings_file.file), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
   };
   const describe = await json([seo, "audit", "--describe"]);
   const rules = new Set<string>(
