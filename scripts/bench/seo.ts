@@ -15,7 +15,7 @@
  * the small ones take the median of --rounds, the binaries taking turns.
  */
 import { cpSync, existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { table } from "./measure.ts";
 import { baselineSeo } from "./seo-baseline.ts";
@@ -29,31 +29,41 @@ const rounds = Math.min(5, Number(arg("--rounds")) || 3);
 const BIG = Number(arg("--pages")) || 100_000;
 const old = baselineSeo(arg("--baseline") ?? null);
 console.log(`\n## seo: old (${old.commit.slice(0, 10)}, "${old.subject}…") and new (the working tree)`);
+// The machine's load: wall times on a shared machine grow with it, CPU times much less.
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(", ");
+console.log(`load average at the start: ${load()}`);
+process.on("beforeExit", () => console.log(`\nload average at the end: ${load()}`));
 
 type Row = Stage | "crawl+extract" | "all stages";
 const ROWS: Row[] = [...STAGES, "crawl+extract", "all stages"];
-const msOf = (m: Measured, row: Row): number | undefined => {
-  const parts = row === "crawl+extract" ? (["crawl", "extract"] as Stage[]) : row === "all stages" ? STAGES : [row];
-  const ms = parts.map((s) => m.ms[s]);
-  return ms.every((v) => v !== undefined) ? ms.reduce((a, b) => a! + b!, 0) : undefined;
+const partsOf = (row: Row): readonly Stage[] =>
+  row === "crawl+extract" ? ["crawl", "extract"] : row === "all stages" ? STAGES : [row];
+const sumOf = (values: Partial<Record<Stage, number>>, row: Row): number | undefined => {
+  const v = partsOf(row).map((s) => values[s]);
+  return v.every((x) => x !== undefined) ? v.reduce((a, b) => a! + b!, 0) : undefined;
 };
+const msOf = (m: Measured, row: Row) => sumOf(m.ms, row);
+const cpuOf = (m: Measured, row: Row) => sumOf(m.cpuMs, row);
 const rssOf = (m: Measured, row: Row): number | undefined => {
-  const parts = row === "crawl+extract" ? (["crawl", "extract"] as Stage[]) : row === "all stages" ? STAGES : [row];
-  const rss = parts.map((s) => m.rss[s]);
+  const rss = partsOf(row).map((s) => m.rss[s]);
   return rss.every((v) => v !== undefined) ? Math.max(...(rss as number[])) : undefined;
 };
 
-/** Per stage, each measured site's ms, pages/s, MB/s of HTML and peak RSS, side by side. */
+/** Per stage, each measured site's wall ms, CPU ms, pages/s, MB/s of HTML and peak RSS, side by side. */
 function print(columns: { label: string; m: Measured }[]): void {
-  const headers = ["stage", ...columns.flatMap((c) => [`${c.label}: ms`, "pages/s", "MB/s", "peak RSS MB"])];
+  const headers = ["stage", ...columns.flatMap((c) => [`${c.label}: ms`, "CPU ms", "pages/s", "MB/s", "peak RSS MB"])];
   const rows = ROWS.map((row) => [
     row,
     ...columns.flatMap(({ m }) => {
       const ms = msOf(m, row);
       const rss = rssOf(m, row);
-      if (ms === undefined) return ["—", "—", "—", "—"];
+      if (ms === undefined) return ["—", "—", "—", "—", "—"];
       const rate = m.htmlMb > 0 ? ((m.htmlMb / ms) * 1000).toFixed(1) : "—";
-      return [ms.toFixed(0), ((m.pages / ms) * 1000).toFixed(0), rate, rss?.toFixed(0) ?? "?"];
+      const cpu = cpuOf(m, row)?.toFixed(0) ?? "?";
+      return [ms.toFixed(0), cpu, ((m.pages / ms) * 1000).toFixed(0), rate, rss?.toFixed(0) ?? "?"];
     }),
   ]);
   console.log(table(headers, rows));
@@ -102,16 +112,19 @@ try {
 /** The growth from the small site to the big one, and the goals on the big one (new). */
 function goals(a: Measured, b: Measured): void {
   const times = (row: Row) => msOf(b, row)! / msOf(a, row)!;
+  const cpuTimes = (row: Row) => cpuOf(b, row)! / cpuOf(a, row)!;
+  const growth = (f: (r: Row) => number) => ROWS.map((r) => `${r} ${f(r).toFixed(0)}×`).join(", ");
   console.log(
-    `\nnew, ${a.pages} → ${b.pages} pages (${(b.pages / a.pages).toFixed(0)}× the pages): ${ROWS.map((r) => `${r} ${times(r).toFixed(0)}×`).join(", ")} the time (goal ≤ 110× for crawl+extract: ${times("crawl+extract") <= 110 ? "met" : "not met"})`,
+    `\nnew, ${a.pages} → ${b.pages} pages (${(b.pages / a.pages).toFixed(0)}× the pages): wall time ${growth(times)} (goal ≤ 110× for crawl+extract: ${times("crawl+extract") <= 110 ? "met" : "not met"}); CPU time ${growth(cpuTimes)}`,
   );
   const peak = Math.max(b.rss.crawl ?? Infinity, b.rss.extract ?? Infinity);
   console.log(
     `new, peak RSS over ${b.pages} pages: crawl ${b.rss.crawl?.toFixed(0)} MB, extract ${b.rss.extract?.toFixed(0)} MB (goal ≤ 1,024 MB each: ${peak <= 1024 ? "met" : "not met"}), audit ${b.rss.audit?.toFixed(0)} MB, plan ${b.rss.plan?.toFixed(0)} MB`,
   );
   const rate = (b.htmlMb / msOf(b, "crawl+extract")!) * 1000;
+  const perCpu = (b.htmlMb / cpuOf(b, "crawl+extract")!) * 1000;
   console.log(
-    `new, crawl+extract over ${b.pages} pages: ${rate.toFixed(1)} MB/s of HTML (goal ≥ 30 MB/s on this machine: ${rate >= 30 ? "met" : "not met"})`,
+    `new, crawl+extract over ${b.pages} pages: ${rate.toFixed(1)} MB/s of HTML (goal ≥ 30 MB/s on this machine: ${rate >= 30 ? "met" : "not met"}); ${perCpu.toFixed(1)} MB per CPU second`,
   );
 }
 

@@ -10,27 +10,43 @@
 const MAX = 3;
 const FAR = MAX + 1;
 
-/** Optimal string alignment distance (the kit's editDistance), or FAR when it is over MAX. */
+/** Three rows of the distance table, reused: no allocation per pair of paths. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)];
+
+/**
+ * Optimal string alignment distance (the kit's editDistance), or FAR when it
+ * is over MAX: only the cells within MAX of the diagonal are computed (any
+ * other is over MAX), and it stops once two rows running are over MAX (no
+ * later cell can come back under it).
+ */
 export function distanceAtMost3(a: string, b: string): number {
-  if (Math.abs(a.length - b.length) > MAX) return FAR;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    let least = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) best = Math.min(best, before[j - 2]! + 1);
-      row.push(best);
-      if (best < least) least = best;
+  const n = a.length;
+  const m = b.length;
+  if (Math.abs(n - m) > MAX) return FAR;
+  if (rows[0]!.length <= m + 1) rows = rows.map(() => new Int32Array(2 * (m + 1)));
+  let [before, prev, row] = rows as [Int32Array, Int32Array, Int32Array];
+  for (let j = 0; j <= m; j++) prev[j] = Math.min(j, FAR);
+  let prevLeast = 0;
+  for (let i = 1; i <= n; i++) {
+    const lo = Math.max(1, i - MAX);
+    const hi = Math.min(m, i + MAX);
+    row[lo - 1] = lo === 1 ? Math.min(i, FAR) : FAR;
+    let least = row[lo - 1]!;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = lo; j <= hi; j++) {
+      const bj = b.charCodeAt(j - 1);
+      let v = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj)
+        v = Math.min(v, before[j - 2]! + 1);
+      row[j] = Math.min(v, FAR);
+      if (v < least) least = v;
     }
-    // Every later row is at least this row's least (a transposition reaches back two rows: both checked).
-    if (least > MAX && Math.min(...prev) > MAX) return FAR;
-    before = prev;
-    prev = row;
+    if (hi < m) row[hi + 1] = FAR;
+    if (least > MAX && prevLeast > MAX) return FAR;
+    prevLeast = least;
+    [before, prev, row] = [prev, row, before];
   }
-  return Math.min(prev[b.length]!, FAR);
+  return Math.min(prev[m]!, FAR);
 }
 
 interface Target {

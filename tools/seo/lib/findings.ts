@@ -5,11 +5,13 @@
  * hash as it is read; or from an audit.json of an older seo that holds its
  * findings inline.
  */
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import type { CutPage } from "agent-cli-kit";
 import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import type { Finding, Severity } from "../schemas.ts";
 import type { AuditData } from "./artifacts.ts";
-import { ruleOrder } from "./finding-store.ts";
+import { type FindingsFile, ruleOrder } from "./finding-store.ts";
 import { broken, readRange } from "./page-store.ts";
 
 export interface FindingFilter {
@@ -50,9 +52,24 @@ export function* readFindings(
     for (const f of data.findings) if (keep(f.rule)) yield f;
     return;
   }
-  const file = data.findings_file;
-  if (!file || !Array.isArray(file.sections)) throw broken("audit", dir, "are not named", "findings");
+  const file = findingsFile(dir, data);
   for (const s of file.sections) if (keep(s.rule)) yield* readRange<Finding>(dir, "audit", file.file, s, "findings");
+}
+
+/**
+ * The findings file audit.json names, its size checked against its sections
+ * (one stat): a reader of some sections still finds a file cut short. Each
+ * section's bytes are checked against its own hash as they are read.
+ */
+function findingsFile(dir: string, data: AuditData): FindingsFile {
+  const file = data.findings_file;
+  if (!file || !Array.isArray(file.sections) || typeof file.file !== "string" || file.file.includes("/"))
+    throw broken("audit", dir, "are not named", "findings");
+  const size = statSync(join(dir, file.file), { throwIfNoEntry: false })?.size;
+  if (size === undefined) throw broken("audit", dir, `are missing (${file.file})`, "findings");
+  if (size !== file.sections.reduce((n, s) => n + s.bytes, 0))
+    throw broken("audit", dir, `do not match their checksum (${file.file})`, "findings");
+  return file;
 }
 
 /** `--severity` is a floor: medium shows medium and high. */
@@ -75,6 +92,7 @@ export function findingsPage(
     if (total >= page.offset && items.length < page.limit) items.push(f);
     total++;
   };
+  if (data.findings_file) findingsFile(dir, data);
   if (filter.url !== undefined || !data.findings_file) {
     for (const f of readFindings(dir, data, (r) => ruleShown(r, filter)))
       if (!filter.url || f.url === filter.url) take(f);

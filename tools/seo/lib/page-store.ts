@@ -20,6 +20,13 @@ export interface PagesFile {
 }
 
 const FLUSH_BYTES = 1 << 20;
+/**
+ * A reader collects garbage every this many lines: each parsed page is
+ * garbage a line later, and the collector left to itself lets it pile up
+ * with the site (30,000 pages: audit peaked at 161 MB, 123 MB collecting
+ * every 10,000 lines, at no measurable cost in time).
+ */
+const COLLECT_EVERY = 10_000;
 
 export class PageWriter<T> {
   readonly #tmp: string;
@@ -182,7 +189,7 @@ export function* readRange<T>(dir: string, stage: string, file: string, range: R
       const lines = (rest + decoder.decode(block.subarray(0, n), { stream: true })).split("\n");
       rest = lines.pop()!;
       for (const line of lines) {
-        count++;
+        if (++count % COLLECT_EVERY === 0) Bun.gc(true);
         yield JSON.parse(line) as T;
       }
     }

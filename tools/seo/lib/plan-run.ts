@@ -30,6 +30,8 @@ export interface Skipped {
   reason: string;
 }
 
+/** Bytes to text only when they are UTF-8, a byte order mark kept: the text written back is the same bytes. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 /** 64 bits of a text: two different descriptions share one about once in 10^9 sites of 100,000 pages. */
 const hashOf = (text: string): bigint => BigInt(Bun.hash(text.trim().toLowerCase()));
@@ -122,9 +124,12 @@ function planPage(root: string, page: ExtractedPage, fixes: Fix[], items: ItemIn
       hint: "crawl the folder again, then plan",
     });
   }
-  let text = bytes.toString("utf8");
   // Edits are made on the text and written back as UTF-8: a page in another encoding is left as it is, and said so.
-  if (!Buffer.from(text, "utf8").equals(bytes) || (page.encoding && page.encoding.name !== "utf-8")) {
+  let text: string | null = null;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {}
+  if (text === null || (page.encoding && page.encoding.name !== "utf-8")) {
     skipped.push({
       file,
       action: null,
