@@ -6,7 +6,7 @@
  * links name, the closest page path. The second reads each page beside its
  * findings (findings-by-page.ts) and plans its fixes. Items on one file are
  * planned in order against the text the previous ones leave, each with the
- * file's hash before and after it. What is held: those hashes, the broken
+ * file's hash before and after it; the plan lists them by file. What is held: those hashes, the broken
  * paths, and the plan's own items.
  */
 import { readFileSync } from "node:fs";
@@ -110,7 +110,12 @@ function planFixes(
     const fixes = fixesFor(page, mine, site).filter((f) => !facts.only || facts.only.includes(f.action));
     if (fixes.length > 0) planPage(root, page, fixes, items, skipped);
   }
-  return { items, skipped };
+  // In the files' order, as a person reads a folder (each file's items stay in the order they were planned).
+  const fileOf = (i: ItemInput) => String(i.params.file);
+  return {
+    items: items.sort((a, b) => fileOf(a).localeCompare(fileOf(b))),
+    skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)),
+  };
 }
 
 /** The page's file, read, and its fixes as items, each against the text the previous one leaves. */
