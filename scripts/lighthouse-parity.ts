@@ -12,7 +12,9 @@
  * them, every audit (pass, fail or n/a), to its lighthouse.json, which
  * test/bin/seo-edges.test.ts holds seo to without Chromium.
  *
- *   bun scripts/lighthouse-parity.ts [--pages 40] [--edges] [--record]   (after `npm run build`)
+ *   bun scripts/lighthouse-parity.ts [--pages 40] [--only example|postgresql|edge] [--edges] [--record]
+ *
+ * (after `npm run build`; --only runs one corpus, --edges is --only edge).
  */
 import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +27,11 @@ const CHROMIUM = "/usr/bin/chromium";
 const CHROME_FLAGS =
   "--headless=new --no-sandbox --disable-gpu --disable-quic --no-first-run --disable-background-networking --disable-component-update --disable-sync";
 const pagesArg = Number(process.argv[process.argv.indexOf("--pages") + 1]) || 40;
-const edgesOnly = process.argv.includes("--edges");
+const only = process.argv.includes("--edges")
+  ? "edge"
+  : process.argv.includes("--only")
+    ? (process.argv[process.argv.indexOf("--only") + 1] ?? "").toLowerCase()
+    : null;
 const record = process.argv.includes("--record");
 const EDGES = join(root, "test", "fixtures", "seo-edges");
 
@@ -33,7 +39,7 @@ const CORPORA = [
   { name: "example site (examples/site)", dir: join(root, "examples", "site") },
   { name: "PostgreSQL 15 manual (Debian postgresql-doc-15)", dir: "/usr/share/doc/postgresql-doc-15/html" },
   { name: "edge corpus (test/fixtures/seo-edges)", dir: EDGES },
-].filter((c) => !edgesOnly || c.dir === EDGES);
+].filter((c) => only === null || c.name.toLowerCase().startsWith(only));
 /** Lighthouse's verdict on every audit of every edge page, for --record. */
 const recorded: Record<string, Record<string, Verdict | "n/a">> = {};
 
@@ -90,8 +96,15 @@ async function seoVerdicts(
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as { url: string });
-  const audit = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data as {
-    findings: { rule: string; url: string }[];
+  // audit.json names its findings file (an older seo's holds them inline).
+  const audited = JSON.parse(readFileSync(join(run, "audit.json"), "utf8")).data;
+  const audit: { findings: { rule: string; url: string }[] } = {
+    findings:
+      audited.findings ??
+      readFileSync(join(run, audited.findings_file.file), "utf8")
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l)),
   };
   const describe = await json([seo, "audit", "--describe"]);
   const rules = new Set<string>(

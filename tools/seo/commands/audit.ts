@@ -1,8 +1,7 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe } from "agent-cli-kit";
-import type { AuditData, ExtractData } from "../lib/artifacts.ts";
+import type { ExtractData } from "../lib/artifacts.ts";
 import { findingFilterFlags } from "../lib/filter-flags.ts";
-import { filterFindings, summarize } from "../lib/findings.ts";
 import { finding } from "../schemas.ts";
 
 const summarySchema = z.object({
@@ -37,18 +36,25 @@ export default defineCommand({
   ],
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
-    const { audit } = await import("../lib/rules.ts");
-    const { readPages } = await import("../lib/page-store.ts");
-    const { findings, pages } = audit(site, () => readPages(ctx.runDir.path, "extract", site));
-    const data: AuditData = { source: site.source, pages, findings };
-    const written = ctx.dryRun ? null : ctx.runDir.write("audit", data);
-    const shown = filterFindings(findings, ctx.flags);
-    ctx.setOutcome({ realized: findings.length, confidence: 1 });
-    return {
-      summary: summarize(findings, pages),
-      items: ctx.paginate(shown, "findings"),
-      dry_run: ctx.dryRun,
-      artifact: written?.path ?? null,
-    };
+    const { auditStage } = await import("../lib/audit-stage.ts");
+    const { findingsPage, sectionsOf } = await import("../lib/findings.ts");
+    const { removeStale } = await import("../lib/page-store.ts");
+    const dir = ctx.runDir.path;
+    const audited = auditStage(dir, site, (t) => ctx.runDir.redact(t), ctx.dryRun);
+    try {
+      const written = ctx.dryRun ? null : ctx.runDir.write("audit", audited.data);
+      if (written) removeStale(dir, "audit", audited.data.findings_file!.file, "findings");
+      const { counts } = audited;
+      ctx.setOutcome({ realized: counts.findings, confidence: 1 });
+      const byRule = Object.fromEntries(sectionsOf(audited.data).map((s) => [s.rule, s.count]));
+      return {
+        summary: { ...counts, by_rule: byRule },
+        items: ctx.paginate(findingsPage(audited.dir, audited.data, ctx.flags, ctx.page!), "findings"),
+        dry_run: ctx.dryRun,
+        artifact: written?.path ?? null,
+      };
+    } finally {
+      audited.discard();
+    }
   },
 });

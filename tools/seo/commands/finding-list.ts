@@ -2,7 +2,6 @@ import * as z from "agent-cli-kit/schema";
 import { defineCommand } from "agent-cli-kit";
 import type { AuditData } from "../lib/artifacts.ts";
 import { findingFilterFlags } from "../lib/filter-flags.ts";
-import { filterFindings } from "../lib/findings.ts";
 import { finding } from "../schemas.ts";
 
 export default defineCommand({
@@ -19,8 +18,9 @@ export default defineCommand({
   examples: [{ argv: ["--run-dir", "./run", "--rule", "broken-link"], summary: "Every broken internal link." }],
   async run(ctx) {
     const audited = ctx.runDir.read<AuditData>("audit").data;
-    const shown = filterFindings(audited.findings, ctx.flags);
-    ctx.setOutcome({ realized: shown.length });
+    const { findingsPage } = await import("../lib/findings.ts");
+    const shown = findingsPage(ctx.runDir.path, audited, ctx.flags, ctx.page!);
+    ctx.setOutcome({ realized: shown.total });
     return { items: ctx.paginate(shown, "findings") };
   },
 });

@@ -42,7 +42,14 @@ export default defineCommand({
     // An extract written before seo recorded encodings has none.
     return {
       page: { ...page, encoding: page.encoding ?? null, size: page.size ?? null, cut: page.cut ?? false },
-      findings: audited ? audited.data.findings.filter((f) => f.url === page.url) : null,
+      findings: audited ? await findingsOf(ctx.runDir.path, audited.data, page.url) : null,
     };
   },
 });
+
+async function findingsOf(dir: string, audited: AuditData, url: string) {
+  const { readFindings } = await import("../lib/findings.ts");
+  return readFindings(dir, audited)
+    .filter((f) => f.url === url)
+    .toArray();
+}

@@ -1,5 +1,5 @@
 import * as z from "agent-cli-kit/schema";
-import { defineCommand, describe, type RunDir } from "agent-cli-kit";
+import { defineCommand, describe } from "agent-cli-kit";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 
 const pageRow = z.object({
@@ -29,33 +29,35 @@ export default defineCommand({
   examples: [{ argv: ["--run-dir", "./run", "--status", "4xx"], summary: "Pages that answer a client error." }],
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
-    const counts = auditCounts(ctx.runDir);
+    const audited = ctx.runDir.readIfPresent<AuditData>("audit");
     const q = ctx.flags.query?.toLowerCase();
     const cls = ctx.flags.status;
     const { readPages } = await import("../lib/page-store.ts");
-    // Rows are small (no links, no text): a big site's list is held as rows, never as pages.
-    const rows = readPages(ctx.runDir.path, "extract", site)
-      .filter((p) => !cls || (cls === "failed" ? p.status === 0 : Math.floor(p.status / 100) === Number(cls[0])))
-      .filter((p) => !q || p.url.toLowerCase().includes(q) || (p.title ?? "").toLowerCase().includes(q))
-      .map((p) => ({
-        url: p.url,
-        status: p.status,
-        title: p.title,
-        depth: p.depth,
-        word_count: p.word_count,
-        findings: counts ? (counts.get(p.url) ?? 0) : null,
-      }))
-      .toArray();
-    ctx.setOutcome({ realized: rows.length });
-    return { items: ctx.paginate(rows, "pages") };
+    const { offset, limit } = ctx.page!;
+    // Only the page of rows asked for is held: a big site's list is never held whole.
+    const rows: Row[] = [];
+    let total = 0;
+    for (const p of readPages(ctx.runDir.path, "extract", site)) {
+      if (cls && (cls === "failed" ? p.status !== 0 : Math.floor(p.status / 100) !== Number(cls[0]))) continue;
+      if (q && !p.url.toLowerCase().includes(q) && !(p.title ?? "").toLowerCase().includes(q)) continue;
+      if (total++ < offset || rows.length >= limit) continue;
+      const { url, status, title, depth, word_count } = p;
+      rows.push({ url, status, title, depth, word_count, findings: audited ? 0 : null });
+    }
+    if (audited) await countFindings(ctx.runDir.path, audited.data, rows);
+    ctx.setOutcome({ realized: total });
+    return { items: ctx.paginate({ total, items: rows }, "pages") };
   },
 });
 
-/** Findings per page, if the site has been audited. */
-function auditCounts(runDir: RunDir): Map<string, number> | null {
-  const audited = runDir.readIfPresent<AuditData>("audit");
-  if (!audited) return null;
-  const counts = new Map<string, number>();
-  for (const f of audited.data.findings) counts.set(f.url, (counts.get(f.url) ?? 0) + 1);
-  return counts;
+type Row = z.output<typeof pageRow>;
+
+/** Each row's findings, counted in one pass over the audit's. */
+async function countFindings(dir: string, audited: AuditData, rows: Row[]): Promise<void> {
+  const { readFindings } = await import("../lib/findings.ts");
+  const byUrl = new Map(rows.map((r) => [r.url, r]));
+  for (const f of readFindings(dir, audited)) {
+    const row = byUrl.get(f.url);
+    if (row) row.findings = (row.findings ?? 0) + 1;
+  }
 }

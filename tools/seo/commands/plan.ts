@@ -1,7 +1,7 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
 import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
-import type { Skipped } from "../lib/fixes.ts";
+import type { Skipped } from "../lib/plan-run.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { FIX_ACTIONS } from "../lib/fix-actions.ts";
 
@@ -45,13 +45,9 @@ export default defineCommand({
             "seo plans fixes for a folder crawled with --dir; this run crawled a live site",
             { hint: "crawl the site's source folder: `seo crawl --dir ./public`" },
           );
-        const { planFixes } = await import("../lib/fixes.ts");
-        const { readPages } = await import("../lib/page-store.ts");
-        // Planning needs each page's head, not its links, images or headings: those are left out.
-        const pages = readPages(ctx.runDir.path, "extract", extract)
-          .map((p) => ({ ...p, links: [], images: [], headings: [] }))
-          .toArray();
-        const planned = planFixes(extract.source.dir, pages, audit.findings, ctx.flags.lang, ctx.flags.only);
+        const { planSite } = await import("../lib/plan-run.ts");
+        // Page by page, beside each page's findings: neither the pages nor the findings are held.
+        const planned = planSite(ctx.runDir.path, extract, audit, ctx.flags.lang, ctx.flags.only);
         skipped = planned.skipped;
         return { context: { root: extract.source.dir, skipped }, items: planned.items };
       },

@@ -29,12 +29,14 @@ export default defineCommand({
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const { scoreSite, grade } = await import("../lib/score.ts");
     const { readPages } = await import("../lib/page-store.ts");
+    const { sectionsOf } = await import("../lib/findings.ts");
     const counts = { all: 0, content: 0 };
     for (const p of readPages(ctx.runDir.path, "extract", site)) {
       counts.all++;
       if (p.status >= 200 && p.status < 300 && p.html) counts.content++;
     }
-    const scored: ScoreData = scoreSite(audited, counts);
+    // Each rule's count and pages are in audit.json: the findings themselves are not read.
+    const scored: ScoreData = scoreSite(sectionsOf(audited), counts);
     const written = ctx.dryRun ? null : ctx.runDir.write("score", scored);
     ctx.setOutcome({ realized: scored.score, confidence: 1 });
     return {

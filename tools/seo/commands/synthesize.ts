@@ -2,7 +2,7 @@ import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError, sha256 } from "agent-cli-kit";
 import { chatCompletion } from "agent-cli-kit/llm";
 import type { AuditData, ScoreData } from "../lib/artifacts.ts";
-import { PROMPT_VERSION, promptFor } from "../lib/prompt.ts";
+import { PROMPT_VERSION, promptAudit, promptFor } from "../lib/prompt.ts";
 
 const KEY = "OPENROUTER_API_KEY";
 
@@ -71,7 +71,7 @@ export default defineCommand({
     const score = ctx.runDir.read<ScoreData>("score");
     const model = ctx.flags.model ?? ctx.env.AGENT_LLM_MODEL ?? "openai/gpt-4o-mini";
     const baseUrl = ctx.flags.baseUrl ?? ctx.env.AGENT_LLM_BASE_URL ?? "https://openrouter.ai/api/v1";
-    const messages = promptFor(audit.data, score.data);
+    const messages = promptFor(promptAudit(ctx.runDir.path, audit.data), score.data);
     const inputChecksum = sha256(`${audit.input_checksum}\n${score.input_checksum}\n${JSON.stringify(messages)}`);
     if (ctx.dryRun)
       return {

@@ -1,6 +1,7 @@
 /** The artifacts seo's stages hand each other through the run dir (contract §7). */
 import type { CrawledPage, CrawlResult } from "./crawler.ts";
 import type { PagesFile } from "./page-store.ts";
+import type { FindingsFile } from "./finding-store.ts";
 import type { Finding } from "../schemas.ts";
 import type { ExtractedPage } from "../page-schema.ts";
 
@@ -36,7 +37,13 @@ export interface ExtractData {
 export interface AuditData {
   source: Source;
   pages: number;
-  findings: Finding[];
+  /** The findings, one JSON line each, a section per rule, worst first (finding-store.ts); an older audit.json holds them inline as `findings`. */
+  findings_file?: FindingsFile;
+  findings?: Finding[];
+  /** The sha256 of the extract pages file the audit judged: `plan` reads its findings beside those pages. */
+  extract_pages?: string;
+  /** Findings in all, and on how many pages (URLs). */
+  summary?: { findings: number; pages_with_findings: number };
 }
 
 export interface ScoreData {

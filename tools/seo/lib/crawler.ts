@@ -7,7 +7,8 @@
 import robotsParser from "robots-parser";
 import type { EncodingSource } from "./decode.ts";
 import { USER_AGENT, isHtml, type Fetcher } from "./fetchers.ts";
-import { parsePage, type ParsedPage } from "./html.ts";
+import type { ParsedPage } from "./html.ts";
+import { parsePage } from "./html-parse.ts";
 import { normalizeUrl, siteRootOf, withinSite } from "./url.ts";
 
 export interface CrawledPage {
@@ -139,6 +140,18 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
     }
   }
 
+  return {
+    ...skippedOf(skipped, referrers),
+    robots: { found: opts.robotsTxt !== null, url: robotsUrl, content: opts.robotsTxt },
+    referrers,
+  };
+}
+
+/** Every URL robots.txt kept the crawl from and the first others not followed, with the count of each reason. */
+function skippedOf(
+  skipped: Map<string, SkipReason>,
+  referrers: Map<string, string[]>,
+): Pick<CrawlResult, "skipped" | "skipped_count"> {
   const skippedCount: Partial<Record<SkipReason, number>> = {};
   for (const reason of skipped.values()) skippedCount[reason] = (skippedCount[reason] ?? 0) + 1;
   let others = 0;
@@ -148,8 +161,6 @@ export async function crawl(opts: CrawlOptions): Promise<CrawlResult> {
       .filter(([, reason]) => reason === "robots" || others++ < MAX_SKIPPED)
       .map(([url, reason]) => ({ url, reason, linked_from: referrers.get(url) ?? [] })),
     skipped_count: skippedCount,
-    robots: { found: opts.robotsTxt !== null, url: robotsUrl, content: opts.robotsTxt },
-    referrers,
   };
 }
 

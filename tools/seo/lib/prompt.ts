@@ -3,16 +3,29 @@
  * the words, change the version, and old audits can be replayed against it.
  */
 import type { AuditData, ScoreData } from "./artifacts.ts";
+import { readFindings, sectionsOf } from "./findings.ts";
+import type { Finding } from "../schemas.ts";
 
 export const PROMPT_VERSION = "synthesize-v1";
 
 const MAX_FINDINGS = 200;
 
-export function promptFor(audit: AuditData, score: ScoreData): { role: "system" | "user"; content: string }[] {
+/** What the prompt shows of an audit: its first findings, worst first, and how many it has in all. */
+export interface PromptAudit {
+  pages: number;
+  findings: Finding[];
+  total: number;
+}
+
+/** The first MAX_FINDINGS findings (the file is worst first): the rest are counted, never read. */
+export function promptAudit(dir: string, audit: AuditData): PromptAudit {
+  const findings = readFindings(dir, audit).take(MAX_FINDINGS).toArray();
+  return { pages: audit.pages, findings, total: sectionsOf(audit).reduce((n, s) => n + s.count, 0) };
+}
+
+export function promptFor(audit: PromptAudit, score: ScoreData): { role: "system" | "user"; content: string }[] {
   const bySeverity = { high: 0, medium: 1, low: 2 } as Record<string, number>;
-  const findings = [...audit.findings]
-    .sort((a, b) => (bySeverity[a.severity] ?? 3) - (bySeverity[b.severity] ?? 3))
-    .slice(0, MAX_FINDINGS);
+  const findings = [...audit.findings].sort((a, b) => (bySeverity[a.severity] ?? 3) - (bySeverity[b.severity] ?? 3));
   return [
     {
       role: "system",
@@ -30,7 +43,7 @@ export function promptFor(audit: AuditData, score: ScoreData): { role: "system" 
         })),
         pages: audit.pages,
         findings: findings.map((f) => ({ rule: f.rule, severity: f.severity, url: f.url, message: f.message })),
-        omitted_findings: audit.findings.length - findings.length,
+        omitted_findings: audit.total - findings.length,
       }),
     },
   ];

@@ -6,7 +6,8 @@
  */
 import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
 import { CATEGORIES, type Category } from "../schemas.ts";
-import type { AuditData, ScoreData } from "./artifacts.ts";
+import type { ScoreData } from "./artifacts.ts";
+import type { RuleCount } from "./findings.ts";
 
 export const CATEGORY_WEIGHTS: Record<Category, number> = {
   indexability: 3,
@@ -20,12 +21,11 @@ export const CATEGORY_WEIGHTS: Record<Category, number> = {
 /** Rules that judge every fetched page; the rest judge pages that could be indexed. */
 const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status-code", "redirect-chain"]);
 
-/** `pages`: how many were crawled, and how many of them are content pages (2xx HTML). */
-export function scoreSite(audited: AuditData, pages: { all: number; content: number }): ScoreData {
+/** `rules`: each rule's findings and pages; `pages`: how many were crawled, and how many of them are content pages (2xx HTML). */
+export function scoreSite(rules: readonly RuleCount[], pages: { all: number; content: number }): ScoreData {
   const allPages = pages.all;
   const contentPages = pages.content;
-  const failing = new Map<string, Set<string>>();
-  for (const f of audited.findings) failing.set(f.rule, (failing.get(f.rule) ?? new Set()).add(f.url));
+  const failing = new Map(rules.map((r) => [r.rule, r]));
 
   const categories = CATEGORIES.map((category) => {
     let weighted = 0;
@@ -35,14 +35,14 @@ export function scoreSite(audited: AuditData, pages: { all: number; content: num
       if (meta.category !== category) continue;
       const applicable = ALL_PAGES.has(id) ? allPages : contentPages;
       if (applicable === 0) continue;
-      const failed = Math.min(applicable, failing.get(id)?.size ?? 0);
+      const failed = Math.min(applicable, failing.get(id)?.pages ?? 0);
       if (failed > 0) rulesFailed.push(id);
       const w = SEVERITY_RANK[meta.severity];
       weighted += w * (1 - failed / applicable);
       weights += w;
     }
     const score = weights === 0 ? 100 : Math.round((100 * weighted) / weights);
-    const findings = audited.findings.filter((f) => f.category === category).length;
+    const findings = rules.reduce((n, r) => n + (RULES[r.rule as RuleId]?.category === category ? r.count : 0), 0);
     return { category, score, weight: CATEGORY_WEIGHTS[category], findings, rules_failed: rulesFailed };
   });
   const total = categories.reduce((n, c) => n + c.weight, 0);

@@ -55,6 +55,44 @@ const isChrome = (name: string, attrs: Record<string, string>): boolean =>
   CHROME_NAMES.test(`${attrs.class ?? ""} ${attrs.id ?? ""}`) ||
   "hidden" in attrs;
 
+/** The main content's paragraphs, collected as the parser walks: chrome's never, main's when there are any. */
+class Paragraphs {
+  // Per open element: inside chrome, inside main content.
+  readonly stack: { name: string; chrome: boolean; main: boolean }[] = [];
+  readonly #main: string[] = [];
+  readonly #rest: string[] = [];
+  #depth = 0;
+  #text = "";
+  #inMain = false;
+
+  open(name: string, attrs: Record<string, string>): void {
+    const parent = this.stack.at(-1);
+    this.stack.push({
+      name,
+      chrome: (parent?.chrome ?? false) || isChrome(name, attrs),
+      main: (parent?.main ?? false) || MAIN_TAGS.has(name) || (attrs.role ?? "").trim().toLowerCase() === "main",
+    });
+    if (name === "p" && this.#depth++ === 0) this.#inMain = this.stack.at(-1)!.main;
+  }
+
+  text(t: string): void {
+    if (this.#depth > 0 && !this.stack.at(-1)?.chrome) this.#text += t;
+  }
+
+  close(name: string): void {
+    const at = this.stack.findLastIndex((o) => o.name === name);
+    if (at !== -1) this.stack.length = at;
+    if (name !== "p" || this.#depth === 0 || --this.#depth > 0) return;
+    const clean = this.#text.replace(/\s+/g, " ").trim();
+    if (clean) (this.#inMain ? this.#main : this.#rest).push(clean);
+    this.#text = "";
+  }
+
+  get paragraphs(): string[] {
+    return this.#main.length > 0 ? this.#main : this.#rest;
+  }
+}
+
 export function locate(text: string): Located {
   const out: Located = {
     html: null,
@@ -68,22 +106,11 @@ export function locate(text: string): Located {
     anchors: [],
     paragraphs: [],
   };
-  let inP = 0;
-  let para = "";
-  let paraMain = false;
-  const main: string[] = [];
-  const rest: string[] = [];
-  // Per open element: inside chrome, inside main content.
-  const stack: { name: string; chrome: boolean; main: boolean }[] = [];
+  const paragraphs = new Paragraphs();
   const parser: Parser = new Parser(
     {
       onopentag(name, attrs) {
-        const parent = stack.at(-1);
-        stack.push({
-          name,
-          chrome: (parent?.chrome ?? false) || isChrome(name, attrs),
-          main: (parent?.main ?? false) || MAIN_TAGS.has(name) || (attrs.role ?? "").trim().toLowerCase() === "main",
-        });
+        paragraphs.open(name, attrs);
         const span: TagSpan = { start: parser.startIndex, end: parser.endIndex + 1, attrs };
         const rel = (attrs.rel ?? "").toLowerCase().split(/\s+/);
         const meta = (attrs.name ?? "").toLowerCase();
@@ -94,19 +121,10 @@ export function locate(text: string): Located {
         else if (name === "meta" && meta === "description") out.description ??= span;
         else if (name === "link" && rel.includes("canonical")) out.canonicals.push(span);
         else if (name === "a" && "href" in attrs) out.anchors.push(span);
-        else if (name === "p" && inP++ === 0) paraMain = stack.at(-1)!.main;
       },
-      ontext(t) {
-        if (inP > 0 && !stack.at(-1)?.chrome) para += t;
-      },
+      ontext: (t) => paragraphs.text(t),
       onclosetag(name, implied) {
-        const at = stack.findLastIndex((o) => o.name === name);
-        if (at !== -1) stack.length = at;
-        if (name === "p" && inP > 0 && --inP === 0) {
-          const clean = para.replace(/\s+/g, " ").trim();
-          if (clean) (paraMain ? main : rest).push(clean);
-          para = "";
-        }
+        paragraphs.close(name);
         if (implied) return;
         if (name === "head") out.headClose ??= { start: parser.startIndex, end: parser.endIndex + 1 };
         else if (name === "title") out.titleClose ??= { start: parser.startIndex, end: parser.endIndex + 1 };
@@ -115,7 +133,7 @@ export function locate(text: string): Located {
     { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
   );
   parser.end(text);
-  out.paragraphs = main.length > 0 ? main : rest;
+  out.paragraphs = paragraphs.paragraphs;
   return out;
 }
 

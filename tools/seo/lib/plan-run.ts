@@ -1,0 +1,162 @@
+/**
+ * Turns an audit of a static-site folder into plan items, in bounded memory:
+ * two passes over extract's pages. The first gathers what fixes need of the
+ * whole site: its commonest language, a 64-bit hash of every description it
+ * has (lower-cased: uniqueness needs no more), and, for the paths broken
+ * links name, the closest page path. The second reads each page beside its
+ * findings (findings-by-page.ts) and plans its fixes. Items on one file are
+ * planned in order against the text the previous ones leave, each with the
+ * file's hash before and after it; the plan lists them by file. What is held: those hashes, the broken
+ * paths, and the plan's own items.
+ */
+import { readFileSync } from "node:fs";
+import type { ItemInput } from "agent-cli-kit/writes";
+import { KitError, resolveWithin, sha256 } from "agent-cli-kit";
+import type { ExtractedPage } from "../page-schema.ts";
+import type { AuditData, ExtractData } from "./artifacts.ts";
+import { BrokenTargets } from "./broken-targets.ts";
+import { applyEdits } from "./edits.ts";
+import type { FixAction } from "./fix-actions.ts";
+import { FindingsByPage } from "./findings-by-page.ts";
+import { readFindings } from "./findings.ts";
+import { FIX_RULES, type Fix, fixesFor, type SitePlan } from "./fixes.ts";
+import { readPages } from "./page-store.ts";
+import { locate, type Located } from "./source.ts";
+
+/** A fix the plan leaves out, and why. */
+export interface Skipped {
+  file: string;
+  action: FixAction | null;
+  reason: string;
+}
+
+/** Bytes to text only when they are UTF-8, a byte order mark kept: the text written back is the same bytes. */
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
+/** 64 bits of a text: two different descriptions share one about once in 10^9 sites of 100,000 pages. */
+const hashOf = (text: string): bigint => BigInt(Bun.hash(text.trim().toLowerCase()));
+
+export function planSite(
+  dir: string,
+  extract: ExtractData,
+  audit: AuditData,
+  langFlag: string | undefined,
+  only: readonly string[] | undefined,
+): { items: ItemInput[]; skipped: Skipped[] } {
+  const judged = audit.extract_pages;
+  if (judged && extract.pages_file && judged !== extract.pages_file.sha256)
+    throw new KitError("INVALID_ARTIFACT", `audit.json in ${dir} was made from other pages than extract.json's`, {
+      hint: `run \`seo audit\` again with --run-dir ${dir}`,
+    });
+  const pages = () => readPages<ExtractedPage>(dir, "extract", extract);
+  const broken = readFindings(dir, audit, (r) => r === "broken-link").flatMap((f) =>
+    typeof f.detail.raw === "string" ? [new URL(String(f.detail.href)).pathname] : [],
+  );
+  const findings = new FindingsByPage(dir, audit, FIX_RULES);
+  const planned = planFixes(extract.source.kind === "dir" ? extract.source.dir : "", pages, findings, {
+    ...siteFacts(pages(), broken),
+    langFlag,
+    only,
+  });
+  findings.finish();
+  return planned;
+}
+
+interface SiteFacts {
+  lang: string | null;
+  descriptions: Set<bigint>;
+  targets: BrokenTargets;
+}
+
+/** The first pass: the commonest language, every description's hash, the closest page path to each broken one. */
+function siteFacts(pages: Iterable<ExtractedPage>, broken: Iterable<string>): SiteFacts {
+  const targets = new BrokenTargets();
+  for (const path of broken) targets.want(path);
+  const langs = new Map<string, number>();
+  const descriptions = new Set<bigint>();
+  for (const p of pages) {
+    if (p.lang && LANG_TAG.test(p.lang)) langs.set(p.lang, (langs.get(p.lang) ?? 0) + 1);
+    if (p.meta_description) descriptions.add(hashOf(p.meta_description));
+    if (targets.size > 0 && p.status === 200 && p.file?.endsWith(".html")) targets.offer(new URL(p.final_url).pathname);
+  }
+  let lang: string | null = null;
+  for (const [l, n] of langs) if (lang === null || n > langs.get(lang)!) lang = l;
+  return { lang, descriptions, targets };
+}
+
+/** The second pass: each page's fixes, as the pages come. */
+function planFixes(
+  root: string,
+  pages: () => Iterable<ExtractedPage>,
+  findings: FindingsByPage,
+  facts: SiteFacts & { langFlag: string | undefined; only: readonly string[] | undefined },
+): { items: ItemInput[]; skipped: Skipped[] } {
+  const items: ItemInput[] = [];
+  const skipped: Skipped[] = [];
+  let current = "";
+  const site: SitePlan = {
+    lang: facts.langFlag ?? facts.lang ?? "en",
+    targetFor: (path) => facts.targets.target(path),
+    taken: (d) => facts.descriptions.has(hashOf(d)),
+    claim: (d) => facts.descriptions.add(hashOf(d)),
+    skip: (action, reason) => skipped.push({ file: current, action, reason }),
+  };
+  const planned = new Set<bigint>(); // one file reached by two URLs is planned once
+  for (const page of pages()) {
+    const mine = findings.of(page.url);
+    if (!page.file || page.status !== 200 || planned.has(hashOf(page.file))) continue;
+    planned.add(hashOf(page.file));
+    current = page.file;
+    const fixes = fixesFor(page, mine, site).filter((f) => !facts.only || facts.only.includes(f.action));
+    if (fixes.length > 0) planPage(root, page, fixes, items, skipped);
+  }
+  // In the files' order, as a person reads a folder (each file's items stay in the order they were planned).
+  const fileOf = (i: ItemInput) => String(i.params.file);
+  return {
+    items: items.sort((a, b) => fileOf(a).localeCompare(fileOf(b))),
+    skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)),
+  };
+}
+
+/** The page's file, read, and its fixes as items, each against the text the previous one leaves. */
+function planPage(root: string, page: ExtractedPage, fixes: Fix[], items: ItemInput[], skipped: Skipped[]): void {
+  const file = page.file!;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(resolveWithin(root, file, "the site folder"));
+  } catch (e) {
+    throw new KitError("INVALID_INPUT", `${file} cannot be planned: ${(e as Error).message}`, {
+      hint: "crawl the folder again, then plan",
+    });
+  }
+  // Edits are made on the text and written back as UTF-8: a page in another encoding is left as it is, and said so.
+  let text: string | null = null;
+  try {
+    text = STRICT_UTF8.decode(bytes);
+  } catch {}
+  if (text === null || (page.encoding && page.encoding.name !== "utf-8")) {
+    skipped.push({
+      file,
+      action: null,
+      reason: `it is ${page.encoding?.name ?? "not valid UTF-8"}, not UTF-8; seo edits UTF-8 files only`,
+    });
+    return;
+  }
+  // Located again only after a fix changed the text.
+  let located: Located | null = null;
+  for (const fix of fixes) {
+    const edits = fix.edits(text, (located ??= locate(text)));
+    if (!edits || edits.length === 0) continue;
+    const after = applyEdits(text, edits);
+    if (typeof after !== "string") continue;
+    located = null;
+    items.push({
+      action: fix.action,
+      reason: `${file}: ${fix.reason}`,
+      params: { file, ...fix.extra, edits, sha256_after: sha256(after) },
+      preconditions: [{ target: file, version: sha256(text) }],
+      projected_impact: { files: 1, bytes_changed: edits.reduce((n, e) => n + e.remove.length + e.insert.length, 0) },
+    });
+    text = after;
+  }
+}
