@@ -10,9 +10,8 @@ import { expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { audit } from "../../tools/seo/lib/rules.ts";
 import { binary, root, run } from "../helpers/bin.ts";
-import { folderPages, siteOf } from "../helpers/seo-pages.ts";
+import { auditSite, folderPages, siteOf } from "../helpers/seo-pages.ts";
 
 const EDGES = join(root, "test", "fixtures", "seo-edges");
 const ORIGIN = "http://127.0.0.1/";
@@ -23,5 +22,5 @@ test("the binary's crawl, extract and audit of the corpus find what the rules fi
     expect((await run(binary("seo"), [...stage, "--run-dir", dir])).code).toBe(0);
   const { data, pages } = siteOf(ORIGIN, folderPages(EDGES));
   const listed = await run(binary("seo"), ["finding", "list", "--run-dir", dir, "--limit", "1000", "--json"]);
-  expect(listed.json.data.items).toEqual(audit(data, () => pages).findings);
+  expect(listed.json.data.items).toEqual(auditSite(data, () => pages).findings);
 }, 120_000);

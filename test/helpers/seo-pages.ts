@@ -8,8 +8,10 @@ import { join } from "node:path";
 import type { ExtractedPage } from "../../tools/seo/page-schema.ts";
 import type { ExtractData } from "../../tools/seo/lib/artifacts.ts";
 import { decodeHtml } from "../../tools/seo/lib/decode.ts";
-import { parsePage } from "../../tools/seo/lib/html.ts";
-import { audit } from "../../tools/seo/lib/rules.ts";
+import { ruleOrder } from "../../tools/seo/lib/finding-store.ts";
+import { parsePage } from "../../tools/seo/lib/html-parse.ts";
+import { type AuditCounts, audit } from "../../tools/seo/lib/rules.ts";
+import type { Finding } from "../../tools/seo/schemas.ts";
 import { normalizeUrl } from "../../tools/seo/lib/url.ts";
 
 /** A page: its HTML (`{url}` stands for its own URL), a status it answers without HTML, or both with what a crawl saw. */
@@ -124,7 +126,7 @@ export function verdicts(
   const origin = "http://127.0.0.1/";
   const { data, pages } = siteOf(origin, folderPages(dir));
   const fails = new Set(
-    audit(data, () => pages).findings.map((f) => `${f.url.replace(origin, "") || "index.html"} ${f.rule}`),
+    auditSite(data, () => pages).findings.map((f) => `${f.url.replace(origin, "") || "index.html"} ${f.rule}`),
   );
   return (file) =>
     Object.fromEntries(
@@ -133,4 +135,17 @@ export function verdicts(
         fails.has(`${file} ${a}`) ? "fail" : said === "n/a" ? "n/a" : "pass",
       ]),
     );
+}
+
+/**
+ * The audit of a site held in memory, with its findings in the order `seo
+ * finding list` gives them: worst rule first, each rule's in the pages' order.
+ */
+export function auditSite(
+  data: ExtractData,
+  pages: () => Iterable<ExtractedPage>,
+): Omit<AuditCounts, "findings"> & { findings: Finding[] } {
+  const findings: Finding[] = [];
+  const counts = audit(data, pages, (f) => findings.push(f));
+  return { ...counts, findings: findings.sort((a, b) => ruleOrder(a.rule, b.rule)) };
 }

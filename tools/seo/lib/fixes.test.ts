@@ -11,10 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sha256 } from "agent-cli-kit";
 import type { ItemInput } from "agent-cli-kit/writes";
-import { folderPages, siteOf, type TestPage } from "../../../test/helpers/seo-pages.ts";
+import { auditSite, folderPages, siteOf, type TestPage } from "../../../test/helpers/seo-pages.ts";
 import { applyEdits, type Edit } from "./edits.ts";
-import { planFixes } from "./fixes.ts";
-import { audit } from "./rules.ts";
+import { brokenPaths, planPages } from "./plan-run.ts";
 
 const ORIGIN = "https://harbour.example/";
 const EXAMPLE = join(import.meta.dir, "..", "..", "..", "examples", "site");
@@ -39,8 +38,19 @@ function planned(
   opts: { lang?: string; only?: string[]; blocked?: { url: string; linked_from: string[] }[] } = {},
 ) {
   const site = siteOf(ORIGIN, pages, { blocked: opts.blocked ?? [] });
-  const findings = audit(site.data, () => site.pages).findings;
-  return { findings, ...planFixes(dir, site.pages, findings, opts.lang, opts.only) };
+  const findings = auditSite(site.data, () => site.pages).findings;
+  const byPage = Map.groupBy(findings, (f) => f.url);
+  return {
+    findings,
+    ...planPages(
+      dir,
+      () => site.pages,
+      (url) => byPage.get(url) ?? [],
+      brokenPaths(findings),
+      opts.lang,
+      opts.only,
+    ),
+  };
 }
 
 const itemFile = (i: ItemInput) => String(i.params.file);
@@ -207,9 +217,8 @@ describe("a small site's plan", () => {
     expect(plan.items.map((i) => [i.params.from, i.params.to])).toEqual([["ferrys.html", "ferries.html"]]);
   });
 
-  // Fails today: the replacement is made relative to dirname("/guides/"), which is "/", so the
-  // fixed link from a folder's index page reads "guides/ferries.html" and resolves to /guides/guides/.
-  test.failing("a broken relative link on a folder's index page is pointed at the close page relative to that folder", () => {
+  // Made relative to dirname("/guides/"), which is "/", the fixed link read "guides/ferries.html" and resolved to /guides/guides/.
+  test("a broken relative link on a folder's index page is pointed at the close page relative to that folder", () => {
     const { dir, pages } = smallSite({
       "guides/index.html": HEADED(' lang="en"', '<a href="ferrys.html">Ferries</a>'),
       "guides/ferries.html": HEADED(' lang="en"', "<p>Ferries.</p>"),

@@ -127,6 +127,9 @@ function uniqueDescription(at: Located, site: SitePlan): string | null {
   return null;
 }
 
+/** The folder a relative link on the page at `path` resolves in: "/guides/" for "/guides/" and "/guides/a.html" (posix.dirname would say "/" for the first). */
+const folderOf = (path: string): string => path.slice(0, path.lastIndexOf("/") + 1);
+
 /** Each broken link's href (as written) to the one page path close to it, where there is one. */
 function brokenLinkFixes(page: ExtractedPage, findings: readonly Finding[], site: SitePlan): Fix[] {
   const broken = new Map<string, Finding>();
@@ -141,7 +144,7 @@ function brokenLinkFixes(page: ExtractedPage, findings: readonly Finding[], site
       ? target
       : /^https?:/i.test(raw)
         ? new URL(target, href).toString()
-        : posix.relative(posix.dirname(new URL(page.final_url).pathname), target) || ".";
+        : posix.relative(folderOf(new URL(page.final_url).pathname), target) || ".";
     fixes.push({
       action: "fix-broken-link",
       reason: `links to ${raw}, which answers ${f.detail.status || "nothing"}; the only close match on the site is ${target}`,

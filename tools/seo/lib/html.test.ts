@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { parsePage } from "./html.ts";
+import { parsePage } from "./html-parse.ts";
 
 const PAGE = "https://harbour.example/guides/tides.html";
 const EDGES = join(import.meta.dir, "..", "..", "..", "test", "fixtures", "seo-edges");

@@ -13,6 +13,7 @@ import { readFileSync } from "node:fs";
 import type { ItemInput } from "agent-cli-kit/writes";
 import { KitError, resolveWithin, sha256 } from "agent-cli-kit";
 import type { ExtractedPage } from "../page-schema.ts";
+import type { Finding } from "../schemas.ts";
 import type { AuditData, ExtractData } from "./artifacts.ts";
 import { BrokenTargets } from "./broken-targets.ts";
 import { applyEdits } from "./edits.ts";
@@ -49,17 +50,35 @@ export function planSite(
       hint: `run \`seo audit\` again with --run-dir ${dir}`,
     });
   const pages = () => readPages<ExtractedPage>(dir, "extract", extract);
-  const broken = readFindings(dir, audit, (r) => r === "broken-link").flatMap((f) =>
-    typeof f.detail.raw === "string" ? [new URL(String(f.detail.href)).pathname] : [],
-  );
+  const broken = brokenPaths(readFindings(dir, audit, (r) => r === "broken-link"));
   const findings = new FindingsByPage(dir, audit, FIX_RULES);
-  const planned = planFixes(extract.source.kind === "dir" ? extract.source.dir : "", pages, findings, {
-    ...siteFacts(pages(), broken),
-    langFlag,
-    only,
-  });
+  const root = extract.source.kind === "dir" ? extract.source.dir : "";
+  const planned = planPages(root, pages, (url) => findings.of(url), broken, langFlag, only);
   findings.finish();
   return planned;
+}
+
+/** The paths a site's broken links name as written in its pages (a fix repoints those): from broken-link findings. */
+export const brokenPaths = (findings: Iterable<Finding>): string[] =>
+  Iterator.from(findings)
+    .filter((f) => f.rule === "broken-link" && typeof f.detail.raw === "string")
+    .map((f) => new URL(String(f.detail.href)).pathname)
+    .toArray();
+
+/**
+ * The plan for the pages of the folder `root`: `findingsOf` answers each
+ * page's findings, asked once per page in the pages' order; `broken` names the
+ * paths broken links point to.
+ */
+export function planPages(
+  root: string,
+  pages: () => Iterable<ExtractedPage>,
+  findingsOf: (url: string) => Finding[],
+  broken: Iterable<string>,
+  langFlag: string | undefined,
+  only: readonly string[] | undefined,
+): { items: ItemInput[]; skipped: Skipped[] } {
+  return planFixes(root, pages, findingsOf, { ...siteFacts(pages(), broken), langFlag, only });
 }
 
 interface SiteFacts {
@@ -88,7 +107,7 @@ function siteFacts(pages: Iterable<ExtractedPage>, broken: Iterable<string>): Si
 function planFixes(
   root: string,
   pages: () => Iterable<ExtractedPage>,
-  findings: FindingsByPage,
+  findingsOf: (url: string) => Finding[],
   facts: SiteFacts & { langFlag: string | undefined; only: readonly string[] | undefined },
 ): { items: ItemInput[]; skipped: Skipped[] } {
   const items: ItemInput[] = [];
@@ -103,7 +122,7 @@ function planFixes(
   };
   const planned = new Set<bigint>(); // one file reached by two URLs is planned once
   for (const page of pages()) {
-    const mine = findings.of(page.url);
+    const mine = findingsOf(page.url);
     if (!page.file || page.status !== 200 || planned.has(hashOf(page.file))) continue;
     planned.add(hashOf(page.file));
     current = page.file;

@@ -8,8 +8,7 @@ import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { RULE_IDS } from "../rules-meta.ts";
-import { audit } from "./rules.ts";
-import { type EdgeCase, siteOf, type TestPage, verdicts } from "../../../test/helpers/seo-pages.ts";
+import { auditSite, type EdgeCase, siteOf, type TestPage, verdicts } from "../../../test/helpers/seo-pages.ts";
 
 const ORIGIN = "https://harbour.example/";
 const PROSE = `<p>${"Harbour tides decide when the ferries sail from the old quay each morning. ".repeat(6)}</p>`;
@@ -23,7 +22,7 @@ function clean(head = "", body = "", lang = "en"): string {
 /** `rule path` for every finding of the site made of `pages` (by path under ORIGIN), sorted. */
 function findings(pages: Record<string, TestPage>, site: Parameters<typeof siteOf>[2] = {}): string[] {
   const { data, pages: all } = siteOf(ORIGIN, pages, site);
-  return audit(data, () => all)
+  return auditSite(data, () => all)
     .findings.map((f) => `${f.rule} ${f.url.replace(ORIGIN, "/")}`)
     .sort();
 }
@@ -127,7 +126,7 @@ describe("one page's rules", () => {
       { "": { html: clean(), cut: true, size: 5_000_000 } },
       { maxBodyBytes: 2_097_152 },
     );
-    const cut = audit(data, () => pages).findings.find((f) => f.rule === "body-cut");
+    const cut = auditSite(data, () => pages).findings.find((f) => f.rule === "body-cut");
     expect([cut?.message, cut?.detail]).toEqual([
       "the HTML is 5000000 bytes; only the first 2097152 bytes were read and judged (--max-body-bytes)",
       { bytes: 5_000_000, limit: 2_097_152 },
@@ -140,7 +139,7 @@ describe("canonicals, in Lighthouse's order, and seo's own two", () => {
     clean(extra).replace(/<link rel="canonical"[^>]*>/, href ? `<link rel="canonical" href="${href}">` : "");
   const kinds = (pages: Record<string, TestPage>) => {
     const { data, pages: all } = siteOf(ORIGIN, pages);
-    return audit(data, () => all)
+    return auditSite(data, () => all)
       .findings.filter((f) => f.rule.startsWith("canonical"))
       .map((f) => `${f.rule} ${f.url.replace(ORIGIN, "/")} ${JSON.stringify(f.detail)}`);
   };
@@ -166,9 +165,10 @@ describe("canonicals, in Lighthouse's order, and seo's own two", () => {
         "dup.html": canonical(`${ORIGIN}gone.html`),
         "gone.html": 404,
       }),
+      // Each rule's findings in the pages' order.
     ).toEqual([
-      `canonical /de.html {"canonical":"${ORIGIN}en.html"}`,
       `canonical /root.html {"canonical":"${ORIGIN}"}`,
+      `canonical /de.html {"canonical":"${ORIGIN}en.html"}`,
       `canonical-broken /dup.html {"canonical":"${ORIGIN}gone.html","status":404}`,
       `canonical-offsite /away.html {"canonical":"https://elsewhere.example/away.html"}`,
     ]);
@@ -187,7 +187,7 @@ describe("the site's rules", () => {
       "b.html": same(`${ORIGIN}b.html`, " TIDES and  ferries "),
       "copy.html": same(`${ORIGIN}a.html`),
     });
-    const shared = audit(data, () => pages).findings.filter((f) => f.rule.startsWith("duplicate"));
+    const shared = auditSite(data, () => pages).findings.filter((f) => f.rule.startsWith("duplicate"));
     expect(shared.map((f) => [f.rule, f.url.replace(ORIGIN, "/"), f.detail.others])).toEqual([
       ["duplicate-title", "/a.html", [`${ORIGIN}b.html`]],
       ["duplicate-title", "/b.html", [`${ORIGIN}a.html`]],
@@ -200,7 +200,7 @@ describe("the site's rules", () => {
     const page = clean().replace(/<title>[^<]*<\/title>/, "<title>Tides and ferries</title>");
     const pages = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`p${i}.html`, page]));
     const { data, pages: all } = siteOf(ORIGIN, pages);
-    const first = audit(data, () => all).findings.find((f) => f.rule === "duplicate-title")!;
+    const first = auditSite(data, () => all).findings.find((f) => f.rule === "duplicate-title")!;
     expect([(first.detail.others as string[]).length, first.detail.others_count]).toEqual([20, 29]);
   });
 
@@ -208,7 +208,7 @@ describe("the site's rules", () => {
     const body =
       '<a href="/gone.html">a</a><a href="/gone.html#x">again</a><a href="https://elsewhere.example/gone.html">away</a>';
     const { data, pages } = siteOf(ORIGIN, { "": clean("", body), "gone.html": 404 });
-    const broken = audit(data, () => pages).findings.filter((f) => f.rule === "broken-link");
+    const broken = auditSite(data, () => pages).findings.filter((f) => f.rule === "broken-link");
     expect(broken.map((f) => [f.url, f.detail.href, f.detail.status])).toEqual([[ORIGIN, `${ORIGIN}gone.html`, 404]]);
   });
 
@@ -223,7 +223,7 @@ describe("the site's rules", () => {
       { "": clean() },
       { robots, blocked: [{ url: `${ORIGIN}private/`, linked_from: [ORIGIN] }] },
     );
-    const said = audit(data, () => pages).findings.map((f) => `${f.rule} ${f.message}`);
+    const said = auditSite(data, () => pages).findings.map((f) => `${f.rule} ${f.message}`);
     expect(said.sort()).toEqual(
       [
         `blocked-by-robots links to ${ORIGIN}private/, which robots.txt disallows`,
@@ -247,24 +247,32 @@ describe("findings", () => {
     "gone.html": 404,
   };
 
-  test("are ordered by severity, then the rules' order, then page; each id is the rule, page and key hashed", () => {
+  test("are ordered by severity, then the rules' order, then the pages' order; each id is the rule, page and key hashed", () => {
     const { data, pages } = siteOf(ORIGIN, messy);
-    const all = audit(data, () => pages).findings;
+    const all = auditSite(data, () => pages).findings;
     const rank = { high: 3, medium: 2, low: 1 };
+    const place = new Map(pages.map((p, i) => [p.url, i]));
     const keys = all.map(
-      (f) => [-rank[f.severity], RULE_IDS.indexOf(f.rule as (typeof RULE_IDS)[number]), f.url] as const,
+      (f) =>
+        [
+          -rank[f.severity],
+          RULE_IDS.indexOf(f.rule as (typeof RULE_IDS)[number]),
+          place.get(f.url) ?? pages.length,
+        ] as const,
     );
-    expect(keys).toEqual(
-      [...keys].sort((a, b) => a[0] - b[0] || a[1] - b[1] || (a[2] < b[2] ? -1 : a[2] > b[2] ? 1 : 0)),
-    );
+    expect(keys).toEqual([...keys].sort((a, b) => a[0] - b[0] || a[1] - b[1] || a[2] - b[2]));
     expect(all.every((f) => /^f-[0-9a-f]{12}$/.test(f.id))).toBe(true);
     expect(new Set(all.map((f) => f.id)).size).toBe(all.length);
   });
 
-  test("are the same, ids and order, however often and in whatever page order the site is audited; pages are counted", () => {
+  test("are the same, ids and order, however often the site is audited, and the same findings in any page order; pages are counted", () => {
     const { data, pages } = siteOf(ORIGIN, messy);
-    const once = audit(data, () => pages);
-    expect(audit(data, () => [...pages].reverse())).toEqual(once);
+    const once = auditSite(data, () => pages);
+    expect(auditSite(data, () => pages)).toEqual(once);
+    const reversed = auditSite(data, () => [...pages].reverse());
+    const byId = (fs: readonly { id: string }[]) => [...fs].sort((a, b) => (a.id < b.id ? -1 : 1));
+    expect(byId(reversed.findings)).toEqual(byId(once.findings));
+    expect(reversed.findings.map((f) => f.rule)).toEqual(once.findings.map((f) => f.rule));
     expect(once.pages).toBe(3);
   });
 });
