@@ -6,7 +6,7 @@
  * their URL: the URLs are held once, in the status index.
  */
 import type { ExtractedPage } from "./page-schema.ts";
-import { type Emit, type Group, isContentPage, type SiteIndex } from "./rules-common.ts";
+import { type Emit, isContentPage, type SiteIndex } from "./rules-common.ts";
 
 /** Other pages named in a duplicate finding: the count is whole, the list bounded. */
 const MAX_OTHERS = 20;
