@@ -5,13 +5,13 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ExtractedPage } from "../../tools/seo/page-schema.ts";
+import type { ExtractedPage } from "../../tools/seo/lib/page-schema.ts";
 import type { ExtractData } from "../../tools/seo/lib/artifacts.ts";
 import { decodeHtml } from "../../tools/seo/lib/decode.ts";
 import { ruleOrder } from "../../tools/seo/lib/finding-store.ts";
 import { parsePage } from "../../tools/seo/lib/html-parse.ts";
 import { type AuditCounts, audit } from "../../tools/seo/lib/rules.ts";
-import type { Finding } from "../../tools/seo/schemas.ts";
+import type { Finding } from "../../tools/seo/lib/schemas.ts";
 import { normalizeUrl } from "../../tools/seo/lib/url.ts";
 
 /** A page: its HTML (`{url}` stands for its own URL), a status it answers without HTML, or both with what a crawl saw. */

@@ -2,7 +2,7 @@ import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe } from "agent-cli-kit";
 import type { ExtractData } from "../lib/artifacts.ts";
 import { findingFilterFlags } from "../lib/filter-flags.ts";
-import { finding } from "../schemas.ts";
+import { finding } from "../lib/schemas.ts";
 
 const summarySchema = z.object({
   pages: z.number(),

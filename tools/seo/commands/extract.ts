@@ -2,7 +2,7 @@ import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
 import type { CrawlData, ExtractData } from "../lib/artifacts.ts";
 import type { CrawledPage } from "../lib/crawler.ts";
-import type { ExtractedPage } from "../page-schema.ts";
+import type { ExtractedPage } from "../lib/page-schema.ts";
 
 const result = z.object({
   pages: z.number(),

@@ -1,8 +1,8 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError, nearest } from "agent-cli-kit";
 import type { AuditData } from "../lib/artifacts.ts";
-import { RULES, type RuleId } from "../rules-meta.ts";
-import { finding } from "../schemas.ts";
+import { RULES, type RuleId } from "../lib/rules-meta.ts";
+import { finding } from "../lib/schemas.ts";
 
 export default defineCommand({
   resource: "finding",

@@ -2,7 +2,7 @@ import * as z from "agent-cli-kit/schema";
 import { defineCommand } from "agent-cli-kit";
 import type { AuditData } from "../lib/artifacts.ts";
 import { findingFilterFlags } from "../lib/filter-flags.ts";
-import { finding } from "../schemas.ts";
+import { finding } from "../lib/schemas.ts";
 
 export default defineCommand({
   resource: "finding",

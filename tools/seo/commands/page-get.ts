@@ -1,8 +1,8 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError, nearest } from "agent-cli-kit";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
-import { finding } from "../schemas.ts";
-import { extractedPage } from "../page-schema.ts";
+import { finding } from "../lib/schemas.ts";
+import { extractedPage } from "../lib/page-schema.ts";
 
 export default defineCommand({
   resource: "page",

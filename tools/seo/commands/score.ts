@@ -1,7 +1,7 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe } from "agent-cli-kit";
 import type { AuditData, ExtractData, ScoreData } from "../lib/artifacts.ts";
-import { categoryScore } from "../schemas.ts";
+import { categoryScore } from "../lib/schemas.ts";
 
 export default defineCommand({
   verb: "score",

@@ -2,8 +2,8 @@
 import type { CrawledPage, CrawlResult } from "./crawler.ts";
 import type { PagesFile } from "./page-store.ts";
 import type { FindingsFile } from "./finding-store.ts";
-import type { Finding } from "../schemas.ts";
-import type { ExtractedPage } from "../page-schema.ts";
+import type { Finding } from "./schemas.ts";
+import type { ExtractedPage } from "./page-schema.ts";
 
 export type Source = { kind: "url"; url: string } | { kind: "dir"; dir: string; base_url: string };
 

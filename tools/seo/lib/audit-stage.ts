@@ -6,7 +6,7 @@ import type { AuditData, ExtractData } from "./artifacts.ts";
 import { FindingSpills, writeFindings } from "./finding-store.ts";
 import { PageWriter, readPages } from "./page-store.ts";
 import { type AuditCounts, audit } from "./rules.ts";
-import type { Finding } from "../schemas.ts";
+import type { Finding } from "./schemas.ts";
 
 export interface Audited {
   data: AuditData;

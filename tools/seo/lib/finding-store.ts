@@ -12,8 +12,8 @@
 import { closeSync, openSync, readSync, rmSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { sweepTemps } from "agent-cli-kit";
-import { RULE_IDS, RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
-import type { Finding } from "../schemas.ts";
+import { RULE_IDS, RULES, SEVERITY_RANK, type RuleId } from "./rules-meta.ts";
+import type { Finding } from "./schemas.ts";
 import type { PagesFile, PageWriter, Range } from "./page-store.ts";
 
 /** One rule's findings in the findings file. */

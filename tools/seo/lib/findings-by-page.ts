@@ -5,7 +5,7 @@
  * as each page comes, holds one finding per rule at a time.
  */
 import { KitError } from "agent-cli-kit";
-import type { Finding } from "../schemas.ts";
+import type { Finding } from "./schemas.ts";
 import type { AuditData } from "./artifacts.ts";
 import { readFindings } from "./findings.ts";
 

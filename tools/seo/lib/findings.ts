@@ -8,8 +8,8 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { CutPage } from "agent-cli-kit";
-import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
-import type { Finding, Severity } from "../schemas.ts";
+import { RULES, SEVERITY_RANK, type RuleId } from "./rules-meta.ts";
+import type { Finding, Severity } from "./schemas.ts";
 import type { AuditData } from "./artifacts.ts";
 import { type FindingsFile, ruleOrder } from "./finding-store.ts";
 import { broken, readRange } from "./page-store.ts";

@@ -5,8 +5,8 @@
  * should point) comes from the plan's pass over the site (plan-run.ts).
  */
 import { posix } from "node:path";
-import type { Finding } from "../schemas.ts";
-import type { ExtractedPage } from "../page-schema.ts";
+import type { Finding } from "./schemas.ts";
+import type { ExtractedPage } from "./page-schema.ts";
 import type { Edit } from "./edits.ts";
 import {
   brokenLinkEdits,

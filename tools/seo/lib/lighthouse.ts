@@ -4,7 +4,7 @@
  * axe-core's image-alt rule), for the rules that carry their ids.
  */
 import robotsParser from "robots-parser";
-import type { ExtractedPage } from "../page-schema.ts";
+import type { ExtractedPage } from "./page-schema.ts";
 
 /**
  * Lighthouse 12's link texts that say nothing about the target, per language

@@ -12,8 +12,8 @@
 import { readFileSync } from "node:fs";
 import type { ItemInput } from "agent-cli-kit/writes";
 import { KitError, resolveWithin, sha256 } from "agent-cli-kit";
-import type { ExtractedPage } from "../page-schema.ts";
-import type { Finding } from "../schemas.ts";
+import type { ExtractedPage } from "./page-schema.ts";
+import type { Finding } from "./schemas.ts";
 import type { AuditData, ExtractData } from "./artifacts.ts";
 import { BrokenTargets } from "./broken-targets.ts";
 import { applyEdits } from "./edits.ts";

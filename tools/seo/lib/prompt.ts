@@ -4,7 +4,7 @@
  */
 import type { AuditData, ScoreData } from "./artifacts.ts";
 import { readFindings, sectionsOf } from "./findings.ts";
-import type { Finding } from "../schemas.ts";
+import type { Finding } from "./schemas.ts";
 
 export const PROMPT_VERSION = "synthesize-v1";
 

@@ -1,9 +1,9 @@
 /** The canonical rules: Lighthouse's `canonical` audit, and seo's own off-site and broken canonicals beside it. */
 import type { ExtractData } from "./artifacts.ts";
-import type { ExtractedPage } from "../page-schema.ts";
+import type { ExtractedPage } from "./page-schema.ts";
 import { siteRootOf, withinSite } from "./url.ts";
-import type { Emit } from "./rules-page.ts";
-import type { SiteIndex } from "./rules-site.ts";
+import type { Emit } from "./rules-common.ts";
+import type { SiteIndex } from "./rules-common.ts";
 
 /** Lighthouse's canonical judgement (its order: invalid, relative, conflicting, then two common mistakes), and seo's own two beside it. */
 export function canonicalRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit): void {

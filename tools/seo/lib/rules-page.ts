@@ -1,22 +1,13 @@
 /** The audit's per-page rules: each looks at one page (and the site's robots.txt, statuses and duplicates). */
 import type { ExtractData } from "./artifacts.ts";
-import type { RuleId } from "../rules-meta.ts";
-import type { ExtractedPage } from "../page-schema.ts";
+import type { ExtractedPage } from "./page-schema.ts";
 import { blockedForEveryBot, imageAltProblem, nonDescriptive } from "./lighthouse.ts";
 import { canonicalRules } from "./rules-canonical.ts";
-import type { SiteIndex } from "./rules-site.ts";
+import { type Emit, isContentPage, type SiteIndex } from "./rules-common.ts";
 
 export const TITLE_RANGE = [10, 60] as const;
 export const DESCRIPTION_RANGE = [50, 160] as const;
 const THIN_WORDS = 50;
-
-export type Emit = (
-  rule: RuleId,
-  page: string,
-  message: string,
-  detail?: Record<string, unknown>,
-  key?: string,
-) => void;
 
 /** BCP 47, with a real primary language: two or three letters (ISO 639), not a word like "english". */
 export const validLanguageTag = (tag: string): boolean => {
@@ -27,10 +18,6 @@ export const validLanguageTag = (tag: string): boolean => {
     return false;
   }
 };
-
-const isOk = (p: ExtractedPage) => p.status >= 200 && p.status < 300;
-/** Content rules judge pages a search engine could index: fetched, 2xx, HTML. */
-export const isContentPage = (p: ExtractedPage) => isOk(p) && p.html;
 
 export function pageRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit): void {
   fetchRules(p, site, emit);

@@ -1,6 +1,6 @@
 /** robots.txt as Lighthouse's robots-txt audit validates it. */
 import type { ExtractData } from "./artifacts.ts";
-import type { Emit } from "./rules-page.ts";
+import type { Emit } from "./rules-common.ts";
 
 /** Lighthouse's robots.txt validation: each line a known directive with a value of the right form, allow/disallow inside a group. */
 const ROBOTS_DIRECTIVES = new Set([

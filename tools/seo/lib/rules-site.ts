@@ -5,21 +5,11 @@
  * with the pages that have it, by their place in the pages (a number), not
  * their URL: the URLs are held once, in the status index.
  */
-import type { ExtractedPage } from "../page-schema.ts";
-import { type Emit, isContentPage } from "./rules-page.ts";
+import type { ExtractedPage } from "./page-schema.ts";
+import { type Emit, isContentPage, type SiteIndex } from "./rules-common.ts";
 
 /** Other pages named in a duplicate finding: the count is whole, the list bounded. */
 const MAX_OTHERS = 20;
-
-/** A value's pages: the first page's place, or (once it repeats) how many and the first MAX_OTHERS + 1 places. */
-type Group = number | { count: number; first: number[] };
-
-export interface SiteIndex {
-  status: Map<string, number>;
-  /** Each page's URL by its place in the pages. */
-  urls: string[];
-  groups: { "duplicate-title": Map<string, Group>; "duplicate-description": Map<string, Group> };
-}
 
 /** A page that names another as canonical is a deliberate duplicate. */
 const ownPage = (p: ExtractedPage) =>

@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { RULE_IDS } from "../rules-meta.ts";
+import { RULE_IDS } from "./rules-meta.ts";
 import { auditSite, type EdgeCase, siteOf, type TestPage, verdicts } from "../../../test/helpers/seo-pages.ts";
 
 const ORIGIN = "https://harbour.example/";

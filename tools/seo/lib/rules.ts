@@ -6,10 +6,11 @@
  * Findings are deterministic: same input, same findings, same ids, same order.
  */
 import type { ExtractData } from "./artifacts.ts";
-import { RULES } from "../rules-meta.ts";
-import type { Finding } from "../schemas.ts";
-import type { ExtractedPage } from "../page-schema.ts";
-import { type Emit, pageRules } from "./rules-page.ts";
+import { RULES } from "./rules-meta.ts";
+import type { Finding } from "./schemas.ts";
+import type { ExtractedPage } from "./page-schema.ts";
+import type { Emit } from "./rules-common.ts";
+import { pageRules } from "./rules-page.ts";
 import { robotsRules } from "./rules-robots.ts";
 import { indexSite, siteRulesOfPage } from "./rules-site.ts";
 

@@ -4,8 +4,8 @@
  * rules; the site is the weighted mean of its categories. No randomness and
  * no model: the same audit always gives the same number.
  */
-import { RULES, SEVERITY_RANK, type RuleId } from "../rules-meta.ts";
-import { CATEGORIES, type Category } from "../schemas.ts";
+import { RULES, SEVERITY_RANK, type RuleId } from "./rules-meta.ts";
+import { CATEGORIES, type Category } from "./schemas.ts";
 import type { ScoreData } from "./artifacts.ts";
 import type { RuleCount } from "./findings.ts";
 
