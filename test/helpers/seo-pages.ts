@@ -8,6 +8,7 @@ import { join } from "node:path";
 import type { ExtractedPage } from "../../tools/seo/lib/page-schema.ts";
 import type { ExtractData } from "../../tools/seo/lib/artifacts.ts";
 import { decodeHtml } from "../../tools/seo/lib/decode.ts";
+import { extracted } from "../../tools/seo/lib/extracted.ts";
 import { ruleOrder } from "../../tools/seo/lib/finding-store.ts";
 import { parsePage } from "../../tools/seo/lib/html-parse.ts";
 import { type AuditCounts, audit } from "../../tools/seo/lib/rules.ts";
@@ -37,12 +38,12 @@ export interface SiteOptions {
 /** The file a folder crawl reads for `path`: `dir/` is `dir/index.html`. */
 const fileOf = (path: string): string => (path === "" || path.endsWith("/") ? `${path}index.html` : path);
 
-/** One page as extract records it (commands/extract.ts). */
+/** One page as extract records it (lib/extracted.ts), from what a crawl of it would have seen. */
 export function extractedPage(origin: string, path: string, given: TestPage): ExtractedPage {
   const p = typeof given === "string" ? { html: given } : typeof given === "number" ? { status: given } : given;
   const url = normalizeUrl(path, origin)!;
   const parsed = p.html === undefined ? null : parsePage(p.html.replaceAll("{url}", url), url);
-  return {
+  return extracted({
     url,
     final_url: url,
     status: p.status ?? 200,
@@ -52,26 +53,11 @@ export function extractedPage(origin: string, path: string, given: TestPage): Ex
     file: fileOf(path),
     content_type: parsed ? "text/html" : null,
     encoding: parsed ? (p.encoding ?? { name: "utf-8", source: "fallback" }) : null,
-    redirects: p.redirects ?? 0,
-    html: parsed !== null,
-    title: parsed?.title ?? null,
-    title_count: parsed?.title_count ?? 0,
-    meta_description: parsed?.meta_description ?? null,
-    description_count: parsed?.description_count ?? 0,
-    headings: parsed?.headings ?? [],
-    h1_count: parsed?.h1_count ?? 0,
-    canonical: parsed?.canonical ?? null,
-    canonical_raw: parsed?.canonical_raw ?? [],
-    lang: parsed?.lang ?? null,
-    hreflang: parsed?.hreflang ?? [],
-    robots_meta: parsed?.robots_meta ?? null,
-    robots_metas: parsed?.robots_metas ?? [],
+    redirects: Array.from({ length: p.redirects ?? 0 }, () => ({ url, status: 301, location: url })),
+    parsed,
+    error: null,
     x_robots_tag: p.x_robots_tag ?? null,
-    viewport: parsed?.viewport ?? null,
-    links: parsed?.links ?? [],
-    images: parsed?.images ?? [],
-    word_count: parsed?.word_count ?? 0,
-  };
+  });
 }
 
 /** The site of `pages` (by path under `origin`, "" its start page) as extract.json and its pages. */
