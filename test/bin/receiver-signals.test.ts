@@ -22,6 +22,24 @@ const reportOf = (eventId: string): string =>
 
 const measured: number[] = [];
 
+/**
+ * A signed upload of `report` whose body the test writes when it chooses
+ * (`writer`); `answer` is the HTTP status, or the error's first words when
+ * the connection is cut.
+ */
+function upload(url: string, report: string, eventId: string) {
+  const body = new TransformStream<Uint8Array, Uint8Array>();
+  const answer = fetch(`${url}/reports`, {
+    method: "POST",
+    body: body.readable,
+    headers: { ...signedHeaders(SECRET, report, eventId, Date.now()), "content-length": String(report.length) },
+  }).then(
+    (r) => r.status,
+    (e: Error) => e.message.split(":")[0]!,
+  );
+  return { writer: body.writable.getWriter(), answer };
+}
+
 describe("the receiver on a signal", () => {
   for (const signal of ["SIGTERM", "SIGINT"] as const)
     for (let round = 1; round <= ROUNDS; round++)
@@ -38,19 +56,7 @@ describe("the receiver on a signal", () => {
         // A second report, half uploaded when the signal comes: its sender finishes it 300 ms later.
         const second = reportOf("evt-in-flight");
         const half = Math.floor(second.length / 2);
-        const body = new TransformStream<Uint8Array, Uint8Array>();
-        const writer = body.writable.getWriter();
-        const answer = fetch(`${receiver.url}/reports`, {
-          method: "POST",
-          body: body.readable,
-          headers: {
-            ...signedHeaders(SECRET, second, "evt-in-flight", Date.now()),
-            "content-length": String(second.length),
-          },
-        }).then(
-          (r) => r.status,
-          (e: Error) => e.message,
-        );
+        const { writer, answer } = upload(receiver.url, second, "evt-in-flight");
         await writer.write(new TextEncoder().encode(second.slice(0, half)));
         await Bun.sleep(200);
         const sent = performance.now();
@@ -77,19 +83,7 @@ describe("the receiver on a signal", () => {
       const store = join(mkdtempSync(join(tmpdir(), "receiver-signals-")), "receiver.sqlite");
       const receiver = await receiverProcess(["--for", "600", "--store", store], { AGENT_HARNESS_SECRET: SECRET });
       const report = reportOf("evt-stalled");
-      const body = new TransformStream<Uint8Array, Uint8Array>();
-      const writer = body.writable.getWriter();
-      const answer = fetch(`${receiver.url}/reports`, {
-        method: "POST",
-        body: body.readable,
-        headers: {
-          ...signedHeaders(SECRET, report, "evt-stalled", Date.now()),
-          "content-length": String(report.length),
-        },
-      }).then(
-        (r) => r.status,
-        (e: Error) => e.message.split(":")[0],
-      );
+      const { writer, answer } = upload(receiver.url, report, "evt-stalled");
       await writer.write(new TextEncoder().encode(report.slice(0, 10)));
       await Bun.sleep(200);
       const sent = performance.now();
