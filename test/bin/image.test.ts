@@ -116,6 +116,9 @@ describe("the image folder, copied elsewhere", () => {
   }, 150_000);
 });
 
+/** seo's only upstream (the LLM endpoint) is a read's, synthesize: no write's dry run could send it anything. */
+const NO_UPSTREAM_WRITE = "net.dry-run:skip";
+
 describe("a tool binary alone in an empty folder", () => {
   const alone = tmp("alone-");
   copyFileSync(binary("seo"), join(alone, "seo"));
@@ -126,17 +129,17 @@ describe("a tool binary alone in an empty folder", () => {
       { env: { PATH }, cwd: root, timeoutMs: 120_000 },
     );
 
-  test("passes verify; the only skipped check is the gate's, saying how to enable it", async () => {
+  test("passes verify; the only skipped checks are the gate's, saying how to enable it, and one seo gives nothing to", async () => {
     const r = await verify([]);
     expect(r.code).toBe(0);
-    expect(notPassing(statuses(r.json).seo!)).toEqual(["golden.siblings:skip"]);
+    expect(notPassing(statuses(r.json).seo!).sort()).toEqual(["golden.siblings:skip", NO_UPSTREAM_WRITE]);
     const check = (r.json.data.tools[0].checks as any[]).find((c) => c.id === "golden.siblings");
     expect(check.note).toContain("--gate PATH");
   }, 150_000);
 
-  test("with --gate, nothing is skipped", async () => {
+  test("with --gate, nothing is skipped but the check seo gives nothing to", async () => {
     const r = await verify(["--gate", binary("gate")]);
     expect(r.code).toBe(0);
-    expect(notPassing(statuses(r.json).seo!)).toEqual([]);
+    expect(notPassing(statuses(r.json).seo!)).toEqual([NO_UPSTREAM_WRITE]);
   }, 150_000);
 });
