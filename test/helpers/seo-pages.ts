@@ -132,6 +132,6 @@ export function auditSite(
   pages: () => Iterable<ExtractedPage>,
 ): Omit<AuditCounts, "findings"> & { findings: Finding[] } {
   const findings: Finding[] = [];
-  const counts = audit(data, pages, (f) => findings.push(f));
+  const counts = audit(data, pages, (f) => findings.push(f), Date.now());
   return { ...counts, findings: findings.sort((a, b) => ruleOrder(a.rule, b.rule)) };
 }

@@ -17,7 +17,13 @@ export interface Audited {
 }
 
 /** Audits extract's pages in `runDir`; on a dry run, nothing is written there. */
-export function auditStage(runDir: string, site: ExtractData, redact: (t: string) => string, dryRun: boolean): Audited {
+export function auditStage(
+  runDir: string,
+  site: ExtractData,
+  redact: (t: string) => string,
+  dryRun: boolean,
+  now: number,
+): Audited {
   const dir = dryRun ? mkdtempSync(join(tmpdir(), "seo-audit-")) : runDir;
   const discard = () => {
     if (dryRun) rmSync(dir, { recursive: true, force: true });
@@ -29,6 +35,7 @@ export function auditStage(runDir: string, site: ExtractData, redact: (t: string
       site,
       () => readPages(runDir, "extract", site),
       (f) => spills.add(f),
+      now,
     );
     const file = writeFindings(spills, writer);
     const data: AuditData = {

@@ -65,7 +65,7 @@ export const MAX_CRAWL_DELAY_MS = 10_000;
 function pacer(ms: number, signal: AbortSignal): () => Promise<void> {
   let next = 0;
   return async () => {
-    const now = Date.now();
+    const now = performance.now(); // a pace between requests: elapsed time, not the time of day
     const at = Math.max(now, next);
     next = at + ms;
     if (at > now) {

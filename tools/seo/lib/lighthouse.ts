@@ -140,7 +140,8 @@ function headerBot(value: string): string | undefined {
 export function blockedForEveryBot(
   p: ExtractedPage,
   robotsTxt: { url: string; content: string | null } | undefined,
-  now = Date.now(),
+  /** The audit's clock (ms): a past `unavailable_after` blocks. */
+  now: number,
 ): string[] | null {
   const metas = p.robots_metas ?? (p.robots_meta ? [{ name: "robots", content: p.robots_meta }] : []);
   const robots = robotsTxt?.content ? parsedRobots(robotsTxt.url, robotsTxt.content) : null;

@@ -19,10 +19,10 @@ export const validLanguageTag = (tag: string): boolean => {
   }
 };
 
-export function pageRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit): void {
+export function pageRules(p: ExtractedPage, site: ExtractData, index: SiteIndex, emit: Emit, now: number): void {
   fetchRules(p, site, emit);
   if (!isContentPage(p)) return;
-  const blocked = blockedForEveryBot(p, site.robots);
+  const blocked = blockedForEveryBot(p, site.robots, now);
   if (blocked)
     emit("is-crawlable", p.url, `every search engine is kept from indexing it: ${blocked.join("; ")}`, {
       robots_meta: p.robots_meta,

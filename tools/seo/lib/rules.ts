@@ -34,6 +34,8 @@ export function audit(
   site: ExtractData,
   pages: () => Iterable<ExtractedPage>,
   found: (f: Finding) => void,
+  /** The context's clock (ms), for directives with a date. */
+  now: number,
 ): AuditCounts {
   const index = indexSite(pages());
   const counts: AuditCounts = {
@@ -61,7 +63,7 @@ export function audit(
   let robotsPageFound = false;
   for (const p of pages()) {
     nextUrl();
-    pageRules(p, site, index, emit);
+    pageRules(p, site, index, emit, now);
     siteRulesOfPage(p, counts.pages++, index, emit);
     for (const url of blockedFrom.get(p.url) ?? []) blockedLink(emit, p.url, url);
     blockedFrom.delete(p.url);
