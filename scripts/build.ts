@@ -102,7 +102,7 @@ async function writeMulticallEntry(): Promise<string> {
       `  process.stdout.write(JSON.stringify({ ok: false, contract_version: 0, tool: "fleet", command: "", data: null, error: { code: "UNKNOWN_COMMAND", message, retryable: false, allowed, got: name ?? null, hint: "e.g. fleet seo --help, or start it as one of the links in image/bin" }, meta }) + "\\n");`,
       `  process.exitCode = 2;`,
       `} else {`,
-      `  if (name !== "verify") markMulticall(name);`,
+      `  if (name !== "verify") markMulticall(name, ${JSON.stringify([...toolDirs().keys()])});`,
       `  await tools[name]!();`,
       `}`,
       ``,

@@ -4,11 +4,14 @@
  * import cycle between files or between folders (type-only and dynamic
  * imports count: a cycle is a cycle to a reader), every kit folder with an
  * index.ts whose header names the contract section it implements, each kit
- * folder reached from outside only through that index.ts, and the kit's
- * folders importing only the layers below their own (KIT_LAYERS).
+ * folder reached from outside only through that index.ts, the kit's
+ * folders importing only the layers below their own (KIT_LAYERS), and the
+ * features beside the kit (src/features/<name>) importing the kit only
+ * through its folders' index.ts files and its package surface, never each
+ * other, and never imported by the kit.
  * `bun scripts/layout.ts` prints the figures; the test holds them.
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve } from "node:path";
 import { parseSync } from "oxc-parser";
 import { sourcesUnder } from "./sources.ts";
@@ -109,7 +112,7 @@ function cyclesIn(graph: ReadonlyMap<string, readonly string[]>): string[][] {
  */
 export function folderOf(file: string): string {
   const parts = (isAbsolute(file) ? relative(root, file) : file).split("/");
-  const depth = parts[0] === "tools" || (parts[0] === "src" && parts[1] === "kit") ? 3 : 2;
+  const depth = parts[0] === "tools" || (parts[0] === "src" && (parts[1] === "kit" || parts[1] === "features")) ? 3 : 2;
   return parts.slice(0, Math.min(depth, parts.length - 1)).join("/");
 }
 
@@ -132,14 +135,13 @@ function folderGraph(fileGraph: ReadonlyMap<string, readonly string[]>): Map<str
  */
 export const KIT_LAYERS: readonly (readonly string[])[] = [
   ["base", "output"],
-  ["identity", "lists", "pipeline"],
+  ["identity", "lists", "pipeline", "database"],
   ["cli"],
   ["declare"],
   ["introspection"],
   ["compile", "bindings"],
   ["runtime"],
   ["llm", "mutations"],
-  ["harness"],
 ];
 
 /** The layers as one line, as docs/house.md states them. */
@@ -168,6 +170,36 @@ export function importGraph(): Map<string, string[]> {
 export function kitFolderOf(file: string): string | null {
   const parts = file.split("/");
   return parts[0] === "src" && parts[1] === "kit" && parts.length > 3 ? parts[2]! : null;
+}
+
+/** The feature (src/features/<name>) a file lies in, or null for a file elsewhere. */
+export function featureOf(file: string): string | null {
+  const parts = file.split("/");
+  return parts[0] === "src" && parts[1] === "features" && parts.length > 3 ? parts[2]! : null;
+}
+
+/** How a feature may reach the kit: a kit folder's index.ts, or a file of the package's surface (src/kit/*.ts). */
+const kitDoor = (target: string): boolean =>
+  /^src\/kit\/[^/]+\.ts$/.test(target) || /^src\/kit\/[^/]+\/index\.ts$/.test(target);
+
+/**
+ * Imports against the features' shape (hono's): a feature imports the kit
+ * only through a door (kitDoor) and never another feature; the kit, its
+ * surface included, never imports a feature. As `file → target`.
+ */
+function againstFeatures(graph: ReadonlyMap<string, readonly string[]>): { file: string; target: string }[] {
+  return [...graph].flatMap(([file, targets]) => {
+    const from = featureOf(file);
+    const inKit = file.startsWith("src/kit/");
+    return targets
+      .filter((t) => {
+        const to = featureOf(t);
+        if (inKit) return to !== null;
+        if (from === null) return false;
+        return (to !== null && to !== from) || (t.startsWith("src/kit/") && !kitDoor(t));
+      })
+      .map((target) => ({ file, target }));
+  });
 }
 
 /** Imports that reach into another kit folder past its index.ts, as `file → target`. */
@@ -210,6 +242,10 @@ export interface LayoutReport {
   readonly pastIndex: { file: string; target: string }[];
   /** Imports between kit folders that are not from a higher layer to a lower one (KIT_LAYERS). */
   readonly againstLayers: { file: string; target: string }[];
+  /** A feature importing another, or the kit past a door; the kit importing a feature. */
+  readonly againstFeatures: { file: string; target: string }[];
+  /** Features without an index.ts, their public way in. */
+  readonly featuresWithoutIndex: string[];
   readonly largestFile: { file: string; lines: number };
   readonly longestFunction: { file: string; name: string; lines: number };
 }
@@ -217,6 +253,12 @@ export interface LayoutReport {
 /** The sources the rules measure: every TypeScript file under src/, tools/ and verify/ but the tests. */
 export const measuredSources = (): string[] =>
   ["src", "tools", "verify"].flatMap((d) => sourcesUnder(join(root, d))).filter((f) => !f.endsWith(".test.ts"));
+
+/** The features beside the kit: src/features/<name>. */
+export const features = (): string[] => {
+  const dir = join(root, "src", "features");
+  return existsSync(dir) ? readdirSync(dir).filter((d) => statSync(join(dir, d)).isDirectory()) : [];
+};
 
 export function layoutReport(): LayoutReport {
   const src = measuredSources();
@@ -250,6 +292,8 @@ export function layoutReport(): LayoutReport {
     unnamedFolders: folders.filter((d) => !named(d)),
     pastIndex: pastIndex(graph),
     againstLayers: againstLayers(graph),
+    againstFeatures: againstFeatures(graph),
+    featuresWithoutIndex: features().filter((f) => !existsSync(join(root, "src", "features", f, "index.ts"))),
     largestFile: sizes[0]!,
     longestFunction: fns[0]!,
   };
@@ -274,6 +318,10 @@ if (import.meta.main) {
   for (const i of r.pastIndex) console.log(`  ${i.file} → ${i.target}`);
   console.log(`kit layers: ${layersLine()}; imports against them: ${r.againstLayers.length}`);
   for (const i of r.againstLayers) console.log(`  ${i.file} → ${i.target}`);
+  console.log(
+    `features (${features().join(", ")}): without an index.ts ${r.featuresWithoutIndex.length}; importing each other, the kit past its doors, or imported by the kit: ${r.againstFeatures.length}`,
+  );
+  for (const i of r.againstFeatures) console.log(`  ${i.file} → ${i.target}`);
   const faults = [
     r.longFiles,
     r.longFunctions,
@@ -282,6 +330,8 @@ if (import.meta.main) {
     r.unnamedFolders,
     r.pastIndex,
     r.againstLayers,
+    r.againstFeatures,
+    r.featuresWithoutIndex,
   ];
   process.exitCode = faults.some((f) => f.length > 0) ? 1 : 0;
 }

@@ -12,7 +12,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, statSync } from "no
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { compile } from "../../scripts/compile.ts";
-import { checkSignature } from "../../src/kit/harness/sign.ts";
+import { checkSignature } from "../../src/features/harness/sign.ts";
 import {
   createReceiver,
   deliver,
@@ -20,7 +20,7 @@ import {
   openEventStore,
   SchemaRegistry,
   type StepRun,
-} from "../../src/kit/harness/index.ts";
+} from "../../src/features/harness/index.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
 import harnessTool from "../../tools/harness/tool.ts";
 import { registry as registryTool } from "../fixtures/registry/main.ts";
@@ -272,7 +272,7 @@ const filesUnder = (dir: string): { path: string; text: string }[] =>
 
 describe("register-once secrets (contract §10: the tool emits it, the platform stores it)", () => {
   test("the client's secret is on stdout exactly once and nowhere else, and reaches the platform's sink through the harness", async () => {
-    const { deliverSecrets, issuedSecrets } = await import("../../src/kit/harness/secrets.ts");
+    const { deliverSecrets, issuedSecrets } = await import("../../src/features/harness/secrets.ts");
     const ws = planned(undefined);
     await planAndApprove(ws, "-s");
     const r = await ws.apply(injected("REGISTRY_WRITE_TOKEN"));
@@ -350,7 +350,7 @@ describe("register-once secrets (contract §10: the tool emits it, the platform 
   });
 
   test("a secret issued with no sink is an error naming it, and is written nowhere", async () => {
-    const { deliverSecrets, issuedSecrets } = await import("../../src/kit/harness/secrets.ts");
+    const { deliverSecrets, issuedSecrets } = await import("../../src/features/harness/secrets.ts");
     const step = {
       index: 3,
       argv: ["registry", "apply"],

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baseEnv, binary, FAILPOINT, root, run, testBinary } from "../helpers/bin.ts";
-import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
+import { openLedger } from "../../src/features/ledger/index.ts";
 import {
   finishApply,
   LEDGER_ENGINES,
@@ -21,6 +21,9 @@ import {
 import { machineEnv } from "../helpers/machine-tmp.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+
+/** The clock the ledger stamps its migrations with. */
+const CLOCK = { now: () => Date.now() };
 
 afterAll(removeWorkspaces, SLOW_HOOK);
 
@@ -196,7 +199,7 @@ describe("a crash at the commit point", () => {
       const keys: string[] = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).items.map(
         (i: any) => i.idempotency_key,
       );
-      const ledger = await openLedger(url(), join(ws.run, "ledger.sqlite"));
+      const ledger = await openLedger(url(), join(ws.run, "ledger.sqlite"), CLOCK);
       try {
         // What the crash leaves: the first item settled, the second claimed by a process that is gone, nothing after it.
         expect(await Promise.all(keys.slice(0, 3).map(async (k) => (await ledger.item(k))?.state ?? "none"))).toEqual([
@@ -274,7 +277,7 @@ describe("a ledger server that goes away mid-apply", () => {
     const p = spawnApply(testBinary("seo"), ws.run, { ...ws.env, AGENT_KIT_FAILPOINT: "delay-execute:40" });
     // Stopped once the apply has applied an item (seen in the shared ledger, polled), with the rest still to come.
     const plan = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).checksum;
-    const ledger = await openLedger(url, join(ws.run, "ledger.sqlite"));
+    const ledger = await openLedger(url, join(ws.run, "ledger.sqlite"), CLOCK);
     try {
       await untilApply(p, async () => (await ledger.actions({ plan })).length > 0, "an item was applied");
     } finally {

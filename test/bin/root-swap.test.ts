@@ -14,14 +14,17 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdtempSync, readFileSync, renameSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
-import type { Ledger } from "../../src/kit/mutations/ledger/ledger.ts";
+import { openLedger } from "../../src/features/ledger/index.ts";
+import type { Ledger } from "../../src/kit/mutations/index.ts";
 import { canonicalJson } from "../../src/kit/mutations/plan.ts";
 import { sha256 } from "../../src/kit/pipeline/hash.ts";
 import { binary } from "../helpers/bin.ts";
 import { finishApply, removeWorkspaces, snapshot, spawnApply, workspace } from "../helpers/mutation.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+
+/** The clock the ledger stamps its migrations with. */
+const CLOCK = { now: () => Date.now() };
 
 afterAll(removeWorkspaces, SLOW_HOOK);
 
@@ -45,7 +48,7 @@ async function holdItem(
 ): Promise<{ ledger: Ledger; release(): Promise<void>; settled(i: number): Promise<boolean> }> {
   const plan = readPlan(runDir);
   const it = plan.items[index];
-  const ledger = await openLedger(undefined, join(runDir, "ledger.sqlite"));
+  const ledger = await openLedger(undefined, join(runDir, "ledger.sqlite"), CLOCK);
   const claim = await ledger.claim({
     key: it.idempotency_key,
     fingerprint: sha256(canonicalJson(it.params)),

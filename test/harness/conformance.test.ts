@@ -6,8 +6,8 @@
  * id and the path.
  */
 import { describe, expect, test } from "bun:test";
-import { foldJob, type StepEnvelope, type StepRun } from "../../src/kit/harness/fold.ts";
-import { ingest, SchemaRegistry } from "../../src/kit/harness/ingest.ts";
+import { foldJob, type StepEnvelope, type StepRun } from "../../src/features/harness/fold.ts";
+import { ingest, SchemaRegistry } from "../../src/features/harness/ingest.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
 import seo from "../../tools/seo/tool.ts";
 import brain from "../../tools/brain/tool.ts";

@@ -12,7 +12,7 @@ import { Database } from "bun:sqlite";
 import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { signedHeaders } from "../../src/kit/harness/sign.ts";
+import { signedHeaders } from "../../src/features/harness/sign.ts";
 import { binary, root, run } from "../helpers/bin.ts";
 import {
   failingProxy,

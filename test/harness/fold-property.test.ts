@@ -6,8 +6,8 @@
 import { describe, expect, test } from "bun:test";
 import Ajv2020 from "ajv/dist/2020";
 import { compileTool } from "../../src/kit/compile/index.ts";
-import { envelopeOf } from "../../src/kit/harness/envelope.ts";
-import { foldJob, type StepRun } from "../../src/kit/harness/fold.ts";
+import { envelopeOf } from "../../src/features/harness/envelope.ts";
+import { foldJob, type StepRun } from "../../src/features/harness/fold.ts";
 import { roundUsd } from "../../src/kit/output/envelope.ts";
 import harness from "../../tools/harness/tool.ts";
 import { envelope, random } from "../helpers/lying-envelopes.ts";

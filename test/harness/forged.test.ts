@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { foldJob } from "../../src/kit/harness/fold.ts";
-import { signedHeaders } from "../../src/kit/harness/sign.ts";
+import { foldJob } from "../../src/features/harness/fold.ts";
+import { signedHeaders } from "../../src/features/harness/sign.ts";
 import { receiverProcess, storedEvents } from "../helpers/harness.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 

@@ -8,12 +8,15 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openLedger } from "../../src/kit/mutations/ledger/open.ts";
+import { openLedger } from "../../src/features/ledger/index.ts";
 import { buildPlan, writePlanFile } from "../../src/kit/mutations/plan.ts";
 import { binary, run } from "../helpers/bin.ts";
 import { headless } from "../helpers/chromium.ts";
 import { LEDGER_ENGINES } from "../helpers/mutation.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+
+/** The clock the ledger stamps its migrations with. */
+const CLOCK = { now: () => Date.now() };
 
 const SCRIPT = "<script>document.body.setAttribute('data-pwned','script')</script>";
 const IMG = `"><img src=x onerror="document.body.setAttribute('data-pwned','img')">`;
@@ -52,7 +55,7 @@ async function loggedPlan(
     ],
   });
   writePlanFile(join(dir, "plan", "plan.json"), plan);
-  const ledger = await openLedger(ledgerUrl, join(dir, "plan", "ledger.sqlite"));
+  const ledger = await openLedger(ledgerUrl, join(dir, "plan", "ledger.sqlite"), CLOCK);
   try {
     for (const [i, it] of plan.items.entries()) {
       const key = it.idempotency_key;

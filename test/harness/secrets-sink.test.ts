@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { checkSignature } from "../../src/kit/harness/sign.ts";
+import { checkSignature } from "../../src/features/harness/sign.ts";
 import { baseEnv } from "../helpers/bin.ts";
 import { misbehavingFleet } from "../helpers/harness.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";

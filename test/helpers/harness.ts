@@ -4,7 +4,7 @@ import { copyFileSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
-import { baseEnv, binary } from "./bin.ts";
+import { baseEnv, binary, dist } from "./bin.ts";
 
 export const S3_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 
@@ -120,7 +120,8 @@ export async function receiverProcess(
 /**
  * A harness beside tools that misbehave on purpose (no fleet tool hangs, forks
  * a TERM-proof child or lies about its cost): a copy of the compiled harness in
- * a folder whose `seo` is a script. Each of its long-lived processes carries
+ * a folder whose `seo` is a script, beside the fleet's tool list (tools.json)
+ * as the build lays it out: the harness's steps are the tools it names. Each of its long-lived processes carries
  * `marker` in its argv, so a test can count what is left.
  */
 export function misbehavingFleet(dir: string, marker: string): string {
@@ -149,6 +150,7 @@ case "$1" in
 esac
 `;
   writeFileSync(join(bin, "seo"), script, { mode: 0o755 });
+  copyFileSync(join(dist, "tools.json"), join(bin, "tools.json"));
   return join(bin, "harness");
 }
 

@@ -11,7 +11,7 @@ import * as z from "zod/mini";
 import { defineCommand, defineTool } from "../../src/kit/index.ts";
 import { createRedactor } from "../../src/kit/identity/redact.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
-import { parseJob } from "../../src/kit/harness/job.ts";
+import { parseJob } from "../../src/features/harness/job.ts";
 import { jwtExpiry, parseTime } from "../../src/kit/identity/expiry.ts";
 import { runInProcess } from "../helpers/in-process.ts";
 import { tokenServer } from "../helpers/token-server.ts";
@@ -177,11 +177,12 @@ describe("the job's secret sink", () => {
   const job = (delivery: unknown) => JSON.stringify({ id: "j", steps: [{ argv: ["seo", "audit"] }], delivery });
   test("delivery.secrets_url is the platform's secret sink, an http(s) URL; anything else in delivery is refused, naming the field", () => {
     expect(
-      parseJob(job({ url: "https://p.example/r", secrets_url: "https://p.example/s" }), "/j/job.json").delivery,
+      parseJob(job({ url: "https://p.example/r", secrets_url: "https://p.example/s" }), "/j/job.json", ["seo"])
+        .delivery,
     ).toEqual({ url: "https://p.example/r", secrets_url: "https://p.example/s" });
     const refusal = (d: unknown) => {
       try {
-        parseJob(job(d), "/j/job.json");
+        parseJob(job(d), "/j/job.json", ["seo"]);
         return null;
       } catch (e) {
         return [(e as { code: string }).code, (e as Error).message];

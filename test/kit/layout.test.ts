@@ -2,7 +2,7 @@
 import { expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import { importGraph, KIT_LAYERS, kitFolderOf, layersLine, layoutReport } from "../../scripts/layout.ts";
+import { features, importGraph, KIT_LAYERS, kitFolderOf, layersLine, layoutReport } from "../../scripts/layout.ts";
 import { sourcesUnder } from "../../scripts/sources.ts";
 
 const root = join(import.meta.dir, "..", "..");
@@ -40,10 +40,9 @@ test("every kit folder has an index.ts whose header names its contract section",
 
 /**
  * Files that still import other folders' modules by path: the gate's
- * library, and the harness and ledger engines (features, not the contract),
- * with the two apply modules beside them. The list only shrinks.
+ * library, and the two apply modules. The list only shrinks.
  */
-const BY_PATH = [/^src\/gate\//, /^src\/kit\/harness\//, /^src\/kit\/mutations\/ledger\//];
+const BY_PATH = [/^src\/gate\//];
 const BY_PATH_FILES = new Set(["src/kit/mutations/apply-command.ts", "src/kit/mutations/apply/loop.ts"]);
 const byPath = (file: string) => BY_PATH_FILES.has(file) || BY_PATH.some((p) => p.test(file));
 
@@ -78,6 +77,18 @@ test("the kit's folders import only the layers below their own, as docs/house.md
   const folders = readdirSync(kit).filter((d) => statSync(join(kit, d)).isDirectory());
   expect([...KIT_LAYERS.flat()].sort()).toEqual(folders.sort());
   expect(readFileSync(join(root, "docs", "house.md"), "utf8")).toContain(layersLine());
+});
+
+test("features beside the kit (src/features/<name>) import it only through a folder's index.ts or the package's surface, never each other; the kit never imports a feature", () => {
+  expect(report.againstFeatures).toEqual([]);
+  expect(report.featuresWithoutIndex).toEqual([]);
+  // The rule has something to hold: the ledger's engines and the harness are features, each entered by the package.
+  expect(features().sort()).toEqual(expect.arrayContaining(["harness", "ledger"]));
+  const pkg = JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as {
+    exports: Record<string, { bun?: string } | string>;
+  };
+  const exported = Object.values(pkg.exports).flatMap((e) => (typeof e === "object" && e.bun ? [e.bun.slice(2)] : []));
+  expect(features().filter((f) => !exported.includes(`src/features/${f}/index.ts`))).toEqual([]);
 });
 
 test("zod's internals are read only by the compile step", () => {

@@ -3,14 +3,17 @@ import { describe, expect, test } from "bun:test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { ActionLogRow, ClaimRequest, Fence, Ledger, Outcome } from "../../src/kit/mutations/ledger/ledger.ts";
-import { isLedgerFailure, openLedger } from "../../src/kit/mutations/ledger/open.ts";
+import type { ActionLogRow, ClaimRequest, Fence, Ledger, Outcome } from "../../src/kit/mutations/index.ts";
+import { isLedgerFailure, openLedger } from "../../src/features/ledger/index.ts";
 import { postgresUrl } from "../helpers/postgres.ts";
+
+/** The clock the ledger stamps its migrations with. */
+const CLOCK = { now: () => Date.now() };
 
 const sqliteFile = join(mkdtempSync(join(tmpdir(), "ledger-")), "ledger.sqlite");
 const ENGINES: Record<string, () => Promise<Ledger>> = {
-  sqlite: () => openLedger(undefined, sqliteFile),
-  postgres: () => openLedger(postgresUrl(), ""),
+  sqlite: () => openLedger(undefined, sqliteFile, CLOCK),
+  postgres: () => openLedger(postgresUrl(), "", CLOCK),
 };
 
 let n = 0;
@@ -201,7 +204,7 @@ describe("the sqlite ledger, opened by many processes at once", () => {
   test("eight processes opening one new ledger file together all succeed (no 'database is locked')", async () => {
     for (let round = 0; round < 5; round++) {
       const file = join(mkdtempSync(join(tmpdir(), "ledger-open-")), "ledger.sqlite");
-      const script = `const { openLedger } = await import(${JSON.stringify(join(import.meta.dir, "../../src/kit/mutations/ledger/open.ts"))}); const at = Number(process.argv[2]); while (Date.now() < at) {} const l = await openLedger(undefined, ${JSON.stringify(file)}); await l.close(); console.log("ok");`;
+      const script = `const { openLedger } = await import(${JSON.stringify(join(import.meta.dir, "../../src/features/ledger/index.ts"))}); const at = Number(process.argv[2]); while (Date.now() < at) {} const l = await openLedger(undefined, ${JSON.stringify(file)}, { now: Date.now }); await l.close(); console.log("ok");`;
       const at = Date.now() + 400;
       const procs = Array.from({ length: 8 }, () =>
         Bun.spawn([process.execPath, "-e", script, String(at)], { stdout: "pipe", stderr: "pipe" }),
@@ -218,7 +221,7 @@ describe("the sqlite ledger, opened by many processes at once", () => {
   }, 120_000);
 
   test("a ledger that cannot be opened names the file, not an unset variable", async () => {
-    const err = await openLedger(undefined, "/proc/no-such-dir/ledger.sqlite").catch((e) => e);
+    const err = await openLedger(undefined, "/proc/no-such-dir/ledger.sqlite", CLOCK).catch((e) => e);
     expect(isLedgerFailure(err)).toBe(true);
     expect(err.code).toBe("UPSTREAM_ERROR");
     expect(err.message).toContain("the ledger file /proc/no-such-dir/ledger.sqlite cannot be opened");

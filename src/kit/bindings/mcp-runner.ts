@@ -1,6 +1,6 @@
 /** How every MCP call runs: the command as a child of this binary, as the argv door runs it. */
 import type { Calls } from "./calls.ts";
-import { doorEnv } from "./doors.ts";
+import { doorEnv } from "../identity/index.ts";
 import type { CommandAnswer, RunCommand } from "./extension.ts";
 
 /** The answer of a call the server did not start, or whose child it stopped: CANCELLED, as the argv door says it. */

@@ -1,6 +1,6 @@
 /** contract §3, universal flags and argv: command words, strict flags, --params, --fields, and the teaching errors of each. */
 export { parseFlags, splitCommandWords, type ArgvFlag, type RawFlags } from "./argv.ts";
-export { checkedFlags, compiledChecks, type Bounds, type Checks, type CompiledValidators } from "./checks.ts";
+export { checkedFlags, compiledChecks, pathOf, type Bounds, type Checks, type CompiledValidators } from "./checks.ts";
 export { readCommandFlags, UNIVERSAL_ARGV } from "./command-flags.ts";
 export { parseFields, project } from "./fields.ts";
 export {

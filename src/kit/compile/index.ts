@@ -17,6 +17,8 @@ import { validatorsOf, type CommandValidators } from "./validators.ts";
 
 export type { CommandValidators } from "./validators.ts";
 export { listedTools } from "./extension-tools.ts";
+/** The string formats compiled validators check: a validator made elsewhere (a receiver's) checks the same. */
+export * as formats from "./formats.ts";
 /** What `compileTool` throws for a tool author's mistake (one line, no stack). */
 export { DeclarationError } from "../declare/index.ts";
 export type { CommandHead, ToolIndex } from "./tool-index.ts";

@@ -17,3 +17,4 @@ export {
 export { createRedactor, ENV_REPLACEMENT, type Redactor } from "./redact.ts";
 export { Credentials, type Credential } from "./credential.ts";
 export { DOOR_ENV, personOnly, type Door } from "./person.ts";
+export { doorEnv } from "./doors.ts";

@@ -2,7 +2,7 @@
  * A person's act (`person: true`, an approval) is done by a person, with
  * their own key. The doors an agent calls through (MCP, a job step) start
  * each command as a child process and say which door in its environment
- * (bindings/doors.ts), so such a command refuses to run behind one, whatever
+ * (doors.ts), so such a command refuses to run behind one, whatever
  * else the environment holds.
  */
 import { KitError } from "../output/index.ts";

@@ -88,7 +88,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
         { allowed: Object.keys(m.actions) },
       );
   const root = rootGuard(plan, m, ctx.tool.name, policy, ctx.env[POLICY_ENV]!);
-  const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath));
+  const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath), ctx);
   const stopping = new Stopping(ctx, plan);
   let run: Awaited<ReturnType<typeof applyItems>> | null = null;
   try {

@@ -5,12 +5,29 @@ export { applyItems, type ApplyRun } from "./apply/loop.ts";
 export { IN_PLACE, ITEM_OUTCOMES, type ItemOutcome, type ItemReport } from "./apply/report.ts";
 export { mutationCommands } from "./commands.ts";
 export { FAILPOINT_ENV } from "./failpoints.ts";
-export { LEDGER_ENV, openLedger } from "./ledger/open.ts";
-export type { Ledger } from "./ledger/ledger.ts";
+export { isLedgerFailure, LEDGER_ENV, type LedgerOptions, openLedger, registerLedgerEngine } from "./ledger/open.ts";
+export {
+  type ActionLogRow,
+  type Claim,
+  type ClaimRequest,
+  decide,
+  type Fence,
+  FRESH_CLAIM,
+  itemRow,
+  type Ledger,
+  type LedgerItemRow,
+  logRow,
+  MIGRATIONS,
+  type Outcome,
+  type Release,
+  type Settlement,
+} from "./ledger/ledger.ts";
+export { actionLog } from "./read-commands.ts";
 export {
   buildPlan,
   PLAN_FILE,
   readPlanFile,
+  resolvePlanPath,
   type ItemInput,
   type Plan,
   type PlanItem,

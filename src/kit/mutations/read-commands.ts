@@ -13,7 +13,7 @@ import { assertWithinEffects } from "./effects.ts";
 import { failpointsOf } from "./failpoints.ts";
 import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
 import type { ActionLogRow } from "./ledger/ledger.ts";
-import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
+import { LEDGER_ENV, type LedgerOptions, openLedger } from "./ledger/open.ts";
 import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
 
 export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, any> {
@@ -81,10 +81,11 @@ export async function actionLog(
   url: string | undefined,
   planPath: string | null,
   filter: { plan?: string; tool?: string },
+  o: LedgerOptions,
 ): Promise<ActionLogRow[]> {
   const beside = planPath ? ledgerBeside(planPath) : null;
   if (!url && (!beside || !existsSync(beside))) return [];
-  const ledger = await openLedger(url, beside ?? "");
+  const ledger = await openLedger(url, beside ?? "", o);
   try {
     return await ledger.actions(filter);
   } finally {
@@ -104,7 +105,7 @@ async function readActions(ctx: CommandContext<{ plan?: string }>): Promise<{ it
     throw new KitError("MISSING_FLAG", "give --plan, or set AGENT_LEDGER_URL to read a shared ledger", {
       hint: "add --plan ./run",
     });
-  const rows = await actionLog(url, path, { plan: plan?.checksum, tool: ctx.tool.name });
+  const rows = await actionLog(url, path, { plan: plan?.checksum, tool: ctx.tool.name }, ctx);
   const iso = (ms: number) => new Date(ms).toISOString();
   const items = rows.map((r) => ({
     at: iso(r.at),

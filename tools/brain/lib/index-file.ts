@@ -3,7 +3,8 @@
  * index of this format, so that no call ever trusts a damaged or foreign file
  * and no call ever opens one half made.
  */
-import { Database } from "bun:sqlite";
+import type { Database } from "bun:sqlite";
+import { openDatabase } from "agent-cli-kit/database";
 import { existsSync, linkSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 
@@ -108,24 +109,22 @@ function madeAside(file: string, place: (temp: string) => void): Database {
 }
 
 /**
- * A connection to an index file. The index is a cache that is rebuilt when
- * damaged, so a commit need not wait for the disk (WAL with synchronous
+ * A connection to an index file, opened as the kit opens every SQLite file
+ * (owner-only, WAL, synchronous NORMAL). The index is a cache that is rebuilt
+ * when damaged, so a commit need not wait for the disk (WAL with synchronous
  * NORMAL survives a crashed process; a power cut may lose the last refresh,
  * which the next call redoes); a first build gets room for its pages.
  */
 function connect(file: string, create = false): Database {
-  const db = new Database(file, { create, strict: true });
   // A call waits while another brings the index up to date (a first build of 100,000 notes takes ~20 s here).
-  db.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  db.run("PRAGMA synchronous = NORMAL");
-  db.run("PRAGMA cache_size = -32768");
-  return db;
+  const opened = openDatabase(file, { create, busyTimeoutMs: BUSY_TIMEOUT_MS, pragmas: ["cache_size = -32768"] });
+  if (opened.engine !== "sqlite") throw new Error(`the note index is a SQLite file, not ${file}`);
+  return opened.db;
 }
 
 function fresh(file: string): Database {
-  const db = connect(file, true);
   // WAL is recorded in the file's header, so every later open of the renamed file uses it.
-  if (file !== ":memory:") db.run("PRAGMA journal_mode = WAL");
+  const db = connect(file, true);
   db.transaction(() => {
     for (const s of SCHEMA) db.run(s);
     db.query("INSERT OR REPLACE INTO meta (key, value) VALUES ('format', ?)").run(FORMAT);

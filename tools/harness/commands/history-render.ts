@@ -3,9 +3,7 @@ import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
 import { renderHistory, renderJobHistory, type JobSummary } from "agent-cli-kit/harness";
-import { LEDGER_ENV } from "agent-cli-kit/harness";
-import { actionLog } from "agent-cli-kit/harness";
-import { readPlanFile, resolvePlanPath } from "agent-cli-kit/harness";
+import { actionLog, LEDGER_ENV, readPlanFile, resolvePlanPath } from "agent-cli-kit/writes";
 
 /** A job's report.json, given as the file or the run dir that holds it. */
 function readReport(ref: string, cwd: string): { path: string; job: JobSummary } {
@@ -79,7 +77,7 @@ export default defineCommand({
     const report = jobRef ? readReport(jobRef, ctx.cwd) : null;
     const planPath = planRef ? resolvePlanPath(planRef, ctx.cwd) : join(dirname(report!.path), "plan.json");
     const plan = planRef || existsSync(planPath) ? readPlanFile(planPath, null) : null;
-    const rows = plan ? await actionLog(ctx.env[LEDGER_ENV], planPath, { plan: plan.checksum }) : [];
+    const rows = plan ? await actionLog(ctx.env[LEDGER_ENV], planPath, { plan: plan.checksum }, ctx) : [];
     const pages = report ? renderJobHistory(report.job, plan, rows) : renderHistory(plan!, rows);
     ctx.runDir.create();
     const history = join(ctx.runDir.path, "history.html");

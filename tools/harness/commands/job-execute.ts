@@ -5,7 +5,7 @@ import { defineCommand, describe, KitError } from "agent-cli-kit";
 import { routeArtifacts, storageOf, type ArtifactRef } from "agent-cli-kit/harness";
 import { deliver } from "agent-cli-kit/harness";
 import { foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
-import { parseJob } from "agent-cli-kit/harness";
+import { fleetTools, parseJob } from "agent-cli-kit/harness";
 import { runSteps, stepArgv } from "agent-cli-kit/harness";
 import { deliverSecrets, issuedSecrets } from "agent-cli-kit/harness";
 import { DELIVERY_FILE, OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
@@ -129,7 +129,7 @@ export default defineCommand({
     const path = resolve(ctx.cwd, ctx.flags.job);
     if (!existsSync(path))
       throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
-    const job = parseJob(readFileSync(path, "utf8"), path);
+    const job = parseJob(readFileSync(path, "utf8"), path, fleetTools());
     const secret = ctx.env[SECRET_ENV];
     if (job.delivery && !secret)
       throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, {

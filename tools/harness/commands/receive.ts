@@ -2,11 +2,10 @@ import * as z from "agent-cli-kit/schema";
 import { join, resolve as resolvePath } from "node:path";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
 import { SchemaRegistry } from "agent-cli-kit/harness";
-import { STEP_TOOLS } from "agent-cli-kit/harness";
 import { createReceiver, type ReceiverEvent } from "agent-cli-kit/harness";
 import { openEventStore } from "agent-cli-kit/harness";
 import type { DescribeDoc } from "agent-cli-kit/harness";
-import { fleetTool, internalAnswer, selfArgv } from "agent-cli-kit/harness";
+import { fleetTool, fleetTools, internalAnswer, selfArgv } from "agent-cli-kit/harness";
 import { SECRET, SECRET_ENV } from "./shared.ts";
 
 const STORE_ENV = "AGENT_RECEIVER_URL";
@@ -14,14 +13,13 @@ const STORE_ENV = "AGENT_RECEIVER_URL";
 const WIND_DOWN_MS = 1500;
 
 /** The registry of result schemas: the harness's own (a report is its job execute result) and each fleet tool's, from their describe documents. */
-function registryOfFleet(warn: (m: string) => void): SchemaRegistry {
+function registryOfFleet(path: string, warn: (m: string) => void): SchemaRegistry {
   const docs: DescribeDoc[] = [];
-  for (const [tool, argv] of [["harness", selfArgv()] as const, ...STEP_TOOLS.map((t) => [t, fleetTool(t)] as const)]) {
-    const p = Bun.spawnSync([...argv, "--describe"], {
-      stdout: "pipe",
-      stderr: "ignore",
-      env: { PATH: process.env.PATH ?? "" },
-    });
+  for (const [tool, argv] of [
+    ["harness", selfArgv()] as const,
+    ...fleetTools().map((t) => [t, fleetTool(t)] as const),
+  ]) {
+    const p = Bun.spawnSync([...argv, "--describe"], { stdout: "pipe", stderr: "ignore", env: { PATH: path } });
     if (p.exitCode === 0) docs.push(JSON.parse(p.stdout.toString()) as DescribeDoc);
     else warn(`${tool} --describe failed: its results cannot be validated, and reports with them are refused`);
   }
@@ -121,7 +119,7 @@ export default defineCommand({
     const handle = createReceiver({
       secret: ctx.env[SECRET_ENV]!,
       store,
-      registry: registryOfFleet((m) => ctx.log.warn(m)),
+      registry: registryOfFleet(ctx.env.PATH ?? "", (m) => ctx.log.warn(m)),
       now: ctx.now,
       windowSeconds: ctx.flags.window,
       onEvent,

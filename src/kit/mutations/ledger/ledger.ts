@@ -106,7 +106,8 @@ export interface Settlement {
 export type Release = "forget" | "reconcile";
 
 export interface Ledger {
-  readonly engine: "sqlite" | "postgres";
+  /** The database engine it runs on (database/engines.ts). */
+  readonly engine: string;
   /** Takes the key, or says who has it or how it ended. Atomic across processes. */
   claim(req: ClaimRequest): Promise<Claim>;
   /** Extends the lease to `leaseUntil`; false once the fence no longer holds (the intent was taken over or settled). */
@@ -128,7 +129,7 @@ export interface Ledger {
 }
 
 /** The schema, versioned: each step runs once, in order, recorded in ledger_migrations. */
-export const MIGRATIONS: readonly { version: number; sql: (engine: "sqlite" | "postgres") => string[] }[] = [
+export const MIGRATIONS: readonly { version: number; sql: (engine: string) => string[] }[] = [
   {
     version: 1,
     sql: (engine) => [

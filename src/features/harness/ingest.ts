@@ -7,9 +7,9 @@
  * The registry is the tools' describe documents (their output schemas).
  */
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
-import { pathOf } from "../cli/checks.ts";
-import * as formats from "../compile/formats.ts";
-import type { DescribeDoc, JsonSchema } from "../introspection/describe-doc.ts";
+import { pathOf } from "../../kit/cli/index.ts";
+import { formats } from "../../kit/compile/index.ts";
+import type { DescribeDoc, JsonSchema } from "../../kit/introspection/index.ts";
 
 export type Verdict =
   | { ok: true }

@@ -6,8 +6,8 @@
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { KitError } from "../output/errors.ts";
-import { sha256 } from "../pipeline/hash.ts";
+import { KitError } from "../../kit/output/index.ts";
+import { sha256 } from "../../kit/pipeline/index.ts";
 
 export type ArtifactType = "raw" | "report" | "plan";
 

@@ -6,7 +6,7 @@
  * is honoured (bounded); a redirect is refused, never followed with the
  * signed body.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../../kit/output/index.ts";
 import { signedHeaders } from "./sign.ts";
 
 export interface DeliveryOptions {

@@ -5,13 +5,13 @@
  * continue_on_error; a cancellation stops the step running and the job.
  * Each step is a process group with a time limit (base/process-group.ts).
  * Values the harness passes (the run dir) join the step's input there, never
- * argv words; and no step is a person's act (bindings/doors.ts).
+ * argv words; and no step is a person's act (identity/doors.ts).
  */
-import { doorEnv } from "../bindings/doors.ts";
-import { fleetTool } from "../runtime/multicall.ts";
+import { runInGroup } from "../../kit/base/index.ts";
+import { doorEnv } from "../../kit/identity/index.ts";
+import { fleetTool } from "../../kit/runtime/index.ts";
 import { envelopeOf } from "./envelope.ts";
 import type { StepRun } from "./fold.ts";
-import { runInGroup } from "../base/index.ts";
 import type { Job } from "./job.ts";
 
 export interface StepContext {

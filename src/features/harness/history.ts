@@ -4,8 +4,7 @@
  * targets, actors, details) is escaped, and the page carries a policy that
  * runs no script at all: a hostile string renders as text.
  */
-import type { ActionLogRow } from "../mutations/ledger/ledger.ts";
-import type { Plan } from "../mutations/plan.ts";
+import type { ActionLogRow, Plan } from "../../kit/mutations/index.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = {
   "&": "&amp;",

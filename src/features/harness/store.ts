@@ -4,8 +4,13 @@
  * store itself. SQLite by default; PostgreSQL when the URL says so, as the
  * ledger's convention is.
  */
-import { Database } from "bun:sqlite";
-import { SQL } from "bun";
+import {
+  type EngineName,
+  type OpenedDatabase,
+  openDatabase,
+  type PostgresDatabase,
+  type SqliteDatabase,
+} from "../../kit/database/index.ts";
 
 export interface StoredEvent {
   readonly jobId: string;
@@ -34,10 +39,7 @@ const rowOf = (r: Record<string, unknown>): StoredEvent => ({
   body: String(r.body),
 });
 
-function sqliteStore(path: string): EventStore {
-  const db = new Database(path, { create: true, strict: true });
-  db.run("PRAGMA busy_timeout = 10000");
-  db.run("PRAGMA journal_mode = WAL");
+function sqliteStore({ db, close }: SqliteDatabase): EventStore {
   db.run(TABLE);
   const insert = db.query(
     "INSERT INTO harness_events (job_id, event_type, event_id, received_at, body) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
@@ -49,12 +51,11 @@ function sqliteStore(path: string): EventStore {
       (db.query("SELECT * FROM harness_events ORDER BY received_at, event_id").all() as Record<string, unknown>[]).map(
         rowOf,
       ),
-    close: async () => db.close(),
+    close,
   };
 }
 
-async function postgresStore(url: string): Promise<EventStore> {
-  const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });
+async function postgresStore({ sql, close }: PostgresDatabase): Promise<EventStore> {
   await sql.unsafe(TABLE);
   return {
     async record(e) {
@@ -66,12 +67,24 @@ async function postgresStore(url: string): Promise<EventStore> {
       ((await sql`SELECT * FROM harness_events ORDER BY received_at, event_id`) as Record<string, unknown>[]).map(
         rowOf,
       ),
-    close: () => sql.close(),
+    close,
   };
 }
 
+type StoreOn<E extends EngineName> = (db: Extract<OpenedDatabase, { engine: E }>) => EventStore | Promise<EventStore>;
+
+/** The store on each database engine it speaks (database/engines.ts); another engine's URL is refused by name. */
+const STORES: { [E in EngineName]?: StoreOn<E> } = { sqlite: sqliteStore, postgres: postgresStore };
+
 /** A postgres:// URL, else a SQLite file (`fallbackPath` when no URL is given). */
 export async function openEventStore(url: string | undefined, fallbackPath: string): Promise<EventStore> {
-  if (url && /^postgres(ql)?:\/\//.test(url)) return postgresStore(url);
-  return sqliteStore(url || fallbackPath);
+  const db = openDatabase(url?.trim() || fallbackPath);
+  try {
+    const store = STORES[db.engine] as StoreOn<EngineName> | undefined;
+    if (!store) throw new Error(`the event store runs on ${Object.keys(STORES).join(" or ")}, not ${db.engine}`);
+    return await store(db);
+  } catch (e) {
+    await db.close().catch(() => {});
+    throw e;
+  }
 }

@@ -5,10 +5,8 @@
  * runs; each refusal names the field.
  */
 import { dirname, resolve } from "node:path";
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../../kit/output/index.ts";
 
-/** The tools a job may run: the fleet's, found beside the harness or in its multicall binary. */
-export const STEP_TOOLS = ["seo", "brain", "gate"] as const;
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
 const MAX_STEPS = 100;
 /** A step's time limit when the job names none, and the most it may name. */
@@ -57,7 +55,7 @@ function secondsOf(raw: unknown, path: string, fallback: number, max: number): n
 
 const STEP_FIELDS = ["argv", "input", "continue_on_error", "timeout_seconds"];
 
-function stepOf(raw: unknown, i: number, jobSeconds: number): JobStep {
+function stepOf(raw: unknown, i: number, jobSeconds: number, tools: readonly string[]): JobStep {
   const at = `steps[${i}]`;
   if (!isObject(raw)) throw bad(at, "must be an object { argv, input?, continue_on_error?, timeout_seconds? }");
   for (const key of Object.keys(raw))
@@ -69,8 +67,14 @@ function stepOf(raw: unknown, i: number, jobSeconds: number): JobStep {
       'must be an array of strings: a fleet tool and its command, e.g. ["seo", "audit"] (never a shell string)',
       argv,
     );
-  if (!(STEP_TOOLS as readonly string[]).includes(argv[0]!))
-    throw bad(`${at}.argv[0]`, `must be one of the fleet's tools: ${STEP_TOOLS.join(", ")}`, argv[0]);
+  if (!tools.includes(argv[0]!))
+    throw bad(
+      `${at}.argv[0]`,
+      tools.length
+        ? `must be one of the fleet's tools: ${tools.join(", ")}`
+        : "must be a fleet tool, and none is beside the harness",
+      argv[0],
+    );
   if (input !== undefined && !isObject(input))
     throw bad(`${at}.input`, "must be a JSON object: the step's flags, given on stdin with --params -", input);
   if (input !== undefined && argv.includes("--params")) throw bad(`${at}`, "gives both input and --params; give one");
@@ -104,8 +108,8 @@ export function eventIdOf(id: string, steps: readonly JobStep[]): string {
   return `evt-${new Bun.CryptoHasher("sha256").update(what).digest("hex").slice(0, 32)}`;
 }
 
-/** The job in `text`, read from the file at `path`. */
-export function parseJob(text: string, path: string): Job {
+/** The job in `text`, read from the file at `path`; its steps may run `tools` (the fleet's: fleetTools()). */
+export function parseJob(text: string, path: string, tools: readonly string[]): Job {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -129,7 +133,7 @@ export function parseJob(text: string, path: string): Job {
     throw bad("run_dir", "must be a folder path", raw.run_dir);
   const base = dirname(resolve(path));
   const jobSeconds = secondsOf(raw.timeout_seconds, "timeout_seconds", DEFAULT_STEP_SECONDS, MAX_STEP_SECONDS);
-  const steps = raw.steps.map((s, i) => stepOf(s, i, jobSeconds));
+  const steps = raw.steps.map((s, i) => stepOf(s, i, jobSeconds, tools));
   return {
     id: raw.id,
     steps,

@@ -5,7 +5,7 @@
  * reads no `secrets_out`), so neither report.json, the receiver's store nor
  * the report's delivery does. The platform writes it to its secret store.
  */
-import { KitError } from "../output/errors.ts";
+import { KitError } from "../../kit/output/index.ts";
 import { deliver, type Delivered, type DeliveryOptions } from "./deliver.ts";
 import type { StepRun } from "./fold.ts";
 

@@ -3,8 +3,9 @@
  * inserts the intent row or locks the existing one (SELECT … FOR UPDATE), so
  * concurrent applies on many machines serialise per key.
  */
-import { SQL } from "bun";
+import type { SQL } from "bun";
 import { hostname } from "node:os";
+import type { PostgresDatabase } from "../../kit/database/index.ts";
 import {
   decide,
   FRESH_CLAIM,
@@ -16,12 +17,12 @@ import {
   type Fence,
   type Ledger,
   type Release,
+  type LedgerOptions,
   type Settlement,
-} from "./ledger.ts";
+} from "../../kit/mutations/index.ts";
 
-export async function openPostgres(url: string): Promise<Ledger> {
-  const sql = new SQL(url, { max: 2, idleTimeout: 5, connectionTimeout: 10 });
-  await migrate(sql);
+export async function postgresLedger({ sql, close }: PostgresDatabase, o: LedgerOptions): Promise<Ledger> {
+  await migrate(sql, () => o.now());
   const host = hostname();
   return {
     engine: "postgres",
@@ -52,9 +53,7 @@ export async function openPostgres(url: string): Promise<Ledger> {
       const [r] = await sql`SELECT * FROM action_items WHERE idempotency_key = ${key}`;
       return r ? itemRow(r) : null;
     },
-    async close() {
-      await sql.close();
-    },
+    close,
   };
 }
 
@@ -119,7 +118,7 @@ async function claim(sql: SQL, req: ClaimRequest, host: string): Promise<Claim> 
   }
 }
 
-async function migrate(sql: SQL): Promise<void> {
+async function migrate(sql: SQL, now: () => number): Promise<void> {
   await sql.begin(async (tx) => {
     // One migrator at a time across every machine sharing the ledger.
     await tx`SELECT pg_advisory_xact_lock(7342001)`;
@@ -130,7 +129,7 @@ async function migrate(sql: SQL): Promise<void> {
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       for (const statement of m.sql("postgres")) await tx.unsafe(statement);
-      await tx`INSERT INTO ledger_migrations (version, applied_at) VALUES (${m.version}, ${Date.now()})`;
+      await tx`INSERT INTO ledger_migrations (version, applied_at) VALUES (${m.version}, ${now()})`;
     }
   });
 }

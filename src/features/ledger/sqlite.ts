@@ -1,7 +1,7 @@
-/** The embedded ledger engine: one SQLite file, WAL, writers serialised by BEGIN IMMEDIATE. */
-import { Database } from "bun:sqlite";
-import { closeSync, openSync } from "node:fs";
+/** The embedded ledger engine: one SQLite file (opened by the kit's database/), writers serialised by BEGIN IMMEDIATE. */
+import type { Database } from "bun:sqlite";
 import { hostname } from "node:os";
+import type { SqliteDatabase } from "../../kit/database/index.ts";
 import {
   decide,
   FRESH_CLAIM,
@@ -12,33 +12,9 @@ import {
   type ClaimRequest,
   type Fence,
   type Ledger,
+  type LedgerOptions,
   type Settlement,
-} from "./ledger.ts";
-
-const BUSY_TIMEOUT_MS = 10_000;
-
-/**
- * The file, in WAL mode and migrated. Made owner-only before SQLite opens it
- * (its -wal and -shm files take the same mode): the action log names what
- * was written where.
- */
-const openDatabase = (path: string): Database =>
-  withBusyRetry(() => {
-    if (path !== ":memory:" && !path.startsWith("file:")) closeSync(openSync(path, "a", 0o600));
-    const d = new Database(path, { create: true, strict: true });
-    try {
-      d.run(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
-      // Switching to WAL upgrades a read lock to a write lock, and SQLite answers SQLITE_BUSY at once
-      // without calling the busy handler: two applies opening a new ledger together would fail. Hence the retry.
-      d.run("PRAGMA journal_mode = WAL");
-      d.run("PRAGMA synchronous = NORMAL");
-      migrate(d);
-      return d;
-    } catch (e) {
-      d.close();
-      throw e;
-    }
-  });
+} from "../../kit/mutations/index.ts";
 
 /** Every statement the protocol runs, prepared once per open. */
 const statements = (db: Database) => ({
@@ -128,8 +104,8 @@ function writers(db: Database, q: ReturnType<typeof statements>, host: string) {
   return { insert, claimTaken, settle, settleAndClaim };
 }
 
-export function openSqlite(path: string): Ledger {
-  const db = openDatabase(path);
+export async function sqliteLedger({ db, close }: SqliteDatabase, o: LedgerOptions): Promise<Ledger> {
+  migrate(db, () => o.now());
   const q = statements(db);
   const { insert, claimTaken, settle, settleAndClaim } = writers(db, q, hostname());
 
@@ -154,29 +130,11 @@ export function openSqlite(path: string): Ledger {
       const r = q.get.get(key) as Record<string, unknown> | null;
       return r ? itemRow(r) : null;
     },
-    async close() {
-      db.close();
-    },
+    close,
   };
 }
 
-const isBusy = (e: unknown): boolean =>
-  /SQLITE_BUSY|database is locked/i.test(`${(e as { code?: string }).code ?? ""} ${(e as Error).message ?? ""}`);
-
-/** Runs `open` again while SQLite reports the file busy, for as long as the busy timeout would have waited. */
-function withBusyRetry<T>(open: () => T): T {
-  const deadline = Date.now() + BUSY_TIMEOUT_MS;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return open();
-    } catch (e) {
-      if (!isBusy(e) || Date.now() > deadline) throw e;
-      Bun.sleepSync(Math.min(100, 5 * 2 ** attempt) * (0.5 + Math.random()));
-    }
-  }
-}
-
-function migrate(db: Database): void {
+function migrate(db: Database, now: () => number): void {
   db.transaction(() => {
     db.run("CREATE TABLE IF NOT EXISTS ledger_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)");
     const done = new Set(
@@ -185,7 +143,7 @@ function migrate(db: Database): void {
     for (const m of MIGRATIONS) {
       if (done.has(m.version)) continue;
       for (const statement of m.sql("sqlite")) db.run(statement);
-      db.query("INSERT INTO ledger_migrations (version, applied_at) VALUES (?, ?)").run(m.version, Date.now());
+      db.query("INSERT INTO ledger_migrations (version, applied_at) VALUES (?, ?)").run(m.version, now());
     }
   }).immediate();
 }

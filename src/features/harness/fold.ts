@@ -3,8 +3,7 @@
  * job response. Pure: the same steps give the same response, which the
  * harness-conformance test holds to a table.
  */
-import { roundUsd } from "../output/envelope.ts";
-import { REDISPATCH_CODES } from "../output/errors.ts";
+import { REDISPATCH_CODES, roundUsd } from "../../kit/output/index.ts";
 import type { ArtifactRef } from "./artifacts.ts";
 
 /** What the harness saw of one step: its argv, how it exited, the envelope it printed (null: none). */

@@ -2,9 +2,10 @@
  * The doors an agent calls through (MCP, a job step) start each command as a
  * child process. They say which door in its environment, and never pass on a
  * person's approver key: a command declared a person's act refuses to run
- * behind one (identity/person.ts).
+ * behind one (person.ts).
  */
-import { APPROVER_KEY_ENV, DOOR_ENV, type Door } from "../identity/index.ts";
+import { APPROVER_KEY_ENV } from "./env.ts";
+import { DOOR_ENV, type Door } from "./person.ts";
 
 /** The environment of a child an agent's door starts: its own, less a person's key, marked with the door. */
 export function doorEnv(env: Readonly<Record<string, string | undefined>>, door: Door): Record<string, string> {
