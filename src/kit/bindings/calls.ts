@@ -81,7 +81,8 @@ export class Calls {
     for (const c of this.#children) c.kill("SIGTERM");
     await Promise.race([Promise.allSettled([...this.#inFlight]), Bun.sleep(GRACE_MS)]);
     for (const g of groups) signalGroup(g, "SIGKILL");
-    for (const end = Date.now() + REAP_MS; groups.some((g) => groupMembers(g) > 0) && Date.now() < end; )
+    // A wait: elapsed time, not the time of day.
+    for (const end = performance.now() + REAP_MS; groups.some((g) => groupMembers(g) > 0) && performance.now() < end; )
       await Bun.sleep(10);
   }
 }

@@ -28,6 +28,8 @@ export interface ExecContext {
    * irreversible step, so an owner whose lease was taken over never commits.
    */
   fence(): Promise<void>;
+  /** The run's clock (ms since the epoch): what an executor stamps on what it writes. */
+  now(): number;
   /** A credential apply declares, refreshed as it nears expiry; `fetch` for a service bound to it (contract §10). */
   credential(name: string): Credential;
   /**
@@ -38,7 +40,7 @@ export interface ExecContext {
   secretOut(name: string, value: string): void;
 }
 
-export type ReadContext = Omit<ExecContext, "idempotencyKey" | "fence" | "credential" | "secretOut">;
+export type ReadContext = Omit<ExecContext, "idempotencyKey" | "fence" | "now" | "credential" | "secretOut">;
 
 /**
  * What an action may change: the gate holds every item to it (through the

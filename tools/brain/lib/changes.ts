@@ -89,7 +89,7 @@ async function write(
   const existing = readNoteFile(repo.root, id);
   if (kind === "create" && existing) throw new KitError("PRECONDITION_FAILED", `note ${id} already exists`);
   if (kind === "update" && !existing) throw new KitError("PRECONDITION_FAILED", `note ${id} is gone`);
-  const now = new Date().toISOString();
+  const now = new Date(x.now()).toISOString();
   const created = existing ? parseNote(id, existing).created : now;
   return change(repo, item, x, id, renderNote({ ...p, created, updated: now }), `brain: ${kind} note ${id}`);
 }

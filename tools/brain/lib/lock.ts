@@ -31,14 +31,14 @@ export async function withWriteLock<T>(
 ): Promise<T> {
   const db = new Database(`${repo.gitDir}/${LOCK_FILE}`, { create: true });
   try {
-    const deadline = Date.now() + waitOf(env);
+    const deadline = performance.now() + waitOf(env); // a wait: elapsed time, not the time of day
     for (let pause = 5; ; pause = Math.min(pause * 2, 100)) {
       try {
         db.exec("BEGIN IMMEDIATE");
         break;
       } catch (e) {
         if (!isBusy(e)) throw e;
-        if (Date.now() >= deadline)
+        if (performance.now() >= deadline)
           throw new KitError(
             "IN_PROGRESS",
             `another brain process is writing to ${repo.root} and did not finish within ${waitOf(env)} ms`,

@@ -49,9 +49,11 @@ export class PageWriter<T> {
     private readonly kind = "pages",
   ) {
     // A killed run's temp file is swept first (the kit's rule: its writer gone, or stale), as every atomic write does.
-    sweepTemps(join(dir, `${stage}.${kind}.ndjson`));
-    this.#tmp = join(dir, `${stage}.${kind}.ndjson.tmp-${process.pid}-${crypto.randomUUID()}`);
+    const path = join(dir, `${stage}.${kind}.ndjson`);
+    sweepTemps(path);
+    this.#tmp = `${path}.tmp-${process.pid}-${crypto.randomUUID()}`;
     this.#fd = openSync(this.#tmp, "w");
+    sweepTemps(path, this.#tmp);
   }
 
   write(item: T): void {

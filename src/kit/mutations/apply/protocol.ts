@@ -55,6 +55,7 @@ export class Applier implements ItemOwner {
       signal,
       idempotencyKey: it.idempotency_key,
       fence,
+      now: () => this.run.now(),
       ...(this.run.identity ?? NO_IDENTITY),
     };
   }
