@@ -133,7 +133,11 @@ export async function writeSkills(): Promise<DescribeDoc[]> {
   }
   mkdirSync(join(dist, "share"), { recursive: true });
   writeFileSync(join(dist, "share", "SKILL.md"), fleetSkill(docs));
-  writeFileSync(join(dist, "tools.json"), `${JSON.stringify(declaredTools(docs), null, 2)}\n`);
+  const toolList = `${JSON.stringify(declaredTools(docs), null, 2)}\n`;
+  writeFileSync(join(dist, "tools.json"), toolList);
+  // The test builds are a fleet of their own: their harness learns its step tools from the list beside it too.
+  mkdirSync(join(dist, "test"), { recursive: true });
+  writeFileSync(join(dist, "test", "tools.json"), toolList);
   // The committed fleet skill is this repository's fleet; a build with outside tools writes its own in dist/share only.
   if (outside.length === 0) writeFileSync(join(root, "SKILL.md"), fleetSkill(docs));
   return docs;
