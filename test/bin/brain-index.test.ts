@@ -241,7 +241,7 @@ describe("the persisted note index", () => {
       const compiled = (await brain(repo, ["search", "--query", query, "--limit", "100"])).json.data.items.map(
         (i: any) => [i.id, i.score],
       );
-      const scratch = NoteIndex.open(repo, silent, null);
+      const scratch = NoteIndex.open(repo, silent, null, Date.now);
       scratch.refresh(null, () => EVERY_FILE);
       const expected = scratch.search(query, [], { offset: 0, limit: 100 }).items.map((h) => [h.note.id, h.score]);
       scratch.close();

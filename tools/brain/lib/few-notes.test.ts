@@ -18,7 +18,7 @@ test("a repository of a few notes is listed from its files exactly as the index 
   writeFileSync(join(repo, "notes", "n-0003.md"), "---\ntitle: [unclosed\n---\n\nbad yaml\n");
   writeFileSync(join(repo, "notes", "n-0004.md"), new Uint8Array([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x0a]));
   const few = readFewNotes(repo)!;
-  const index = NoteIndex.open(repo, { warn: () => {} }, null);
+  const index = NoteIndex.open(repo, { warn: () => {} }, null, Date.now);
   index.refresh(null, () => EVERY_FILE);
   for (const [tags, text] of [
     [[], undefined],

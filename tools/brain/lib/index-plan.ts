@@ -66,7 +66,8 @@ const ROW = "id, size, mtime_ns, ctime_ns, ino, read_ns";
 export const indexedHead = (db: Database): string | null =>
   (db.query("SELECT value FROM meta WHERE key = 'head'").get() as { value: string } | null)?.value ?? null;
 
-export function planRefresh(db: Database, root: string, change: Change): RefreshPlan {
+/** `nowNs`: the time of this call, stamped on what it reads (ns since the epoch). */
+export function planRefresh(db: Database, root: string, change: Change, nowNs: bigint): RefreshPlan {
   const dir = notesFolder(root);
   const pending = new Set(
     db
@@ -75,7 +76,7 @@ export function planRefresh(db: Database, root: string, change: Change): Refresh
       .map((r) => String(r[0])),
   );
   const folderStat = lstatSync(dir, { bigint: true, throwIfNoEntry: false });
-  const listing = change.dirty === "all" ? null : newFiles(db, dir, folderStat, change.candidates === "all");
+  const listing = change.dirty === "all" ? null : newFiles(db, dir, folderStat, change.candidates === "all", nowNs);
   const rows = rowsToCheck(db, dir, change, pending, listing?.ids ?? []);
   const folder = folderStat?.isDirectory() ?? false;
   const listed = (id: string) => change.dirty === "all" || change.dirty.has(id);
@@ -135,6 +136,7 @@ function newFiles(
   dir: string,
   st: BigIntStats | undefined,
   all: boolean,
+  nowNs: bigint,
 ): { record?: string; ids: string[] } | null {
   const sig = st ? `${st.mtimeNs}:${st.ctimeNs}:${st.ino}` : "none";
   const recorded = (
@@ -143,7 +145,7 @@ function newFiles(
   const racy = (ns: bigint) => ns + RACY_NS >= BigInt(recorded![1]!);
   if (recorded?.[0] === sig && !(st && (racy(st.mtimeNs) || racy(st.ctimeNs)))) return null;
   // Stamped before the names are read: a change after this instant is seen by the next call.
-  const record = `${sig}/${BigInt(Date.now()) * 1_000_000n}`;
+  const record = `${sig}/${nowNs}`;
   if (all || !st?.isDirectory()) return { record, ids: [] };
   const known = new Set(
     db

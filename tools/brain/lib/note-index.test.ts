@@ -17,7 +17,7 @@ const ALL = { offset: 0, limit: 10_000 };
 /** The repository's index, brought up to date by checking every file, as a call on a small repository does. */
 function indexOf(repo: string, warnings: string[] = [], inMemory = false): NoteIndex {
   settle(repo);
-  const index = NoteIndex.open(repo, { warn: (m) => warnings.push(m) }, inMemory ? null : join(repo, ".git"));
+  const index = NoteIndex.open(repo, { warn: (m) => warnings.push(m) }, inMemory ? null : join(repo, ".git"), Date.now);
   index.refresh(EVERY_FILE, () => EVERY_FILE);
   return index;
 }

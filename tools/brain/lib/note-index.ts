@@ -64,12 +64,14 @@ export class NoteIndex {
     private readonly root: string,
     private readonly file: string | null,
     private readonly log: Logger,
+    /** The command's clock (ms): in a release binary the system's, the one that stamps the files it is compared with. */
+    private readonly now: () => number,
   ) {}
 
   /** The index of `root`'s notes kept in `gitDir` (not yet brought up to date: see refresh); without one, in memory. */
-  static open(root: string, log: Logger, gitDir: string | null): NoteIndex {
+  static open(root: string, log: Logger, gitDir: string | null, now: () => number): NoteIndex {
     const file = gitDir ? join(gitDir, "brain", `index-${Bun.hash(root).toString(36)}.sqlite`) : null;
-    return new NoteIndex(openIndexFile(file, log), root, file, log);
+    return new NoteIndex(openIndexFile(file, log), root, file, log, now);
   }
 
   /** Replaces a damaged index file with an empty one (a call at the same moment opens the old file or the new, whole); false for an index in memory. */
@@ -104,9 +106,13 @@ export class NoteIndex {
   refresh(seen: Change | null, locked: () => Change): void {
     // IMMEDIATE: concurrent calls refreshing one index take turns instead of colliding.
     const changed =
-      !(seen && planRefresh(this.db, this.root, seen).empty) &&
-      this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked()))).immediate();
+      !(seen && planRefresh(this.db, this.root, seen, this.nowNs()).empty) &&
+      this.db.transaction(() => this.apply(planRefresh(this.db, this.root, locked(), this.nowNs()))).immediate();
     if (changed || this.dataVersion() !== this.memoVersion) this.memo.clear();
+  }
+
+  private nowNs(): bigint {
+    return BigInt(Math.floor(this.now())) * 1_000_000n;
   }
 
   private dataVersion(): number {
@@ -147,7 +153,7 @@ export class NoteIndex {
       unfold.run(row.n);
     };
     // Stamped before any file is read: a write after this instant is racily clean, and read again next time.
-    const readNs = String(BigInt(Date.now()) * 1_000_000n);
+    const readNs = String(this.nowNs());
     for (const id of plan.gone) drop(id);
     for (const [done, f] of plan.reread.entries()) {
       this.log.progress?.("indexed notes", done + 1, plan.reread.length);

@@ -41,7 +41,9 @@ export async function openNotes(
     import("./note-index.ts"),
     import("./index-file.ts"),
   ]);
-  const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir);
+  const index = NoteIndex.open(repo.root, { warn: (m) => ctx.log.warn(m), progress: ctx.progress }, repo.gitDir, () =>
+    ctx.now(),
+  );
   try {
     try {
       await bringUpToDate(index, repo, ask, early);
