@@ -1,7 +1,7 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe } from "agent-cli-kit";
 import { REPO_VARS, repoFlag, tagFlag } from "../lib/flags.ts";
-import { queryTerms } from "../lib/note-index.ts";
+import { queryTerms } from "../lib/query-terms.ts";
 import { openNotes } from "../lib/read-notes.ts";
 import { openRepo } from "../lib/repo.ts";
 import { unreadable } from "./shared.ts";

@@ -10,7 +10,8 @@ import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node
 import { join } from "node:path";
 import { notesRepo, settle } from "../../../test/helpers/note-files.ts";
 import { EVERY_FILE } from "./index-plan.ts";
-import { NoteIndex, queryTerms } from "./note-index.ts";
+import { NoteIndex } from "./note-index.ts";
+import { queryTerms } from "./query-terms.ts";
 
 const ALL = { offset: 0, limit: 10_000 };
 

@@ -22,6 +22,7 @@ import type { Database } from "bun:sqlite";
 import type { CutPage } from "agent-cli-kit";
 import { join } from "node:path";
 import { openIndexFile, replaceIndexFile } from "./index-file.ts";
+import { queryTerms } from "./query-terms.ts";
 import { type Change, indexedHead, planRefresh, type RefreshPlan } from "./index-plan.ts";
 import { parseNote, readNoteFile, type Note } from "./notes.ts";
 
@@ -252,18 +253,4 @@ export class NoteIndex {
   close(): void {
     this.db.close();
   }
-}
-
-/** The words of a query as FTS5 sees them (letters and digits), lower-cased, each once. */
-export function queryTerms(query: string): string[] {
-  return [
-    ...new Set(
-      (
-        query
-          .normalize("NFKC")
-          .toLowerCase()
-          .match(/[\p{L}\p{N}]+/gu) ?? []
-      ).filter((t) => t.length > 0),
-    ),
-  ];
 }

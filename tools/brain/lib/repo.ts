@@ -62,10 +62,17 @@ export function openRepo(
     });
   const prefix = root === found.top ? "" : root.slice(found.top.length + (found.top === "/" ? 0 : 1));
   assertNotesFolder(root);
-  const repo: Repo = {
+  const repo = gitRunner(root, found.gitDir, prefix ? `${prefix}/` : "", childEnv);
+  assertNoConflict(repo);
+  return repo;
+}
+
+/** The repository at `root` with git run in it: in the environment `childEnv` (no GIT_* of the caller's, no prompt, no pager). */
+function gitRunner(root: string, gitDir: string, prefix: string, childEnv: Record<string, string>): Repo {
+  return {
     root,
-    gitDir: found.gitDir,
-    prefix: prefix ? `${prefix}/` : "",
+    gitDir,
+    prefix,
     git(args, opts = {}) {
       const p = Bun.spawnSync(["git", "-C", root, ...args], {
         env: opts.env ? { ...childEnv, ...opts.env } : childEnv,
@@ -96,8 +103,6 @@ export function openRepo(
       return { code, stdout, stderr };
     },
   };
-  assertNoConflict(repo);
-  return repo;
 }
 
 /** A notes folder that is a link (out of the repository, say) is refused by every command, the same way every time: nothing there is the repository's. */

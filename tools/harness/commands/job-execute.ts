@@ -1,13 +1,12 @@
 import * as z from "agent-cli-kit/schema";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
-import { routeArtifacts, storageOf, type ArtifactRef } from "agent-cli-kit/harness";
-import { deliver } from "agent-cli-kit/harness";
-import { foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
-import { fleetTools, parseJob } from "agent-cli-kit/harness";
-import { runSteps, stepArgv } from "agent-cli-kit/harness";
-import { deliverSecrets, issuedSecrets } from "agent-cli-kit/harness";
+import { routeArtifacts, storageOf } from "agent-cli-kit/harness";
+import type { JobReport } from "agent-cli-kit/harness";
+import { runSteps } from "agent-cli-kit/harness";
+import { issuedSecrets } from "agent-cli-kit/harness";
+import { dryRunAnswer, folderOf, jobAt, sendOut } from "./job-run.ts";
 import { DELIVERY_FILE, OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
 
 const usd = z.number().check(z.minimum(0));
@@ -126,47 +125,17 @@ export default defineCommand({
   outcome: "count",
   examples: [{ argv: ["--job", "job.json"], summary: "Run the job in job.json and deliver its report." }],
   async run(ctx) {
-    const path = resolve(ctx.cwd, ctx.flags.job);
-    if (!existsSync(path))
-      throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
-    const job = parseJob(readFileSync(path, "utf8"), path, fleetTools());
     const secret = ctx.env[SECRET_ENV];
-    if (job.delivery && !secret)
-      throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, {
-        hint: `set ${SECRET_ENV}: the report is signed with it`,
-      });
+    const job = jobAt(resolve(ctx.cwd, ctx.flags.job), secret);
     const storage = storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
     const runDir = job.runDir ?? ctx.runDir.path;
     if (ctx.dryRun) {
-      // The job and the environment are checked; no step runs, nothing is stored or delivered.
-      const report = foldJob({
-        jobId: job.id,
-        eventId: job.eventId,
-        runs: [],
-        notRun: job.steps.length,
-        cancelled: false,
-        artifacts: [],
-      });
       ctx.setOutcome({ projected: job.steps.length, realized: null, confidence: 1 });
-      const wouldRun = job.steps.map((s) => stepArgv(s.argv, runDir, s.input !== undefined));
-      return {
-        ...report,
-        status: "dry-run" as const,
-        report: join(runDir, "report.json"),
-        delivered: null,
-        secrets_delivered: null,
-        dry_run: true,
-        would_run: wouldRun,
-      };
+      return dryRunAnswer(job, runDir);
     }
     mkdirSync(runDir, { recursive: true });
     const env = Object.fromEntries(Object.entries(ctx.env).filter(([k]) => !OWN.has(k)));
-    const fold = (
-      runs: readonly StepRun[],
-      notRun: number,
-      cancelled: boolean,
-      artifacts: readonly ArtifactRef[] = [],
-    ) => foldJob({ jobId: job.id, eventId: job.eventId, runs, notRun, cancelled, artifacts });
+    const fold = folderOf(job);
     // A signal waits for this: the report is written and delivered before CANCELLED answers.
     const { promise: settled, resolve: settle } = Promise.withResolvers<void>();
     ctx.windDown(settled);
@@ -184,28 +153,12 @@ export default defineCommand({
       const reportPath = writeReport(runDir, report, job.delivery);
       ctx.addCost({ usd: report.cost_usd, tokens: report.llm_tokens });
       ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });
-      let delivered = null;
-      let failure: unknown = null;
-      // contract §10: a register-once secret goes to the platform's secret sink first (it cannot be asked for again), never into the report.
-      const sent = await deliverSecrets(job.delivery?.secrets_url, job.id, issuedSecrets(runs), {
+      const { sent, delivered, failure } = await sendOut(job, report, issuedSecrets(runs), cancelled, {
         secret: secret ?? "",
-        eventId: `${job.eventId}.secrets`,
         now: ctx.now,
         signal: ctx.signal,
         redact: ctx.redact,
-      }).catch((e: unknown) => ((failure = e), null));
-      if (job.delivery) {
-        // After a cancellation the report still goes out, on a short clock of its own; a second signal stops that too.
-        const signal = cancelled ? AbortSignal.timeout(20_000) : ctx.signal;
-        delivered = await deliver(job.delivery.url, JSON.stringify(report), {
-          secret: secret!,
-          eventId: job.eventId,
-          now: ctx.now,
-          signal,
-          redact: ctx.redact,
-          ...(cancelled ? { attempts: 3, timeoutMs: 5_000 } : {}),
-        }).catch((e: unknown) => ((failure = e), null));
-      }
+      });
       const out = {
         ...report,
         report: reportPath,

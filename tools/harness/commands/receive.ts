@@ -35,6 +35,45 @@ const parseListen = (listen: string): { hostname: string; port: number } => {
   return { hostname: m[1]!, port: Number(m[2]) };
 };
 
+type EventStore = Awaited<ReturnType<typeof openEventStore>>;
+
+/**
+ * The store accepted events go to: the PostgreSQL database `url` names, else
+ * the SQLite file `file`, else `scratch` (in the run dir). A dry run touches
+ * no store of the caller's (a file it would create, a database it would
+ * connect to): the scratch one.
+ */
+async function storeOf(
+  dryRun: boolean,
+  file: string | null,
+  at: { url: string | undefined; scratch: string },
+): Promise<EventStore> {
+  return openEventStore(dryRun ? undefined : at.url, file && !dryRun ? file : at.scratch).catch((e: Error) => {
+    throw new KitError("UPSTREAM_ERROR", `the event store cannot be opened: ${e.message}`, {
+      hint: `check ${STORE_ENV} or --store`,
+    });
+  });
+}
+
+/** Listens on `listen` (its HOST:PORT parsed as `at`); an address it cannot take closes the store and says why. */
+async function serve(
+  at: { hostname: string; port: number },
+  listen: string,
+  handle: (request: Request) => Response | Promise<Response>,
+  store: EventStore,
+): Promise<ReturnType<typeof Bun.serve>> {
+  const { hostname, port } = at;
+  try {
+    // Never the development error page: it would show the exception and the working directory.
+    return Bun.serve({ hostname, port, fetch: handle, development: false, error: () => internalAnswer() });
+  } catch (e) {
+    await store.close();
+    throw new KitError("INVALID_INPUT", `cannot listen on ${listen}: ${(e as Error).message}`, {
+      hint: "give a free port, or 0",
+    });
+  }
+}
+
 export default defineCommand({
   verb: "receive",
   tier: 2,
@@ -87,7 +126,7 @@ export default defineCommand({
     { argv: ["--listen", "0.0.0.0:8080", "--for", "3600"], summary: "Serve for an hour." },
   ],
   async run(ctx) {
-    const { hostname, port } = parseListen(ctx.flags.listen);
+    const address = parseListen(ctx.flags.listen);
     // Nothing waits unbounded (contract §3): a receiver is told when to stop.
     if (ctx.flags.maxReports === undefined && ctx.flags.for === undefined)
       throw new KitError(
@@ -96,14 +135,9 @@ export default defineCommand({
         { hint: "add --for 3600 to serve an hour, or --max-reports 1" },
       );
     ctx.runDir.create();
-    // A dry run touches no store of the caller's (a file it would create, a database it would connect to): a scratch one in the run dir.
-    const storeUrl = ctx.dryRun ? undefined : ctx.env[STORE_ENV];
-    const storePath =
-      ctx.flags.store && !ctx.dryRun ? resolvePath(ctx.cwd, ctx.flags.store) : join(ctx.runDir.path, "receiver.sqlite");
-    const store = await openEventStore(storeUrl, storePath).catch((e: Error) => {
-      throw new KitError("UPSTREAM_ERROR", `the event store cannot be opened: ${e.message}`, {
-        hint: `check ${STORE_ENV} or --store`,
-      });
+    const store = await storeOf(ctx.dryRun, ctx.flags.store ? resolvePath(ctx.cwd, ctx.flags.store) : null, {
+      url: ctx.env[STORE_ENV],
+      scratch: join(ctx.runDir.path, "receiver.sqlite"),
     });
     const accepted: { job_id: string; event_id: string; status: string }[] = [];
     const refused: { reason: string; status: number; detail?: Record<string, unknown> }[] = [];
@@ -124,17 +158,8 @@ export default defineCommand({
       windowSeconds: ctx.flags.window,
       onEvent,
     });
-    let server: ReturnType<typeof Bun.serve>;
-    try {
-      // Never the development error page: it would show the exception and the working directory.
-      server = Bun.serve({ hostname, port, fetch: handle, development: false, error: () => internalAnswer() });
-    } catch (e) {
-      await store.close();
-      throw new KitError("INVALID_INPUT", `cannot listen on ${ctx.flags.listen}: ${(e as Error).message}`, {
-        hint: "give a free port, or 0",
-      });
-    }
-    const url = `http://${hostname}:${server.port}`;
+    const server = await serve(address, ctx.flags.listen, handle, store);
+    const url = `http://${address.hostname}:${server.port}`;
     ctx.log.info(`listening on ${url}`);
     // A signal stops it too: no new connection, the requests in flight answered and stored (within the
     // wind-down), then CANCELLED with what was accepted (the lists as they are then).
