@@ -24,29 +24,10 @@ import { join } from "node:path";
 import { openIndexFile, replaceIndexFile } from "./index-file.ts";
 import { queryTerms } from "./query-terms.ts";
 import { type Change, indexedHead, planRefresh, type RefreshPlan } from "./index-plan.ts";
-import { parseNote, readNoteFile, type Note } from "./notes.ts";
+import type { IndexedNote, Logger, NoteSummary, SearchHit, Window } from "./index-types.ts";
+import { type Note, parseNote, readNoteFile } from "./notes.ts";
 
-/** A note as the index keeps it; `body` only when asked for. */
-export type IndexedNote = Omit<Note, "body"> & { body?: string };
-export type NoteSummary = Omit<Note, "body" | "blob">;
-
-export interface SearchHit {
-  /** The note, body included, as the ranking saw it. */
-  readonly note: IndexedNote;
-  readonly score: number;
-}
-
-interface Logger {
-  warn(message: string): void;
-  /** Progress of a long (re)index, for a person at a terminal. */
-  progress?(label: string, done: number, total: number): void;
-}
-
-/** Which part of a list to read. */
-export interface Window {
-  readonly offset: number;
-  readonly limit: number;
-}
+export type { IndexedNote, NoteSummary, SearchHit, Window } from "./index-types.ts";
 
 /** A files row as a note: its tags are kept as JSON. */
 const noteOfRow = <T>(r: Record<string, unknown>): T => ({ ...r, tags: JSON.parse(String(r.tags)) as string[] }) as T;
