@@ -23,7 +23,7 @@ const MARKER = "verify: no one is here to answer\n";
 
 /** argv: result file, the tool's binary, its argv. Woken by SIGCHLD, not by polling. */
 const HELPER = `
-import fcntl, os, select, signal, struct, sys, termios
+import fcntl, os, select, signal, struct, sys, termios, time
 out, argv = sys.argv[1], sys.argv[2:]
 try:
     master, slave = os.openpty()
@@ -39,7 +39,17 @@ a[1] &= ~termios.OPOST
 a[3] &= ~termios.ECHO
 termios.tcsetattr(slave, termios.TCSANOW, a)
 marker = ${JSON.stringify(MARKER)}.encode()
+def unread():
+    return struct.unpack("i", fcntl.ioctl(slave, termios.FIONREAD, b"\\0\\0\\0\\0"))[0]
 os.write(master, marker)
+# The line reaches the terminal's input queue later, from a kernel worker: until it is there, a tool that
+# never reads would seem to have read it. Waited for before the tool starts, with a bound.
+waited = time.monotonic()
+while unread() < len(marker):
+    if time.monotonic() - waited > 5:
+        open(out, "w").write("unavailable the pseudo-terminal did not take its input line within 5 s")
+        sys.exit(0)
+    time.sleep(0.001)
 wake_r, wake_w = os.pipe()
 os.set_blocking(wake_w, False)
 signal.set_wakeup_fd(wake_w)
@@ -73,11 +83,11 @@ while status is None:
     done, st = os.waitpid(pid, os.WNOHANG)
     if done:
         status = st
-unread = struct.unpack("i", fcntl.ioctl(slave, termios.FIONREAD, b"\\0\\0\\0\\0"))[0]
+left = unread()
 while select.select([master], [], [], 0)[0] and take():
     pass
 with open(out, "wb") as f:
-    f.write(b"read %d\\n" % (len(marker) - unread) + bytes(seen))
+    f.write(b"read %d\\n" % (len(marker) - left) + bytes(seen))
 sys.exit(os.WEXITSTATUS(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status))
 `;
 
