@@ -21,7 +21,8 @@ if (!process.env[MACHINE_TMPDIR_ENV]) {
   process.env[MACHINE_TMPDIR_ENV] = machine;
   process.env.TMPDIR = scratch;
   interpreterFirstOnPath(machine);
-  // A preload's afterAll runs once, after every file of the run (bun test emits no "exit" to hook).
+  // A preload's afterAll runs once the run is over (bun test emits no "exit" to hook); under --parallel, once
+  // each file is, as each file starts afresh.
   // Removing a few hundred megabytes on a busy machine outlasts bun's 5 s hook default.
   afterAll(() => rmSync(scratch, { recursive: true, force: true, maxRetries: 3 }), SLOW_HOOK);
 }

@@ -21,7 +21,7 @@ export type TerminalSeen = { readonly read: number; readonly text: string } | { 
 
 const MARKER = "verify: no one is here to answer\n";
 
-/** argv: result file, the tool's binary, its argv. Woken by SIGCHLD, not by polling. */
+/** argv: result file, the tool's binary, its argv. Waits on the tool woken by SIGCHLD, not by polling. */
 const HELPER = `
 import fcntl, os, select, signal, struct, sys, termios, time
 out, argv = sys.argv[1], sys.argv[2:]
