@@ -59,7 +59,7 @@ async function verify(args: string[], binaries: string[]): Promise<{ code: numbe
 }
 
 beforeAll(async () => {
-  corpus = await buildCorpus([...FAKE.map((d) => d.id), "small-max-page"]);
+  corpus = await buildCorpus([...FAKE.map((d) => d.id), "small-max-page", "hangs-then-slow-lists"]);
   outside = buildOutsideCorpus([...CRATE.map((d) => d.id), "twin-small-catalogue"]);
   // crate's in batches of five: each verify run stays well inside its time limit on a busy machine.
   for (const [mode, args] of Object.entries(CRATE_MODES))
@@ -158,6 +158,21 @@ describe("the nonconforming corpus", () => {
     expect(cursor.status).toBe("pass");
     expect(tools[0]!.checks.filter((c) => c.status === "fail")).toEqual([]);
     expect(code).toBe(0);
+  }, 120_000);
+
+  test("a run verify cut short, once the tool had hung twice, is no evidence: a slow list is not a failed one (strict)", async () => {
+    // One run at a time: the two hangs come before the lists, and every list run (800 ms) outlasts the short limit.
+    const { tools } = await verify(
+      ["--strict", "--no-golden", "--concurrency", "1", "--timeout", "3000"],
+      [corpus.binary("hangs-then-slow-lists")],
+    );
+    const checks = tools[0]!.checks;
+    expect(failing(tools[0]!, ["noninteractive.no-hang"])).toEqual(["noninteractive.no-hang"]);
+    const cursor = checks.find((c) => c.id === "lists.cursor")!;
+    expect(cursor.status).toBe("skip");
+    expect(cursor.note).toContain("cut short");
+    const hangs = checks.find((c) => c.id === "noninteractive.no-hang")!.evidence;
+    expect(hangs.every((e) => e.argv!.includes("item") && e.argv!.includes("get"))).toBe(true);
   }, 120_000);
 
   for (const [level, extra] of Object.entries(LEVELS))

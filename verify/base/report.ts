@@ -43,6 +43,9 @@ const byWhatThenArgv = (a: Evidence, b: Evidence): number =>
   a.what.localeCompare(b.what) || (a.argv ?? []).join(" ").localeCompare((b.argv ?? []).join(" "));
 const excerpt = (s: string, max: number): string => (s.length > max ? `${s.slice(0, max)}… (${s.length} bytes)` : s);
 
+const CUT_SHORT =
+  "not judged: its run was cut short at the time limit a tool gets once it has hung twice (noninteractive.no-hang)";
+
 /** Collects findings for one tool; a check passes if it was exercised and nothing failed it. */
 export class Findings {
   readonly #exercised = new Map<CheckId, number>();
@@ -56,6 +59,8 @@ export class Findings {
   }
 
   fail(id: CheckId, what: string, run?: RunResult): void {
+    // A run verify cut off at the short limit shows nothing about the tool: the check is left unjudged by it.
+    if (run?.cutShort) return this.skip(id, CUT_SHORT);
     this.exercised(id);
     const list = this.#failures.get(id) ?? [];
     if (list.length >= MAX_KEPT) return;

@@ -41,6 +41,11 @@ export interface RunResult {
   readonly exit: number | null;
   readonly signal: string | null;
   readonly timedOut: boolean;
+  /**
+   * Killed at the short limit a tool gets once it has hung twice: verify cut
+   * it off, the tool may well have answered in time. No evidence of anything.
+   */
+  readonly cutShort: boolean;
   readonly stdout: string;
   readonly stderr: string;
   readonly ms: number;
@@ -135,15 +140,22 @@ export class Sandbox {
 
   /** Runs killed for taking too long so far. */
   #hangs = 0;
+  #cutShort = 0;
+
+  /** Runs killed at the short limit so far: what they would have shown was never seen. */
+  get cutShortRuns(): number {
+    return this.#cutShort;
+  }
 
   /**
    * After a tool has hung twice it has failed noninteractive.no-hang already;
    * the rest of its probes get a short time limit, so a tool that hangs on
    * every call is judged in well under a minute, not probes × timeout.
    */
-  #limitFor(run: Run): number {
+  #limitFor(run: Run): { ms: number; short: boolean } {
     const limit = run.timeoutMs ?? this.timeoutMs;
-    return this.#hangs >= HANGS_BEFORE_SHORT_LIMIT ? Math.min(limit, SHORT_LIMIT_MS) : limit;
+    const short = this.#hangs >= HANGS_BEFORE_SHORT_LIMIT && SHORT_LIMIT_MS < limit;
+    return { ms: short ? SHORT_LIMIT_MS : limit, short };
   }
 
   /** The tool started in a process group of its own: directly, or on a pty through the terminal helper. */
@@ -174,10 +186,11 @@ export class Sandbox {
       const { proc, stdin, tty } = this.#spawn(run);
       const group = proc.pid;
       let timedOut = false;
+      const limit = this.#limitFor(run);
       const timer = setTimeout(() => {
         timedOut = true;
         killGroup(group);
-      }, this.#limitFor(run));
+      }, limit.ms);
       const out = readBounded(proc.stdout);
       const err = readBounded(proc.stderr);
       const exit = await proc.exited;
@@ -193,6 +206,7 @@ export class Sandbox {
         exit: proc.signalCode ? null : exit,
         signal: proc.signalCode === null ? null : String(proc.signalCode),
         timedOut,
+        cutShort: timedOut && limit.short,
         stdout,
         stderr,
         ms: performance.now() - started,
@@ -201,7 +215,8 @@ export class Sandbox {
         terminal: tty ? readTerminal(tty) : null,
       };
       if (tty) rmSync(tty, { force: true });
-      if (result.timedOut) this.#hangs++;
+      if (result.cutShort) this.#cutShort++;
+      else if (result.timedOut) this.#hangs++;
       this.results.push(result);
       return result;
     });
