@@ -148,9 +148,10 @@ export class Sandbox {
   }
 
   /**
-   * After a tool has hung twice it has failed noninteractive.no-hang already;
-   * the rest of its probes get a short time limit, so a tool that hangs on
-   * every call is judged in well under a minute, not probes × timeout.
+   * After a tool has hung twice (noninteractive.no-hang's finding, or
+   * noninteractive.tty's on a terminal) the rest of its probes get a short
+   * time limit, so a tool that hangs on every call is judged in well under a
+   * minute, not probes × timeout. What that limit cuts off is no evidence.
    */
   #limitFor(run: Run): { ms: number; short: boolean } {
     const limit = run.timeoutMs ?? this.timeoutMs;
