@@ -140,11 +140,10 @@ export class Sandbox {
 
   /** Runs killed for taking too long so far. */
   #hangs = 0;
-  #cutShort = 0;
 
   /** Runs killed at the short limit so far: what they would have shown was never seen. */
   get cutShortRuns(): number {
-    return this.#cutShort;
+    return this.results.filter((r) => r.cutShort).length;
   }
 
   /**
@@ -216,8 +215,7 @@ export class Sandbox {
         terminal: tty ? readTerminal(tty) : null,
       };
       if (tty) rmSync(tty, { force: true });
-      if (result.cutShort) this.#cutShort++;
-      else if (result.timedOut) this.#hangs++;
+      if (result.timedOut && !result.cutShort) this.#hangs++;
       this.results.push(result);
       return result;
     });
