@@ -19,6 +19,8 @@ export interface InProcessOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   cwd?: string;
+  /** The temporary folder the tool is given (TMPDIR's, else /tmp). */
+  tmpdir?: string;
   /** Pretend stdout is a terminal (text mode); off by default, as for an agent. */
   tty?: boolean;
   /** Deliver this signal once the command has run this long. */
@@ -56,7 +58,7 @@ export async function runInProcess(
       argv,
       env,
       cwd: opts.cwd ?? root,
-      tmpdir: process.env.TMPDIR ?? "/tmp",
+      tmpdir: opts.tmpdir ?? process.env.TMPDIR ?? "/tmp",
       stdoutIsTTY: opts.tty ?? false,
       stderrIsTTY: false,
       stdinIsTTY: false,

@@ -66,6 +66,14 @@ const MISTAKES: Record<string, () => ToolSpec> = {
   "a result that is not an object schema": () => command({ result: z.array(z.string()) }),
   "`flags` left out": () => without("flags"),
   "flags that are not a zod object": () => command({ flags: z.string() }),
+  "a flag whose value is an object": () =>
+    command({ flags: z.object({ id: z.string(), range: z.object({ from: z.int(), to: z.int() }) }) }),
+  "a flag whose value is a list of objects": () =>
+    command({ flags: z.object({ id: z.string(), pairs: z.array(z.object({ a: z.string() })) }) }),
+  "a flag whose value is a record": () =>
+    command({ flags: z.object({ id: z.string(), labels: z.record(z.string(), z.string()) }) }),
+  "a date in the flags": () => command({ flags: z.object({ id: z.string(), since: z.date() }) }),
+  "a date in the result": () => command({ result: z.object({ id: z.string(), at: z.date() }) }),
   "a refinement in the flags": () =>
     command({ flags: z.object({ id: z.string().check(z.refine((s) => s.startsWith("i-"))) }) }),
   "a list without bounds": () => toolOf({ ...list, list: {} }),
@@ -172,6 +180,24 @@ describe("declaration mistakes", () => {
       stdout: "",
       stderr: `tool.ts: tool demo, command "item get": example 1 (\`demo item get --idd x\`) would be refused: UNKNOWN_FLAG: unknown flag --idd for demo item get; valid flags: --id, ${UNIVERSAL}. Fix: did you mean --id?\n`,
     });
+  });
+
+  test("a zod member a compiled tool cannot carry is named as a limit of the kit, with what to use instead", () => {
+    const dir = mkdtempSync(join(tmpdir(), "mistake-"));
+    const file = join(dir, "when.ts");
+    writeFileSync(file, `import * as z from "zod/mini";\nexport const when = z.date();\n`);
+    let message = "";
+    try {
+      compileTool(defineTool(toolOf(base)), { sources: [file] });
+    } catch (e) {
+      expect(e).toBeInstanceOf(DeclarationError);
+      message = (e as Error).message;
+    }
+    expect(message).toStartWith(
+      `tool demo: z.date (${file}) is not among the zod members a compiled tool can declare with. Fix: for a date declare z.iso.date() or z.iso.datetime() (an ISO 8601 string); the members the kit supports are z.array, z.boolean,`,
+    );
+    expect(message).not.toContain("stand-in");
+    expect(message).not.toContain("export it");
   });
 
   test("the same declaration without the mistake is accepted", () => {

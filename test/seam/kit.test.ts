@@ -10,6 +10,8 @@ import { probe } from "../fixtures/probe/main.ts";
 import seoTool from "../../tools/seo/tool.ts";
 import { runInProcess } from "../helpers/in-process.ts";
 import { compileTool } from "../../src/kit/compile/index.ts";
+import { defineTool, KitError } from "../../src/kit/index.ts";
+import * as z from "zod/mini";
 
 const READ = "read-credential-0123456789";
 const WRITE = "write-credential-0123456789";
@@ -65,6 +67,53 @@ describe("failures become envelopes", () => {
     });
     expect(r.code).toBe(130);
     expect(r.json.error).toMatchObject({ code: "CANCELLED", message: "interrupted by SIGTERM", retryable: true });
+  });
+});
+
+describe("the codes a command declares are the codes it answers with", () => {
+  /** `item get` declares NOT_FOUND and nothing else; what it throws is chosen by --throw. */
+  const claims = defineTool({
+    name: "claims",
+    version: "1.0.0",
+    contractVersion: 0,
+    purpose: "Throws the code it is told to.",
+    commands: [
+      {
+        resource: "item",
+        verb: "get",
+        tier: 1,
+        rw: "read",
+        summary: "Throw a code.",
+        flags: z.object({ throw: z.enum(["NOT_FOUND", "CONFLICT", "ENOSPC"]) }),
+        result: z.object({}),
+        schema: "claims.item.get@1",
+        errors: ["NOT_FOUND"],
+        run: async (ctx) => {
+          if (ctx.flags.throw === "ENOSPC") throw Object.assign(new Error("no space"), { code: "ENOSPC" });
+          throw new KitError(ctx.flags.throw, "thrown as told", { hint: "as told" });
+        },
+      },
+    ],
+  });
+
+  test("a declared code is answered as thrown", async () => {
+    const r = await runInProcess(claims, ["item", "get", "--throw", "NOT_FOUND"]);
+    expect([r.code, r.json.error.code, r.json.error.message]).toEqual([3, "NOT_FOUND", "thrown as told"]);
+  });
+
+  test("a code the command never declared is INTERNAL naming it, the original in detail", async () => {
+    const r = await runInProcess(claims, ["item", "get", "--throw", "CONFLICT"]);
+    expect(r.code).toBe(1);
+    expect(r.json.error).toMatchObject({
+      code: "INTERNAL",
+      message: "item get raised CONFLICT, which it does not declare (its errors: NOT_FOUND)",
+      detail: { undeclared: { code: "CONFLICT", message: "thrown as told", hint: "as told" } },
+    });
+  });
+
+  test("a failure of the machine (no space left) keeps the code the kit gives it", async () => {
+    const r = await runInProcess(claims, ["item", "get", "--throw", "ENOSPC"]);
+    expect([r.code, r.json.error.code]).toEqual([4, "UPSTREAM_ERROR"]);
   });
 });
 

@@ -83,7 +83,7 @@ export const CHECKS = {
   "errors.code-format": c("§4", "error codes are SCREAMING_SNAKE"),
   "errors.declared": x(
     "describe-schema",
-    "every error code is in --describe's error_codes and among the codes its command declares",
+    "every error code is in --describe's error_codes and among the codes its command declares (an INTERNAL naming an undeclared code in detail.undeclared counts as that code)",
   ),
   "errors.unknown-flag": c("§4, §5", "an unknown flag: exit 2 with an error"),
   "errors.unknown-command": c("§1, §5", "an unknown command or forbidden synonym: exit 2 with an error"),

@@ -42,6 +42,15 @@ function inspectDeclared(s: Subject, r: RunResult, env: Envelope, command: Comma
   const code = env.error!.code;
   // A malformed code is errors.code-format's finding; whether it is declared is not asked of it too.
   if (!SCREAMING_SNAKE.test(code) || !doc || !holds(s, "describe-schema")) return;
+  // A tool may answer a code it never declared as INTERNAL naming that code (detail.undeclared.code):
+  // the answer is honest, the tool is not; it fails here as the code itself would.
+  const undeclared = (env.error!.detail?.undeclared as { code?: unknown } | undefined)?.code;
+  if (code === "INTERNAL" && typeof undeclared === "string")
+    f.fail(
+      "errors.declared",
+      `${command ? `'${command.name}'` : "the tool"} raised ${undeclared}, which --describe does not declare${command ? " for it" : ""} (answered as INTERNAL)`,
+      r,
+    );
   if (doc.error_codes && doc.error_codes[code] === undefined)
     f.fail("errors.declared", `error code ${code} is not in --describe's error_codes`, r);
   if (command?.errors)

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase } from "../golden/cases.ts";
+import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase, strayPath } from "../golden/cases.ts";
 import { jsonMismatch, textMismatch } from "../golden/match.ts";
 import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
 import type { Subject } from "../base/subject.ts";
@@ -131,6 +131,8 @@ function stepper(s: Subject, doc: DescribeDoc, c: LoadedCase, opts: GoldenOption
       stdin: stdin === undefined ? undefined : fill(stdin, places),
       env: env && Object.fromEntries(Object.entries(env).map(([k, val]) => [k, fill(val, places)])),
       program: tool && (siblingOf(s, opts, tool) ?? undefined),
+      // Where its `files` were laid out: a relative path in argv names them, and a relative --run-dir is [RUN_DIR].
+      cwd: caseDir,
     });
     if (!before) return r;
     const after = Sandbox.snapshot(caseDir, ignored);
@@ -150,6 +152,14 @@ function compare(s: Subject, c: LoadedCase, r: RunResult, actual: ReturnType<typ
       return f.fail(
         "golden",
         `${c.name}: no recorded expectation, and with CI set none is created: run \`verify --update\` and commit it`,
+        r,
+      );
+    // A temporary path no token names would differ on every replay: recorded, the case could never pass.
+    const stray = strayPath(JSON.stringify(actual.stdout), s.sandbox.root);
+    if (stray)
+      return f.fail(
+        "golden",
+        `${c.name}: not recorded: its output names ${stray}, a temporary path no token stands for; write it under [CASE_DIR], [RUN_DIR] or [TMP], or name it in redact`,
         r,
       );
     c.spec.expect = { exit: r.exit ?? -1, kind: actual.kind, stdout: actual.stdout };

@@ -149,6 +149,15 @@ export function tokenize(text: string, places: CasePlaces): string {
   return out;
 }
 
+/** The first path under the sandbox's root (either spelling) left in recorded text, if any. */
+export function strayPath(text: string, root: string): string | null {
+  for (const spelling of new Set([root, realpathSync(root)])) {
+    const at = text.indexOf(spelling);
+    if (at >= 0) return text.slice(at).match(/^[^"\s,]*/)![0];
+  }
+  return null;
+}
+
 /**
  * A redact path in the syntax verify's evidence prints (`$.data.items[0].updated`),
  * with `[*]` (or `.*`) for every item or key; the older bare form (`data.items.*.updated`) reads the same.

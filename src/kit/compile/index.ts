@@ -10,8 +10,8 @@ import { type Command, DeclarationError, placeText, type Tool } from "../declare
 import { type CommandSchemas, type DescribeDoc, describeTool, toolSkill } from "../introspection/index.ts";
 import { checkExamples } from "./examples.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
-import { fieldPathsFrom, flagSpecsFrom, kebabFlagsSchema } from "./specs.ts";
-import { standInGaps } from "./stand-in.ts";
+import { fieldPathsFrom, flagSpecsFrom, kebabFlagsSchema, unparseableFlag } from "./specs.ts";
+import { checkStandIn } from "./stand-in.ts";
 import type { CommandHead, ToolIndex } from "./tool-index.ts";
 import { validatorsOf, type CommandValidators } from "./validators.ts";
 
@@ -56,16 +56,18 @@ function headOf(c: Command, s: CommandSchemas, fields: string[]): CommandHead {
  * `z.` member the stand-in lacks fails here, not in the binary.
  */
 export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = {}): CompiledTool {
-  const gaps = standInGaps(opts.sources ?? []);
-  if (gaps.length > 0)
-    throw new Error(
-      `${tool.name}: the zod stand-in (src/kit/compile/zod-stand-in.ts) lacks ${gaps.join(", ")}; export it there`,
-    );
   const schemas = new Map<string, CommandSchemas>();
   const validators: Record<string, CommandValidators> = {};
   const heads = tool.commands.map((c) => {
     const where = placeText({ file: c.declaredIn ?? tool.declaredIn, tool: tool.name, command: c.name });
     const flags = jsonSchemaOf(c.flags, "input", `${where}: flags`);
+    const unparseable = unparseableFlag(flags);
+    if (unparseable)
+      throw new DeclarationError(
+        where,
+        `flag --${unparseable.name} takes ${unparseable.takes}, which the command line cannot give`,
+        `declare --${unparseable.name} as a string, number, integer, boolean or enum, or a list of one of those (the flag repeated); give each part of a structured value its own flag`,
+      );
     const output = jsonSchemaOf(c.result, "output", `${where}: result`);
     if (output.type !== "object")
       throw new DeclarationError(
@@ -79,6 +81,8 @@ export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = 
     checkExamples(tool.name, c, s.specs, () => validators[c.name]!.live(), where);
     return headOf(c, s, fieldPathsFrom(output));
   });
+  // After the schemas, so a declaration's own mistake is named by its command first.
+  checkStandIn(tool, opts.sources ?? []);
   const describe = describeTool(tool, (c) => schemas.get(c.name)!);
   const index: ToolIndex = {
     name: tool.name,

@@ -23,6 +23,12 @@ function assertCompilable(schema: unknown, where: string, seen = new Set<unknown
   const def = (schema as { _zod?: { def?: Def } } | null)?._zod?.def;
   if (!def || seen.has(schema)) return;
   seen.add(schema);
+  if (def.type === "date")
+    throw new DeclarationError(
+      where,
+      "a Date has no JSON Schema form, so no validator can check it",
+      "declare z.iso.date() or z.iso.datetime() (an ISO 8601 string) and make the Date in run()",
+    );
   if (UNCOMPILABLE.has(def.type))
     throw new DeclarationError(
       where,

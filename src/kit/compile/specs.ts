@@ -23,6 +23,33 @@ function kindOf(js: JsonSchema): { kind: FlagKind; enumValues?: string[]; itemKi
   return { kind: "string" };
 }
 
+const SCALARS = new Set(["string", "number", "integer", "boolean"]);
+
+/** What a flag's value is, when a command line cannot give it: an object, a list of objects or of lists. */
+function structured(js: JsonSchema): string | undefined {
+  const c = core(js);
+  if (Array.isArray(c.enum) || SCALARS.has(c.type as string)) return undefined;
+  if (c.type === "array") {
+    const item = structured((c.items ?? {}) as JsonSchema);
+    return item === undefined ? undefined : `a list of ${item.replace(/^an? /, "")}s`;
+  }
+  const options = (c.anyOf ?? c.oneOf) as JsonSchema[] | undefined;
+  if (options) return options.map(structured).find((s) => s !== undefined);
+  return c.type === "object" || c.properties || c.additionalProperties ? "an object" : undefined;
+}
+
+/**
+ * The first flag whose value the command line cannot give (one word per value, a list by repeating
+ * the flag): its kebab-case name and what it takes. The compile step refuses such a declaration.
+ */
+export function unparseableFlag(flags: JsonSchema): { name: string; takes: string } | undefined {
+  for (const [key, p] of Object.entries(props(flags))) {
+    const takes = structured(p);
+    if (takes) return { name: kebab(key), takes };
+  }
+  return undefined;
+}
+
 /** The command's flags in declaration order, from the flags' JSON Schema (camelCase keys, as declared). */
 export function flagSpecsFrom(flags: JsonSchema): FlagSpec[] {
   const required = new Set((flags.required ?? []) as string[]);

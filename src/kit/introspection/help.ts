@@ -51,6 +51,19 @@ export function toolHelp(doc: DescribeDoc): string {
   ].join("\n");
 }
 
+/**
+ * What a command does to the world, honestly by its verb (contract §1, §8): a write CRUD verb or
+ * `plan` only writes a plan; `apply` carries an approved one out; a tier-2 write acts directly.
+ */
+const writes = (c: CommandDoc): string =>
+  c.rw === "read"
+    ? "Reads only"
+    : c.verb === "apply"
+      ? "Writes: carries out an approved plan"
+      : c.tier === 1
+        ? "Writes only a plan (apply carries it out)"
+        : "Writes directly, not through a plan";
+
 export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
   const lines = [
     `${doc.tool} ${c.name}: ${c.summary}`,
@@ -58,7 +71,7 @@ export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
     "USAGE",
     `  ${doc.tool} ${c.name} [flags]`,
     "",
-    `  ${c.rw === "read" ? "Reads only" : "Writes (through a plan)"}; tier-${c.tier} verb; result schema ${c.result_schema}.`,
+    `  ${writes(c)}; tier-${c.tier} verb; result schema ${c.result_schema}.`,
     ...(c.person
       ? ["  A person's act: offered at the command line only, never over MCP, as a declared tool or as a job step."]
       : []),

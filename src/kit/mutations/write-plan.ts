@@ -11,7 +11,10 @@ import { asKitError } from "../output/index.ts";
 import { buildPlan, PLAN_FILE, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
 
 export const planResult = z.object({
-  plan: describe(z.string(), "The plan.json written: give it to the gate, then to `apply --plan`."),
+  plan: describe(
+    z.string(),
+    "The plan.json written: give it to the gate, then to `apply --plan`. Empty under --dry-run, which writes none.",
+  ),
   checksum: z.string(),
   expiry: z.string(),
   items: z.array(
@@ -34,9 +37,11 @@ export async function writePlan(
   make: () => Promise<{ context: Record<string, unknown>; items: ItemInput[] }>,
   ttlSeconds = 86400,
 ): Promise<z.output<typeof planResult>> {
+  // contract §3: everything but the side effect, and a plan command's is the plan file (and a fresh run dir for it).
+  if (ctx.dryRun) return resultOf("", buildPlan({ ...baseOf(ctx, ttlSeconds), ...(await make()) }));
   ctx.runDir.create();
   const path = join(ctx.runDir.path, PLAN_FILE);
-  const base = { tool: ctx.tool.name, toolVersion: ctx.tool.version, now: ctx.now(), ttlSeconds };
+  const base = baseOf(ctx, ttlSeconds);
   let plan: Plan;
   try {
     const made = await make();
@@ -53,15 +58,24 @@ export async function writePlan(
   }
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
   writePlanFile(path, plan);
-  return {
-    plan: path,
-    checksum: plan.checksum,
-    expiry: plan.expiry,
-    items: plan.items.map((i) => ({
-      id: i.id,
-      action: i.action,
-      reason: i.reason,
-      target_resource_ids: i.target_resource_ids,
-    })),
-  };
+  return resultOf(path, plan);
 }
+
+const baseOf = (ctx: CommandContext<unknown>, ttlSeconds: number) => ({
+  tool: ctx.tool.name,
+  toolVersion: ctx.tool.version,
+  now: ctx.now(),
+  ttlSeconds,
+});
+
+const resultOf = (path: string, plan: Plan): z.output<typeof planResult> => ({
+  plan: path,
+  checksum: plan.checksum,
+  expiry: plan.expiry,
+  items: plan.items.map((i) => ({
+    id: i.id,
+    action: i.action,
+    reason: i.reason,
+    target_resource_ids: i.target_resource_ids,
+  })),
+});

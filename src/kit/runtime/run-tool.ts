@@ -18,9 +18,17 @@ import {
 } from "../cli/index.ts";
 import type { CommandHead } from "../compile/index.ts";
 import type { Command } from "../declare/index.ts";
-import { assertRequiredEnv, Credentials, DOOR_ENV, personOnly, withheldFrom } from "../identity/index.ts";
+import {
+  assertRequiredEnv,
+  Credentials,
+  DOOR_ENV,
+  type EnvVar,
+  envOf,
+  personOnly,
+  withheldFrom,
+} from "../identity/index.ts";
 import { pageRequestOf } from "../lists/index.ts";
-import { KitError } from "../output/index.ts";
+import { isKitError, KitError } from "../output/index.ts";
 import { nextCommands, RunDir, sha256 } from "../pipeline/index.ts";
 import { createContext } from "./context.ts";
 import { Invocation } from "./invocation.ts";
@@ -130,7 +138,40 @@ async function execute(
     secretsOut: (command.secretsOut ?? []).map((o) => o.name),
     maskFromNow: (value) => inv.redact.add(value),
   });
-  return command.run(ctx);
+  try {
+    return await command.run(ctx);
+  } catch (e) {
+    throw await undeclared(e, command, envOf(tool, head));
+  }
+}
+
+/**
+ * The codes --describe lists for a command are the contract's list of what it answers with: a code
+ * thrown beyond them is the tool's bug, INTERNAL naming it, the original in detail. A failure of the
+ * machine the kit mapped from the system (detail.errno: no space, permission denied) is not the
+ * command's to declare, and passes as it is.
+ */
+async function undeclared(e: unknown, command: Command, env: readonly EnvVar[]): Promise<unknown> {
+  if (!isKitError(e) || e.detail?.errno !== undefined) return e;
+  // Loaded only on a failure: the describe module is not on the start-up path.
+  const declared = (await import("../introspection/index.ts")).commandErrors(command, env);
+  if (declared.includes(e.code)) return e;
+  return new KitError(
+    "INTERNAL",
+    `${command.name} raised ${e.code}, which it does not declare (its errors: ${command.errors.join(", ") || "none"})`,
+    {
+      hint: `this is a bug in the tool: declare ${e.code} in the command's errors, or raise a code it declares`,
+      detail: {
+        undeclared: {
+          code: e.code,
+          message: e.message,
+          ...(e.hint === undefined ? {} : { hint: e.hint }),
+          ...(e.detail === undefined ? {} : { detail: e.detail }),
+        },
+      },
+      cause: e,
+    },
+  );
 }
 
 /** A result that breaks the command's own schema is the tool's bug: INTERNAL, naming where. */
