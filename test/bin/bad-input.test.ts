@@ -7,7 +7,7 @@ import { baseEnv, binary, run } from "../helpers/bin.ts";
 import { describeFromText, sentencesOf } from "../../tools/seo/lib/fixes.ts";
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
-const seo = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
+const seo = (args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) =>
   run(binary("seo"), [...args, "--json"], { ...opts, timeoutMs: 30_000 });
 
 function gitRepo(files: Record<string, string | Uint8Array>): string {
@@ -85,6 +85,19 @@ describe("seo", () => {
     expect(wide.code).toBe(2);
     expect(JSON.stringify(wide.json.error.got ?? "").length).toBeLessThanOrEqual(202);
     expect(wide.json.error.message.length).toBeLessThanOrEqual(1000);
+  });
+
+  test("a --params key named like an Object.prototype member (constructor, toString, __proto__) is UNKNOWN_FLAG with the valid keys, not a conflict with a flag never given", async () => {
+    for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const r = await seo(["audit", "--params", "-"], { stdin: `{"${key}": 1}` });
+      expect([r.code, r.json.error.code, r.json.error.got]).toEqual([2, "UNKNOWN_FLAG", key]);
+      expect(r.json.error.allowed).toContain("severity");
+    }
+    const near = await seo(["audit", "--params", "-"], { stdin: `{"sevrity": "high"}` });
+    expect([near.json.error.code, near.json.error.hint]).toEqual(["UNKNOWN_FLAG", "did you mean 'severity'?"]);
+    // A switch's inline value is read against true/false only, never against an object's inherited members.
+    const inline = await seo(["crawl", "--dir", tmp("site-"), "--dry-run=constructor"]);
+    expect([inline.code, inline.json.error.code]).toEqual([2, "INVALID_VALUE"]);
   });
 
   test("a read-only TMPDIR or run dir is INVALID_INPUT naming the file system, not INTERNAL", async () => {

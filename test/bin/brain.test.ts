@@ -2,9 +2,21 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { idempotencyKey, planChecksum } from "../../src/kit/mutations/plan.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
 const commits = (k: KnowledgeBase) => k.git("rev-list", "--count", "HEAD").trim();
+
+/** The plan in `runDir` as an agent can rewrite it: changed by `edit`, each item's key and the checksum made to match again. */
+function rewritePlan(runDir: string, edit: (plan: any) => void): any {
+  const file = join(runDir, "plan.json");
+  const plan = JSON.parse(readFileSync(file, "utf8"));
+  edit(plan);
+  for (const it of plan.items) it.idempotency_key = idempotencyKey(plan.tool, it.action, plan.context, it.params);
+  plan.checksum = planChecksum(plan);
+  writeFileSync(file, JSON.stringify(plan));
+  return plan;
+}
 
 describe("brain", () => {
   test("create → gate → apply → get on a real git repo; the same apply again makes no second commit", async () => {
@@ -149,5 +161,22 @@ describe("brain", () => {
       "sharpening-spades",
       "winter-care",
     ]);
+  });
+
+  test("a plan item whose action is named like an Object.prototype member is PLAN_INVALID to the read-back and to a person's approval, never looked up as an action", async () => {
+    const k = knowledgeBase();
+    expect((await k.brain(["note", "create", "--title", "Odd", "--run-dir", k.run])).code).toBe(0);
+    for (const action of ["constructor", "__proto__", "toString"]) {
+      rewritePlan(k.run, (p) => {
+        p.items[0].action = action;
+      });
+      const listed = await k.brain(["target", "list", "--plan", k.run]);
+      expect([action, listed.code, listed.json.error?.code]).toEqual([action, 3, "PLAN_INVALID"]);
+      // No policy covers it, so only a person could approve it: their approval runs the read-back, which refuses it.
+      const refused = await k.gate(["approve", "--plan", k.run]);
+      expect([action, refused.code, refused.json.error?.code]).toEqual([action, 3, "PLAN_INVALID"]);
+      expect(refused.json.error.message).not.toContain("INTERNAL");
+    }
+    expect(commits(k)).toBe("1");
   });
 });
