@@ -1,6 +1,6 @@
 /** Inputs that once ended INTERNAL (exit 1) or hung, each answered with a teaching error of the right class. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv, binary, run } from "../helpers/bin.ts";
@@ -173,5 +173,27 @@ describe("brain", () => {
     );
     expect([update.code, update.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(readFileSync(join(repo, "notes", "cafe.md")).equals(latin1)).toBe(true);
+  });
+});
+
+describe("harness", () => {
+  test("a NUL byte in a job step's argv is INVALID_INPUT naming the word, when the job is checked: no step runs", async () => {
+    const dir = tmp("job-nul-");
+    mkdirSync(join(dir, "site"));
+    writeFileSync(join(dir, "site", "index.html"), "<html><head><title>t</title></head><body>x</body></html>");
+    const job = (id: string, second: string[]) => {
+      const path = join(dir, `${id}.json`);
+      const steps = [{ argv: ["seo", "crawl", "--dir", "site"] }, { argv: second }];
+      writeFileSync(path, JSON.stringify({ id, run_dir: `run-${id}`, steps }));
+      return run(binary("harness"), ["job", "execute", "--job", path, "--json"], { timeoutMs: 30_000 });
+    };
+    const nul = await job("nul", ["seo", "extract", "--x\0y"]);
+    expect([nul.code, nul.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(nul.json.error.message).toContain("steps[1].argv[2]");
+    const huge = await job("huge", ["seo", "extract", ...Array.from({ length: 40 }, () => "w".repeat(16_000))]);
+    expect([huge.code, huge.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(huge.json.error.message).toContain("steps[1].argv");
+    // Refused before the first step: it crawled nothing, and no report stands for a job that never ran.
+    for (const id of ["nul", "huge"]) expect(existsSync(join(dir, `run-${id}`, "crawl.json"))).toBe(false);
   });
 });
