@@ -163,6 +163,28 @@ describe("brain", () => {
     ]);
   });
 
+  test("a plan's reason is bounded and counted: over 4 KiB it is PLAN_INVALID naming it; within, its bytes count toward max_write_bytes", async () => {
+    const k = knowledgeBase();
+    expect((await k.brain(["note", "create", "--title", "Long", "--body", "short", "--run-dir", k.run])).code).toBe(0);
+    rewritePlan(k.run, (p) => {
+      p.items[0].reason = "r".repeat(3 * 1024 * 1024);
+    });
+    for (const refused of [await k.gate(["review", "--plan", k.run]), await k.brain(["apply", "--plan", k.run])]) {
+      expect([refused.code, refused.json.error?.code]).toEqual([3, "PLAN_INVALID"]);
+      expect(refused.json.error.message).toContain("items[0].reason");
+    }
+    const policy = JSON.parse(readFileSync(k.env.AGENT_POLICY_FILE!, "utf8"));
+    policy.actions["brain.create-note"].max_write_bytes = 2000;
+    writeFileSync(k.env.AGENT_POLICY_FILE!, JSON.stringify(policy));
+    rewritePlan(k.run, (p) => {
+      p.items[0].reason = "r".repeat(3000);
+    });
+    const counted = await k.gate(["review", "--plan", k.run]);
+    expect([counted.code, counted.json.error.code]).toEqual([5, "APPROVAL_REQUIRED"]);
+    expect(JSON.stringify(counted.json.error)).toContain("the limit is 2000");
+    expect(commits(k)).toBe("1");
+  });
+
   test("a plan item whose action is named like an Object.prototype member is PLAN_INVALID to the read-back and to a person's approval, never looked up as an action", async () => {
     const k = knowledgeBase();
     expect((await k.brain(["note", "create", "--title", "Odd", "--run-dir", k.run])).code).toBe(0);
