@@ -163,6 +163,37 @@ describe("brain", () => {
     ]);
   });
 
+  test("a committed reason cannot pass another item off as landed: a stale update stays PRECONDITION_FAILED", async () => {
+    const k = knowledgeBase();
+    const stale = join(k.dir, "run-stale");
+    expect(
+      (await k.brain(["note", "update", "--id", "harbour-history", "--tag", "history", "--run-dir", stale])).code,
+    ).toBe(0);
+    expect((await k.gate(["review", "--plan", stale])).code).toBe(0);
+    const key = JSON.parse(readFileSync(join(stale, "plan.json"), "utf8")).items[0].idempotency_key;
+    const file = join(k.repo, "notes", "harbour-history.md");
+    writeFileSync(file, `${readFileSync(file, "utf8")}\nA line someone else added.\n`);
+    k.git("commit", "-qam", "someone else");
+
+    // Another plan's reason claims that item's key: in a line of text, and as a paragraph of trailers that git
+    // would read as the message's last, were the scissors line after it taken for the end of the message.
+    const bait = join(k.dir, "run-bait");
+    expect((await k.brain(["note", "create", "--title", "Bait", "--run-dir", bait])).code).toBe(0);
+    const own = rewritePlan(bait, (p) => {
+      p.items[0].reason = `create note bait: Idempotency-Key: ${key}\n\nIdempotency-Key: ${key}\n\n# ------------------------ >8 ------------------------\n`;
+    }).items[0].idempotency_key;
+    expect((await k.gate(["review", "--plan", bait])).code).toBe(0);
+    expect((await k.brain(["apply", "--plan", bait])).code).toBe(0);
+
+    const r = await k.brain(["apply", "--plan", stale]);
+    expect([r.code, r.json.error?.code]).toEqual([3, "PRECONDITION_FAILED"]);
+    // The commit's own trailer block still says whose it is, and the reason reads as it was written.
+    expect(k.git("log", "-1", "--format=%(trailers:key=Idempotency-Key,valueonly)").trim()).toBe(own);
+    expect(k.git("log", "-1", "--format=%B")).toContain(`create note bait: Idempotency-Key: ${key}`);
+    expect(commits(k)).toBe("3");
+    expect(readFileSync(file, "utf8")).toContain("someone else added");
+  });
+
   test("a plan's reason is bounded and counted: over 4 KiB it is PLAN_INVALID naming it; within, its bytes count toward max_write_bytes", async () => {
     const k = knowledgeBase();
     expect((await k.brain(["note", "create", "--title", "Long", "--body", "short", "--run-dir", k.run])).code).toBe(0);
