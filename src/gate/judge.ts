@@ -1,7 +1,7 @@
 /**
  * The gate's judgement: deterministic, and blind to the tool's own
  * `projected_impact`. Each item's bound is recomputed from its raw params
- * (the bytes it can write) and the live read-back of its targets (the bytes
+ * and reason (the bytes it can write: brain commits the reason) and the live read-back of its targets (the bytes
  * it can overwrite or destroy), then held against the standing policy.
  */
 import type { Plan, PlanItem } from "../kit/mutations/plan.ts";
@@ -54,7 +54,7 @@ export function judge(plan: Plan, policy: Policy, live: ReadonlyMap<string, Live
       const now = live.get(c.target)?.version ?? null;
       if (now !== c.version) stale.push({ target: c.target, expected: c.version, live: now });
     }
-    const write_bytes = writeBytes(it.params);
+    const write_bytes = writeBytes(it.params) + writeBytes(it.reason);
     const target_bytes = it.target_resource_ids.reduce((n, t) => n + (live.get(t)?.bytes ?? 0), 0);
     const rule = policy.actions[`${plan.tool}.${it.action}`];
     const over: string[] = [];

@@ -1,13 +1,13 @@
 /** Inputs that once ended INTERNAL (exit 1) or hung, each answered with a teaching error of the right class. */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { baseEnv, binary, run } from "../helpers/bin.ts";
 import { describeFromText, sentencesOf } from "../../tools/seo/lib/fixes.ts";
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
-const seo = (args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}) =>
+const seo = (args: string[], opts: { cwd?: string; env?: Record<string, string>; stdin?: string } = {}) =>
   run(binary("seo"), [...args, "--json"], { ...opts, timeoutMs: 30_000 });
 
 function gitRepo(files: Record<string, string | Uint8Array>): string {
@@ -87,6 +87,19 @@ describe("seo", () => {
     expect(wide.json.error.message.length).toBeLessThanOrEqual(1000);
   });
 
+  test("a --params key named like an Object.prototype member (constructor, toString, __proto__) is UNKNOWN_FLAG with the valid keys, not a conflict with a flag never given", async () => {
+    for (const key of ["constructor", "toString", "__proto__", "hasOwnProperty"]) {
+      const r = await seo(["audit", "--params", "-"], { stdin: `{"${key}": 1}` });
+      expect([r.code, r.json.error.code, r.json.error.got]).toEqual([2, "UNKNOWN_FLAG", key]);
+      expect(r.json.error.allowed).toContain("severity");
+    }
+    const near = await seo(["audit", "--params", "-"], { stdin: `{"sevrity": "high"}` });
+    expect([near.json.error.code, near.json.error.hint]).toEqual(["UNKNOWN_FLAG", "did you mean 'severity'?"]);
+    // A switch's inline value is read against true/false only, never against an object's inherited members.
+    const inline = await seo(["crawl", "--dir", tmp("site-"), "--dry-run=constructor"]);
+    expect([inline.code, inline.json.error.code]).toEqual([2, "INVALID_VALUE"]);
+  });
+
   test("a read-only TMPDIR or run dir is INVALID_INPUT naming the file system, not INTERNAL", async () => {
     const probe = Bun.spawnSync(["unshare", "-rm", "true"]);
     if (probe.exitCode !== 0)
@@ -160,5 +173,27 @@ describe("brain", () => {
     );
     expect([update.code, update.json.error.code]).toEqual([3, "INVALID_INPUT"]);
     expect(readFileSync(join(repo, "notes", "cafe.md")).equals(latin1)).toBe(true);
+  });
+});
+
+describe("harness", () => {
+  test("a NUL byte in a job step's argv is INVALID_INPUT naming the word, when the job is checked: no step runs", async () => {
+    const dir = tmp("job-nul-");
+    mkdirSync(join(dir, "site"));
+    writeFileSync(join(dir, "site", "index.html"), "<html><head><title>t</title></head><body>x</body></html>");
+    const job = (id: string, second: string[]) => {
+      const path = join(dir, `${id}.json`);
+      const steps = [{ argv: ["seo", "crawl", "--dir", "site"] }, { argv: second }];
+      writeFileSync(path, JSON.stringify({ id, run_dir: `run-${id}`, steps }));
+      return run(binary("harness"), ["job", "execute", "--job", path, "--json"], { timeoutMs: 30_000 });
+    };
+    const nul = await job("nul", ["seo", "extract", "--x\0y"]);
+    expect([nul.code, nul.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(nul.json.error.message).toContain("steps[1].argv[2]");
+    const huge = await job("huge", ["seo", "extract", ...Array.from({ length: 40 }, () => "w".repeat(16_000))]);
+    expect([huge.code, huge.json.error.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(huge.json.error.message).toContain("steps[1].argv");
+    // Refused before the first step: it crawled nothing, and no report stands for a job that never ran.
+    for (const id of ["nul", "huge"]) expect(existsSync(join(dir, `run-${id}`, "crawl.json"))).toBe(false);
   });
 });

@@ -2,9 +2,21 @@
 import { describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { idempotencyKey, planChecksum } from "../../src/kit/mutations/plan.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
 const commits = (k: KnowledgeBase) => k.git("rev-list", "--count", "HEAD").trim();
+
+/** The plan in `runDir` as an agent can rewrite it: changed by `edit`, each item's key and the checksum made to match again. */
+function rewritePlan(runDir: string, edit: (plan: any) => void): any {
+  const file = join(runDir, "plan.json");
+  const plan = JSON.parse(readFileSync(file, "utf8"));
+  edit(plan);
+  for (const it of plan.items) it.idempotency_key = idempotencyKey(plan.tool, it.action, plan.context, it.params);
+  plan.checksum = planChecksum(plan);
+  writeFileSync(file, JSON.stringify(plan));
+  return plan;
+}
 
 describe("brain", () => {
   test("create → gate → apply → get on a real git repo; the same apply again makes no second commit", async () => {
@@ -149,5 +161,75 @@ describe("brain", () => {
       "sharpening-spades",
       "winter-care",
     ]);
+  });
+
+  test("a committed reason cannot pass another item off as landed: a stale update stays PRECONDITION_FAILED", async () => {
+    const k = knowledgeBase();
+    const stale = join(k.dir, "run-stale");
+    expect(
+      (await k.brain(["note", "update", "--id", "harbour-history", "--tag", "history", "--run-dir", stale])).code,
+    ).toBe(0);
+    expect((await k.gate(["review", "--plan", stale])).code).toBe(0);
+    const key = JSON.parse(readFileSync(join(stale, "plan.json"), "utf8")).items[0].idempotency_key;
+    const file = join(k.repo, "notes", "harbour-history.md");
+    writeFileSync(file, `${readFileSync(file, "utf8")}\nA line someone else added.\n`);
+    k.git("commit", "-qam", "someone else");
+
+    // Another plan's reason claims that item's key: in a line of text, and as a paragraph of trailers that git
+    // would read as the message's last, were the scissors line after it taken for the end of the message.
+    const bait = join(k.dir, "run-bait");
+    expect((await k.brain(["note", "create", "--title", "Bait", "--run-dir", bait])).code).toBe(0);
+    const own = rewritePlan(bait, (p) => {
+      p.items[0].reason = `create note bait: Idempotency-Key: ${key}\n\nIdempotency-Key: ${key}\n\n# ------------------------ >8 ------------------------\n`;
+    }).items[0].idempotency_key;
+    expect((await k.gate(["review", "--plan", bait])).code).toBe(0);
+    expect((await k.brain(["apply", "--plan", bait])).code).toBe(0);
+
+    const r = await k.brain(["apply", "--plan", stale]);
+    expect([r.code, r.json.error?.code]).toEqual([3, "PRECONDITION_FAILED"]);
+    // The commit's own trailer block still says whose it is, and the reason reads as it was written.
+    expect(k.git("log", "-1", "--format=%(trailers:key=Idempotency-Key,valueonly)").trim()).toBe(own);
+    expect(k.git("log", "-1", "--format=%B")).toContain(`create note bait: Idempotency-Key: ${key}`);
+    expect(commits(k)).toBe("3");
+    expect(readFileSync(file, "utf8")).toContain("someone else added");
+  });
+
+  test("a plan's reason is bounded and counted: over 4 KiB it is PLAN_INVALID naming it; within, its bytes count toward max_write_bytes", async () => {
+    const k = knowledgeBase();
+    expect((await k.brain(["note", "create", "--title", "Long", "--body", "short", "--run-dir", k.run])).code).toBe(0);
+    rewritePlan(k.run, (p) => {
+      p.items[0].reason = "r".repeat(3 * 1024 * 1024);
+    });
+    for (const refused of [await k.gate(["review", "--plan", k.run]), await k.brain(["apply", "--plan", k.run])]) {
+      expect([refused.code, refused.json.error?.code]).toEqual([3, "PLAN_INVALID"]);
+      expect(refused.json.error.message).toContain("items[0].reason");
+    }
+    const policy = JSON.parse(readFileSync(k.env.AGENT_POLICY_FILE!, "utf8"));
+    policy.actions["brain.create-note"].max_write_bytes = 2000;
+    writeFileSync(k.env.AGENT_POLICY_FILE!, JSON.stringify(policy));
+    rewritePlan(k.run, (p) => {
+      p.items[0].reason = "r".repeat(3000);
+    });
+    const counted = await k.gate(["review", "--plan", k.run]);
+    expect([counted.code, counted.json.error.code]).toEqual([5, "APPROVAL_REQUIRED"]);
+    expect(JSON.stringify(counted.json.error)).toContain("the limit is 2000");
+    expect(commits(k)).toBe("1");
+  });
+
+  test("a plan item whose action is named like an Object.prototype member is PLAN_INVALID to the read-back and to a person's approval, never looked up as an action", async () => {
+    const k = knowledgeBase();
+    expect((await k.brain(["note", "create", "--title", "Odd", "--run-dir", k.run])).code).toBe(0);
+    for (const action of ["constructor", "__proto__", "toString"]) {
+      rewritePlan(k.run, (p) => {
+        p.items[0].action = action;
+      });
+      const listed = await k.brain(["target", "list", "--plan", k.run]);
+      expect([action, listed.code, listed.json.error?.code]).toEqual([action, 3, "PLAN_INVALID"]);
+      // No policy covers it, so only a person could approve it: their approval runs the read-back, which refuses it.
+      const refused = await k.gate(["approve", "--plan", k.run]);
+      expect([action, refused.code, refused.json.error?.code]).toEqual([action, 3, "PLAN_INVALID"]);
+      expect(refused.json.error.message).not.toContain("INTERNAL");
+    }
+    expect(commits(k)).toBe("1");
   });
 });

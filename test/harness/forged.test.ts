@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { foldJob } from "../../src/features/harness/fold.ts";
 import { signedHeaders } from "../../src/features/harness/sign.ts";
+import { binary, run } from "../helpers/bin.ts";
 import { receiverProcess, storedEvents } from "../helpers/harness.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
@@ -84,6 +85,19 @@ const FORGED: [string, (r: any) => unknown, string][] = [
     (r) => ({ ...r, steps: [r.steps[0], { ...r.steps[1], schema: "brain.note.list@1", data: { items: [] } }] }),
     "$.steps[1].schema",
   ],
+  ["a total cost of 1e308", (r) => ({ ...r, cost_usd: 1e308 }), "$.cost_usd"],
+  [
+    "a step cost of 5e6, over the harness's bound of 1e6 a step (and the total its sum)",
+    (r) => ({ ...r, cost_usd: 5e6, steps: [r.steps[0], { ...r.steps[1], cost_usd: 5e6 }] }),
+    "$.steps[1].cost_usd",
+  ],
+  ["a total cost that is not the sum of the steps'", (r) => ({ ...r, cost_usd: 0.5 }), "$.cost_usd"],
+  [
+    "a step's tokens over the harness's bound (and the total their sum)",
+    (r) => ({ ...r, llm_tokens: 2e12, steps: [r.steps[0], { ...r.steps[1], llm_tokens: 2e12 }] }),
+    "$.steps[1].llm_tokens",
+  ],
+  ["a total of tokens that is not the sum of the steps'", (r) => ({ ...r, llm_tokens: 7 }), "$.llm_tokens"],
 ];
 
 let receiver: Awaited<ReturnType<typeof receiverProcess>>;
@@ -116,5 +130,25 @@ describe("the receiver stores only what the contract allows", () => {
     const res = await post(base("evt-genuine"), "evt-genuine");
     expect(res.status).toBe(200);
     expect(storedEvents(store).map((e) => e.event_id)).toEqual(["evt-genuine"]);
+  });
+
+  test("a total that is the sum of the steps' costs as the harness rounds it (0.1 + 0.2 = 0.3) is accepted", async () => {
+    const r = base("evt-summed");
+    r.steps[0].cost_usd = 0.1;
+    r.steps[1].cost_usd = 0.2;
+    r.cost_usd = 0.3;
+    r.steps[1].llm_tokens = 40;
+    r.llm_tokens = 40;
+    expect((await post(r, "evt-summed")).status).toBe(200);
+  });
+
+  test("a second receiver on the port another listens on refuses to start (INVALID_INPUT, exit 3) instead of sharing it", async () => {
+    const port = new URL(receiver.url).port;
+    const second = await run(binary("harness"), ["receive", "--listen", `127.0.0.1:${port}`, "--for", "3", "--json"], {
+      env: { AGENT_HARNESS_SECRET: SECRET },
+      cwd: mkdtempSync(join(tmpdir(), "harness-second-")),
+    });
+    expect([second.code, second.json.error?.code]).toEqual([3, "INVALID_INPUT"]);
+    expect(second.json.error.message).toContain(`127.0.0.1:${port} is in use`);
   });
 });

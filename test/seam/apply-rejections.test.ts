@@ -134,7 +134,7 @@ describe("apply refuses", () => {
     await refused(ws, "PLAN_FAILED", 3);
   });
 
-  test("the same idempotency key with different params: CONFLICT, never a replay", async () => {
+  test("the same idempotency key with different params: PLAN_INVALID before any approval, never a replay (the ledger's CONFLICT is behind it)", async () => {
     const ws = await workspace({ door: "in-process" });
     await reviewed(ws);
     expect((await ws.seo(["apply", "--plan", ws.run])).code).toBe(0);
@@ -145,9 +145,10 @@ describe("apply refuses", () => {
     for (const k of ["policy_version", "approval_id", "approval"]) plan[k] = null;
     plan.checksum = planChecksum(plan);
     writePlan(ws, plan);
-    expect((await ws.gate(["approve", "--plan", ws.run])).code).toBe(0);
-    const e = await refused(ws, "CONFLICT", 3);
-    expect(e.detail.items.find((i: any) => i.id === item.id).error.code).toBe("CONFLICT");
+    // A key is derived from its change, never taken from the plan: one claimed for other params is refused.
+    const approved = await ws.gate(["approve", "--plan", ws.run]);
+    expect([approved.code, approved.json.error.code]).toEqual([3, "PLAN_INVALID"]);
+    expect(approved.json.error.message).toContain("idempotency_key is not the key of its change");
     expect(readFileSync(join(ws.site, "about.html"), "utf8")).toContain('lang="en"');
   });
 

@@ -5,11 +5,16 @@
  * The report itself must satisfy the harness's own result schema
  * (harness.job.execute@1), and a step may only claim a schema of its tool.
  * The registry is the tools' describe documents (their output schemas).
+ * The numbers must be the harness's own: each step's cost and tokens within
+ * the bounds it checks a step's envelope against, each total their sum.
  */
 import Ajv2020, { type ValidateFunction } from "ajv/dist/2020";
 import { pathOf } from "../../kit/cli/index.ts";
 import { formats } from "../../kit/compile/index.ts";
 import type { DescribeDoc, JsonSchema } from "../../kit/introspection/index.ts";
+import { roundUsd } from "../../kit/output/index.ts";
+import { MAX_STEP_TOKENS, MAX_STEP_USD } from "./envelope.ts";
+import { MAX_STEPS } from "./job.ts";
 
 export type Verdict =
   | { ok: true }
@@ -97,7 +102,39 @@ function stepVerdict(
   return null;
 }
 
-/** The report against the harness's own result schema first, then each step against its tool's. */
+/** How far a total cost may be from its steps' sum: the harness rounds the sum to 1e-8 USD, and a float sum of 100 steps errs far less. */
+const USD_TOLERANCE = 1e-6;
+
+/** The totals of a report that has the report's shape: at most a job's steps, each within the harness's bounds, each total their sum. */
+function totalsVerdict(report: Record<string, unknown>, refuse: Refuse): Verdict | null {
+  const steps = report.steps as { cost_usd: number; llm_tokens: number }[];
+  if (steps.length > MAX_STEPS) return refuse("$.steps", `a job has at most ${MAX_STEPS} steps (got ${steps.length})`);
+  let usd = 0;
+  let tokens = 0;
+  for (const [i, s] of steps.entries()) {
+    if (s.cost_usd > MAX_STEP_USD)
+      return refuse(`$.steps[${i}].cost_usd`, `must be at most ${MAX_STEP_USD}, a step's bound (got ${s.cost_usd})`, i);
+    if (s.llm_tokens > MAX_STEP_TOKENS)
+      return refuse(
+        `$.steps[${i}].llm_tokens`,
+        `must be at most ${MAX_STEP_TOKENS}, a step's bound (got ${s.llm_tokens})`,
+        i,
+      );
+    usd += s.cost_usd;
+    tokens += s.llm_tokens;
+  }
+  const total = report.cost_usd as number;
+  if (!(Math.abs(total - usd) <= USD_TOLERANCE))
+    return refuse("$.cost_usd", `must be the sum of the steps' cost_usd, ${roundUsd(usd)} (got ${total})`);
+  if (report.llm_tokens !== tokens)
+    return refuse(
+      "$.llm_tokens",
+      `must be the sum of the steps' llm_tokens, ${tokens} (got ${String(report.llm_tokens)})`,
+    );
+  return null;
+}
+
+/** The report against the harness's own result schema first, then its totals, then each step against its tool's. */
 export function ingest(report: unknown, registry: SchemaRegistry): Verdict {
   const refuse: Refuse = (path, message, step = null, schema = null) => ({ ok: false, step, schema, path, message });
   if (!isObject(report)) return refuse("$", "the report is not a JSON object");
@@ -109,6 +146,8 @@ export function ingest(report: unknown, registry: SchemaRegistry): Verdict {
     const step = /^\/steps\/(\d+)/.exec(e.instancePath)?.[1];
     return refuse(errorPath("$", e), e.message ?? e.keyword, step === undefined ? null : Number(step), REPORT_SCHEMA);
   }
+  const totals = totalsVerdict(report, refuse);
+  if (totals) return totals;
   for (const [i, step] of (report.steps as Record<string, unknown>[]).entries()) {
     const verdict = stepVerdict(step, i, registry, refuse);
     if (verdict) return verdict;

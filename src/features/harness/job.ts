@@ -8,12 +8,22 @@ import { dirname, resolve } from "node:path";
 import { KitError } from "../../kit/output/index.ts";
 
 const JOB_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/;
-const MAX_STEPS = 100;
+export const MAX_STEPS = 100;
 /** A step's time limit when the job names none, and the most it may name. */
 export const DEFAULT_STEP_SECONDS = 900;
 const MAX_STEP_SECONDS = 86_400;
 /** Between TERM and KILL, when the job names no grace period. */
 export const DEFAULT_GRACE_SECONDS = 5;
+/**
+ * A step's argv, within what every kernel starts (Linux refuses a word over
+ * 128 KiB, and an argv with the environment over about 2 MiB). `{run_dir}`
+ * counts as the longest path it may become.
+ */
+const MAX_WORDS = 1000;
+const MAX_WORD_BYTES = 64 * 1024;
+const MAX_ARGV_BYTES = 256 * 1024;
+const MAX_PATH_BYTES = 4096;
+const RUN_DIR = "{run_dir}";
 
 export interface JobStep {
   readonly argv: readonly string[];
@@ -55,6 +65,27 @@ function secondsOf(raw: unknown, path: string, fallback: number, max: number): n
 
 const STEP_FIELDS = ["argv", "input", "continue_on_error", "timeout_seconds"];
 
+/** Every word of a step's argv as a process can be started with it: no NUL byte, each word and the whole bounded. */
+function checkWords(argv: readonly string[], at: string): void {
+  if (argv.length > MAX_WORDS)
+    throw bad(`${at}.argv`, `has ${argv.length} words; a step may have at most ${MAX_WORDS}`);
+  let total = 0;
+  for (const [j, word] of argv.entries()) {
+    if (word.includes("\0"))
+      throw bad(`${at}.argv[${j}]`, "holds a NUL byte, which no command-line word can carry", word);
+    const fills = word.split(RUN_DIR).length - 1;
+    const bytes = Buffer.byteLength(word, "utf8") + fills * (MAX_PATH_BYTES - RUN_DIR.length);
+    if (bytes > MAX_WORD_BYTES)
+      throw bad(
+        `${at}.argv[${j}]`,
+        `is ${bytes} bytes${fills ? ` (each ${RUN_DIR} counted as a path of ${MAX_PATH_BYTES})` : ""}; a word may be at most ${MAX_WORD_BYTES}`,
+      );
+    total += bytes + 1;
+  }
+  if (total > MAX_ARGV_BYTES)
+    throw bad(`${at}.argv`, `is ${total} bytes in all; a step's argv may be at most ${MAX_ARGV_BYTES}`);
+}
+
 function stepOf(raw: unknown, i: number, jobSeconds: number, tools: readonly string[]): JobStep {
   const at = `steps[${i}]`;
   if (!isObject(raw)) throw bad(at, "must be an object { argv, input?, continue_on_error?, timeout_seconds? }");
@@ -67,6 +98,7 @@ function stepOf(raw: unknown, i: number, jobSeconds: number, tools: readonly str
       'must be an array of strings: a fleet tool and its command, e.g. ["seo", "audit"] (never a shell string)',
       argv,
     );
+  checkWords(argv, at);
   if (!tools.includes(argv[0]!))
     throw bad(
       `${at}.argv[0]`,
@@ -129,8 +161,14 @@ export function parseJob(text: string, path: string, tools: readonly string[]): 
       `must be a list of 1 to ${MAX_STEPS} steps`,
       Array.isArray(raw.steps) ? raw.steps.length : raw.steps,
     );
-  if (raw.run_dir !== undefined && (typeof raw.run_dir !== "string" || raw.run_dir === ""))
-    throw bad("run_dir", "must be a folder path", raw.run_dir);
+  if (
+    raw.run_dir !== undefined &&
+    (typeof raw.run_dir !== "string" ||
+      raw.run_dir === "" ||
+      raw.run_dir.includes("\0") ||
+      Buffer.byteLength(raw.run_dir) > MAX_PATH_BYTES)
+  )
+    throw bad("run_dir", `must be a folder path (no NUL byte, at most ${MAX_PATH_BYTES} bytes)`, raw.run_dir);
   const base = dirname(resolve(path));
   const jobSeconds = secondsOf(raw.timeout_seconds, "timeout_seconds", DEFAULT_STEP_SECONDS, MAX_STEP_SECONDS);
   const steps = raw.steps.map((s, i) => stepOf(s, i, jobSeconds, tools));

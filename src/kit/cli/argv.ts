@@ -29,7 +29,12 @@ export function splitCommandWords(argv: readonly string[], maxWords: number): Sp
   return { words: argv.slice(0, n), rest: argv.slice(n) };
 }
 
-const BOOLEAN_TEXT: Record<string, boolean> = { true: true, false: false, "1": true, "0": false };
+const BOOLEAN_TEXT: ReadonlyMap<string, boolean> = new Map([
+  ["true", true],
+  ["false", false],
+  ["1", true],
+  ["0", false],
+]);
 
 export function parseFlags(tokens: readonly string[], known: readonly ArgvFlag[], usage: string): RawFlags {
   const byName = new Map(known.map((f) => [f.name, f]));
@@ -89,7 +94,8 @@ export function parseFlags(tokens: readonly string[], known: readonly ArgvFlag[]
 function setSwitch(out: RawFlags, name: string, inline: string | undefined): void {
   let value = true;
   if (inline !== undefined) {
-    if (!(inline in BOOLEAN_TEXT))
+    const read = BOOLEAN_TEXT.get(inline);
+    if (read === undefined)
       throw new KitError(
         "INVALID_VALUE",
         `--${name} is a switch: give it alone, or as --${name}=true|false (got: '${inline}')`,
@@ -98,9 +104,9 @@ function setSwitch(out: RawFlags, name: string, inline: string | undefined): voi
           got: inline,
         },
       );
-    value = BOOLEAN_TEXT[inline]!;
+    value = read;
   }
-  if (name in out && out[name] !== value)
+  if (Object.hasOwn(out, name) && out[name] !== value)
     throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice with different values`, { got: `--${name}` });
   out[name] = value;
 }
@@ -114,7 +120,7 @@ function setValue(out: RawFlags, flag: ArgvFlag, value: string): void {
     out[name] = list;
     return;
   }
-  if (name in out)
+  if (Object.hasOwn(out, name))
     throw new KitError("CONFLICTING_FLAGS", `--${name} is given twice ('${out[name]}' and '${value}'); give it once`, {
       got: [out[name], value],
     });

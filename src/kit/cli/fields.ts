@@ -35,7 +35,7 @@ export function parseFields(spec: string, valid: readonly string[]): string[] {
 type Tree = { [key: string]: Tree | true };
 
 export function project(data: unknown, paths: readonly string[]): unknown {
-  const tree: Tree = {};
+  const tree: Tree = Object.create(null);
   for (const path of paths) {
     let node = tree;
     const parts = path.split(".");
@@ -43,7 +43,7 @@ export function project(data: unknown, paths: readonly string[]): unknown {
       if (i === parts.length - 1) node[part] = true;
       else if (node[part] === true)
         break; // the whole parent is already kept
-      else node = (node[part] ??= {}) as Tree;
+      else node = (node[part] ??= Object.create(null)) as Tree;
     }
   }
   const pick = (value: unknown, t: Tree): unknown => {
@@ -51,7 +51,7 @@ export function project(data: unknown, paths: readonly string[]): unknown {
     if (value === null || typeof value !== "object") return value;
     const out: Record<string, unknown> = {};
     for (const [key, sub] of Object.entries(t)) {
-      if (!(key in value)) continue;
+      if (!Object.hasOwn(value, key)) continue;
       const v = (value as Record<string, unknown>)[key];
       out[key] = sub === true ? v : pick(v, sub);
     }

@@ -120,7 +120,8 @@ export function splitParams(
   const universal: RawFlags = {};
   const known = [...commandFlags, ...PARAM_UNIVERSALS.keys()];
   for (const [key, value] of Object.entries(doc)) {
-    if (key in argv)
+    // Own keys only: a document's `constructor` or `__proto__` is an unknown key, not a flag inherited from Object.
+    if (Object.hasOwn(argv, key))
       throw new KitError("CONFLICTING_FLAGS", `'${key}' is given both in --params and as --${key}; give it once`, {
         got: key,
       });
@@ -146,7 +147,7 @@ export function splitParams(
       );
     universal[key] = typeof value === "number" ? String(value) : (value as string | boolean);
   }
-  const mixed = commandFlags.filter((f) => f in argv);
+  const mixed = commandFlags.filter((f) => Object.hasOwn(argv, f));
   if (mixed.length > 0)
     throw new KitError(
       "CONFLICTING_FLAGS",

@@ -73,7 +73,7 @@ export function convertFlags(
 ): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   for (const spec of specs) {
-    if (spec.name in raw) {
+    if (Object.hasOwn(raw, spec.name)) {
       const value = convert(spec, raw[spec.name], source);
       if (spec.enumValues && !spec.enumValues.includes(value as string)) throw notInEnum(spec, value);
       input[spec.key] = value;

@@ -76,6 +76,10 @@ export interface ActionSpec {
   recover?(item: PlanItem, x: ExecContext): Promise<void>;
 }
 
+/** The action a plan item names, or undefined: own entries only, so an item's `constructor` or `toString` is no action. */
+export const actionOf = (m: Mutations, name: string): ActionSpec | undefined =>
+  Object.hasOwn(m.actions, name) ? m.actions[name] : undefined;
+
 export interface Mutations {
   /** A target's live state, or null when it does not exist. */
   readTarget(target: string, x: ReadContext): Promise<TargetState | null>;

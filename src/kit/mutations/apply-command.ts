@@ -10,7 +10,7 @@ import { describe } from "../declare/annotate.ts";
 import { defineCommand, type CommandSpec, type EnvVar } from "../declare/define.ts";
 import { KitError, REDISPATCH_CODES, type ErrorCode } from "../output/errors.ts";
 import type { CommandContext } from "../runtime/context.ts";
-import { type Mutations, writesOf } from "./actions.ts";
+import { actionOf, type Mutations, writesOf } from "./actions.ts";
 import { admit, GATE_PUBLIC_KEY_ENV } from "./admit.ts";
 import { LEASE_ENV } from "./apply/lease.ts";
 import { applyItems } from "./apply/loop.ts";
@@ -81,7 +81,7 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const plan = readPlanFile(planPath, ctx.tool.name);
   const policy = await admit(plan, ctx.env, ctx.now(), ctx.tool.name);
   for (const it of plan.items)
-    if (!m.actions[it.action])
+    if (!actionOf(m, it.action))
       throw new KitError(
         "PLAN_INVALID",
         `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`,

@@ -6,7 +6,7 @@
  * and by apply right before an item executes.
  */
 import { KitError } from "../output/index.ts";
-import type { Mutations, ReadContext } from "./actions.ts";
+import { actionOf, type Mutations, type ReadContext } from "./actions.ts";
 import type { Plan, PlanItem } from "./plan.ts";
 
 export interface Overreach {
@@ -29,7 +29,7 @@ function targetsAgree(it: PlanItem): string[] {
 
 /** The item's overreach, or null when it does only what its action may. */
 export async function overreachOf(it: PlanItem, m: Mutations, x: ReadContext): Promise<Overreach | null> {
-  const spec = m.actions[it.action];
+  const spec = actionOf(m, it.action);
   if (!spec)
     return {
       item: it.id,

@@ -15,6 +15,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { KitError } from "../output/index.ts";
 import { sha256, writeAtomic } from "../pipeline/index.ts";
+import { boundedReason, itemProblem } from "./plan-items.ts";
 
 export const PLAN_FORMAT = 1;
 export const PLAN_FILE = "plan.json";
@@ -128,7 +129,7 @@ export function buildPlan(p: {
     return {
       id: `it-${key.slice("sha256:".length, "sha256:".length + 12)}`,
       action: it.action,
-      reason: it.reason,
+      reason: boundedReason(it.reason),
       params: it.params,
       idempotency_key: key,
       target_resource_ids: [...new Set(it.preconditions.map((c) => c.target))],
@@ -182,8 +183,7 @@ export function resolvePlanPath(ref: string, cwd: string): string {
 
 const isObject = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 
-/** Reads and shape-checks a plan; the checksum is checked by the caller, which knows what to say. */
-/** `tool` null: a plan of any tool (the gate judges them all). */
+/** Reads and shape-checks a plan of `tool` (null: of any tool, as the gate judges them all); the checksum is the caller's to check. */
 export function readPlanFile(path: string, tool: string | null): Plan {
   let doc: unknown;
   try {
@@ -206,16 +206,9 @@ export function readPlanFile(path: string, tool: string | null): Plan {
     if (typeof doc[k] !== "string") throw bad(`${k} is missing`);
   if (doc.status !== "ready" && doc.status !== "failed") throw bad("status is neither ready nor failed");
   if (!isObject(doc.context) || !Array.isArray(doc.items)) throw bad("context or items are missing");
-  for (const it of doc.items as unknown[]) {
-    if (
-      !isObject(it) ||
-      typeof it.id !== "string" ||
-      typeof it.action !== "string" ||
-      typeof it.idempotency_key !== "string" ||
-      !isObject(it.params) ||
-      !Array.isArray(it.preconditions)
-    )
-      throw bad("an item lacks id, action, params, idempotency_key or preconditions");
+  for (const [i, it] of (doc.items as unknown[]).entries()) {
+    const problem = itemProblem(it, i);
+    if (problem) throw bad(problem);
   }
   return doc as unknown as Plan;
 }
@@ -234,6 +227,11 @@ export function assertIntact(plan: Plan): void {
       "the plan's contents do not match its checksum: it was changed after planning",
       { got: plan.checksum, hint: "plan again; never edit a plan by hand" },
     );
+  // A key is derived, never claimed: it is what the ledger and the tool's own records (brain's trailers) know an item by.
+  const forged = plan.items.findIndex(
+    (it) => it.idempotency_key !== idempotencyKey(plan.tool, it.action, plan.context, it.params),
+  );
+  if (forged >= 0) throw new KitError("PLAN_INVALID", `items[${forged}].idempotency_key is not the key of its change`);
 }
 
 export function assertUnexpired(plan: Plan, now: number): void {

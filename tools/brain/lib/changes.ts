@@ -1,12 +1,12 @@
 /**
  * brain's mutations: one commit per plan item, carrying the item's
  * idempotency key as a commit trailer, so "read external truth" on
- * reconcile is a lookup in git log. Each commit is made crash-safe by
+ * reconcile is a lookup in git log of the trailers brain wrote itself. Each commit is made crash-safe by
  * commit.ts: a kill at any instant leaves no change or the whole commit.
  */
 import { KitError } from "agent-cli-kit";
 import type { ActionSpec, ExecContext, Mutations, PlanItem } from "agent-cli-kit/writes";
-import { commitChange, finishOwnCommit, sweepStaged, TRAILER } from "./commit.ts";
+import { commitChange, commitsOfItem, finishOwnCommit, pathsOf, PLAN_TRAILER, sweepStaged, TRAILER } from "./commit.ts";
 import { withWriteLock } from "./lock.ts";
 import { noteEffect } from "./note-effects.ts";
 import { checkId, notePath, notesFolder, readNoteFile, parseNote } from "./notes.ts";
@@ -71,7 +71,7 @@ async function change(
       expect: expected(item, id),
       subject,
       body: item.reason,
-      trailers: { [TRAILER]: x.idempotencyKey, "Brain-Plan": x.plan.checksum },
+      trailers: { [TRAILER]: x.idempotencyKey, [PLAN_TRAILER]: x.plan.checksum },
     },
     x.fence,
   );
@@ -94,10 +94,20 @@ async function write(
   return change(repo, item, x, id, renderNote({ ...p, created, updated: now }), `brain: ${kind} note ${id}`);
 }
 
-const landed = async (_item: PlanItem, x: ExecContext): Promise<boolean> =>
-  repoOf(x)
-    .git(["log", "--all", "-F", `--grep=${TRAILER}: ${x.idempotencyKey}`, "--format=%H", "-n", "1"])
-    .stdout.trim() !== "";
+/**
+ * External truth for one item: a commit on the branch that brain's apply
+ * made for it (its own trailer block names the item's key) and that changed
+ * the item's note and nothing else. A reason or any other text in a message
+ * is never read as a trailer (commitMessage keeps it out of the block).
+ */
+const landed = async (item: PlanItem, x: ExecContext): Promise<boolean> => {
+  const repo = repoOf(x);
+  const path = notePath(checkId(String(item.params.id)));
+  return commitsOfItem(repo, x.idempotencyKey).some((commit) => {
+    const paths = pathsOf(repo, commit);
+    return paths.length === 1 && paths[0] === path;
+  });
+};
 
 /** A takeover: the ledger says this item's write was cut short, so a file its own commit left half-written is its to repair. */
 const recover = async (_item: PlanItem, x: ExecContext): Promise<void> => {

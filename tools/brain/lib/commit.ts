@@ -16,6 +16,8 @@ import { KitError } from "agent-cli-kit";
 import { blobHash, firstLines, type Repo } from "./repo.ts";
 
 export const TRAILER = "Idempotency-Key";
+/** The plan an item's commit was applied from: with TRAILER, what marks a commit as one brain's apply made. */
+export const PLAN_TRAILER = "Brain-Plan";
 const ZERO = "0000000000000000000000000000000000000000";
 
 export interface NoteChange {
@@ -26,9 +28,61 @@ export interface NoteChange {
   /** The blob HEAD must hold at `path` (git:<sha1>), or null when it must hold none; the change is refused otherwise. */
   readonly expect: string | null;
   readonly subject: string;
+  /** Text the plan carries (an item's reason): anyone's words, kept out of the trailer block (commitMessage). */
   readonly body: string;
   readonly trailers: Readonly<Record<string, string>>;
 }
+
+/**
+ * The commit message: the subject, the body with every line indented, then
+ * the trailers as the last paragraph. Indented, no line of the body can be
+ * read as a trailer, a comment, or the scissors line git ends a message at,
+ * so the trailers git reads are ours whatever the body says.
+ */
+export function commitMessage(change: Pick<NoteChange, "subject" | "body" | "trailers">): string {
+  const body = change.body
+    .split(/\r\n|\r|\n/)
+    .map((line) => (line.trim() ? `    ${line}` : ""))
+    .join("\n")
+    .replace(/^\n+|\n+$/g, "");
+  const trailers = Object.entries(change.trailers).map(([k, v]) => `${k}: ${v}`);
+  return `${[change.subject, ...(body ? [body] : []), trailers.join("\n")].join("\n\n")}\n`;
+}
+
+/** git reads trailers alike whatever the repository's configuration says. */
+const TRAILER_CONFIG = ["-c", "core.commentChar=#", "-c", "trailer.separators=:"];
+
+/** One commit's trailer `key`, as git parses the commit's own trailer block: its one value, or "" (none, or more than one). */
+export function trailerOf(repo: Repo, commit: string, key: string): string {
+  const values = repo
+    .git([...TRAILER_CONFIG, "log", "-1", `--format=%(trailers:key=${key},valueonly,separator=%x00)`, commit])
+    .stdout.trim()
+    .split("\0");
+  return values.length === 1 ? values[0]! : "";
+}
+
+/**
+ * The commits on HEAD's branch that brain's apply made for the item of key
+ * `key`, newest first: their own trailer block carries that key and a plan,
+ * once each. Text elsewhere in a message (a reason) never counts.
+ */
+export function commitsOfItem(repo: Repo, key: string): string[] {
+  const format = [TRAILER, PLAN_TRAILER].map((k) => `%(trailers:key=${k},valueonly,separator=%x00)`).join("%x09");
+  const log = repo.git([...TRAILER_CONFIG, "log", "HEAD", "-F", `--grep=${key}`, `--format=%H%x09${format}`], {
+    allowFail: true,
+  });
+  return log.stdout.split("\n").flatMap((line) => {
+    const [commit, keys, plans] = line.split("\t");
+    return commit && keys === key && plans && !plans.includes("\0") ? [commit] : [];
+  });
+}
+
+/** The paths a commit changed. */
+export const pathsOf = (repo: Repo, commit: string): string[] =>
+  repo
+    .git(["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", "-z", commit])
+    .stdout.split("\0")
+    .filter(Boolean);
 
 const headOf = (repo: Repo): string | null =>
   repo.git(["rev-parse", "--verify", "-q", "HEAD^{commit}"], { allowFail: true }).stdout.trim() || null;
@@ -71,9 +125,7 @@ export async function commitChange(
       repo.git(["update-index", "--add", "--cacheinfo", `100644,${blob},${change.path}`], withIndex);
     } else repo.git(["update-index", "--force-remove", "--", change.path], withIndex);
     const tree = repo.git(["write-tree"], withIndex).stdout.trim();
-    const message = `${change.subject}\n\n${change.body}\n\n${Object.entries(change.trailers)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join("\n")}\n`;
+    const message = commitMessage(change);
     const commit = repo
       .git([...identity(repo), "commit-tree", tree, ...(head ? ["-p", head] : []), "-F", "-"], { input: message })
       .stdout.trim();
@@ -157,7 +209,7 @@ export function finishOwnCommit(repo: Repo, key?: string): boolean {
   const status = repo.git(["status", "--porcelain", "-z", "--untracked-files=all"]).stdout;
   const head = headOf(repo);
   if (!status || !head) return false;
-  const headKey = repo.git(["log", "-1", `--format=%(trailers:key=${TRAILER},valueonly)`, head]).stdout.trim();
+  const headKey = trailerOf(repo, head, TRAILER);
   if (!headKey) return false;
   const dirty = [
     ...new Set(
@@ -168,12 +220,7 @@ export function finishOwnCommit(repo: Repo, key?: string): boolean {
     ),
   ];
   const parent = repo.git(["rev-parse", "--verify", "-q", `${head}^`], { allowFail: true }).stdout.trim() || null;
-  const touched = new Set(
-    repo
-      .git(["diff-tree", "--no-commit-id", "--name-only", "-r", "--root", "-z", head])
-      .stdout.split("\0")
-      .filter(Boolean),
-  );
+  const touched = new Set(pathsOf(repo, head));
   for (const path of dirty) {
     const ours = [blobAt(repo, parent, path), blobAt(repo, head, path)];
     const staged = repo.git(["ls-files", "-s", "-z", "--", path]).stdout.split(" ")[1] ?? null;

@@ -64,13 +64,27 @@ async function serve(
 ): Promise<ReturnType<typeof Bun.serve>> {
   const { hostname, port } = at;
   try {
-    // Never the development error page: it would show the exception and the working directory.
-    return Bun.serve({ hostname, port, fetch: handle, development: false, error: () => internalAnswer() });
+    // Never the development error page: it would show the exception and the working directory. Never a port
+    // shared with another process either (SO_REUSEPORT, which Bun sets outside development): a second receiver
+    // would split the reports between two stores, and a replay reaching the other one would be taken as new.
+    return Bun.serve({
+      hostname,
+      port,
+      fetch: handle,
+      development: false,
+      reusePort: false,
+      error: () => internalAnswer(),
+    });
   } catch (e) {
     await store.close();
-    throw new KitError("INVALID_INPUT", `cannot listen on ${listen}: ${(e as Error).message}`, {
-      hint: "give a free port, or 0",
-    });
+    const inUse = (e as { code?: string }).code === "EADDRINUSE";
+    throw new KitError(
+      "INVALID_INPUT",
+      inUse
+        ? `cannot listen on ${listen}: ${listen} is in use by another process (a receiver never shares its port)`
+        : `cannot listen on ${listen}: ${(e as Error).message}`,
+      { got: listen, hint: "give a free port, or 0" },
+    );
   }
 }
 

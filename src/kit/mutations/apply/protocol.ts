@@ -13,7 +13,7 @@
  */
 import { hostname } from "node:os";
 import { sha256 } from "../../pipeline/index.ts";
-import type { ActionSpec, ExecContext } from "../actions.ts";
+import { actionOf, type ActionSpec, type ExecContext } from "../actions.ts";
 import { assertItemWithin } from "../effects.ts";
 import { failpointsOf, type Failpoints } from "../failpoints.ts";
 import type { Claim, ClaimRequest, Fence, Ledger } from "../ledger/ledger.ts";
@@ -45,7 +45,7 @@ export class Applier implements ItemOwner {
   }
 
   action(it: PlanItem): ActionSpec {
-    return this.run.mutations.actions[it.action]!;
+    return actionOf(this.run.mutations, it.action)!;
   }
 
   context(it: PlanItem, signal: AbortSignal, fence: () => Promise<void>): ExecContext {
