@@ -265,17 +265,8 @@ describe("a secret echoed back in its encodings", () => {
         answer = mode;
         const r = await run(
           binary("seo"),
-          [
-            "synthesize",
-            "--run-dir",
-            dir,
-            "--base-url",
-            `http://127.0.0.1:${server.port}/v1`,
-            "--model",
-            "openai/gpt-4o-mini",
-            "--json",
-          ],
-          { env: { OPENROUTER_API_KEY: key } },
+          ["synthesize", "--run-dir", dir, "--model", "openai/gpt-4o-mini", "--json"],
+          { env: { OPENROUTER_API_KEY: key, AGENT_LLM_BASE_URL: `http://127.0.0.1:${server.port}/v1` } },
         );
         expect(r.code).toBe(mode === "ok" ? 0 : 3);
         outputs.push(r.stdout, r.stderr);

@@ -109,7 +109,8 @@ describe("redact first, then cut (the llm error path, a real server)", () => {
   afterAll(() => {
     for (const s of servers) s.stop();
   }, SLOW_HOOK);
-  const ctx = (redact: (t: string) => string) => ({
+  const ctx = (redact: (t: string) => string, env: Record<string, string>) => ({
+    env,
     signal: new AbortController().signal,
     addCost: () => {},
     log: createLogger({ write: () => {}, colour: false, level: 3 }),
@@ -127,15 +128,18 @@ describe("redact first, then cut (the llm error path, a real server)", () => {
           for (const offset of offsetsOf(form)) {
             answer.body = echoing(form, offset, 200);
             const request = {
-              baseUrl: server.url,
-              apiKey: secret,
               keyVariable: KEY,
+              endpointVariable: "AGENT_LLM_BASE_URL",
+              defaultBaseUrl: "https://openrouter.ai/api/v1",
               model: "m",
               messages: [{ role: "user" as const, content: "hi" }],
               timeoutMs: 10_000,
               attempts: 1,
             };
-            const e = (await chatCompletion(ctx(redact), request).catch((x) => x)) as KitError;
+            const e = (await chatCompletion(
+              ctx(redact, { [KEY]: secret, AGENT_LLM_BASE_URL: server.url }),
+              request,
+            ).catch((x) => x)) as KitError;
             if (e.code !== "CREDENTIAL_REJECTED")
               throw new Error(`expected CREDENTIAL_REJECTED, got ${e.code}: ${e.message}`);
             const leak = leakOf(secret, e.message, ...emitted(e, redact));

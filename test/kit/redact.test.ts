@@ -55,4 +55,54 @@ describe("redaction", () => {
     const out = redact(text);
     expect(JSON.parse(out)).toEqual({ token: null, llm_tokens: 12, api_key: "sk-abcde_REDACTED", note: "abc" });
   });
+
+  describe("a known secret in the forms an echo takes", () => {
+    const KEY = "sk-or-v1-7f3a9c0e5b2d4f6a8c1e3b5d7f9a0c2e4b6d8f1a3c5e7b9d";
+    const redact = createRedactor({ OPENROUTER_API_KEY: KEY }, []);
+    const b64 = (s: string) => Buffer.from(s).toString("base64");
+    const cases: Record<string, string> = {
+      "Basic base64(api:KEY)": `Basic ${b64(`api:${KEY}`)}`,
+      "base64 at each alignment": [b64(KEY), b64(`x${KEY}`), b64(`xy${KEY}`)].join(" "),
+      base64url: Buffer.from(`z${KEY}`).toString("base64url"),
+      "hex, both cases": `${Buffer.from(KEY).toString("hex")} ${Buffer.from(KEY).toString("hex").toUpperCase()}`,
+      "upper and lower case": `${KEY.toUpperCase()} ${KEY.toLowerCase()}`,
+      "the last 40, a middle slice": `${KEY.slice(-40)} and ${KEY.slice(9, 29)}`,
+      "split by a space, a line break, JSON's \\n": `${KEY.slice(0, 5)} ${KEY.slice(5)} ${KEY.slice(0, 40)}\n${KEY.slice(40)} ${JSON.stringify(`${KEY.slice(0, 20)}\n${KEY.slice(20)}`)}`,
+      "URL-encoded": encodeURIComponent(`${KEY}/&`),
+    };
+    for (const [form, text] of Object.entries(cases))
+      test(`${form}: no run of 16 of its characters is left`, () => {
+        const out = redact(`before ${text} after`);
+        expect(out).toContain("[REDACTED]");
+        const folded = out.replace(/\\n|\s+/g, "").toLowerCase();
+        for (let i = 0; i + 16 <= KEY.length; i++) expect(folded).not.toContain(KEY.slice(i, i + 16).toLowerCase());
+      });
+
+    test("a 15-character slice of a key is not the key: ordinary text that shares it is left", () => {
+      expect(redact(`id ${KEY.slice(9, 24)} here`)).toBe(`id ${KEY.slice(9, 24)} here`);
+    });
+
+    test("a secret in a URL's query is masked once: [REDACTED], never [REDA_…", () => {
+      const hex = "9f8e7d6c5b4a39281706f5e4d3c2b1a0";
+      const r = createRedactor({ CANARY_API_KEY: hex }, []);
+      expect(r(`ftp://x.example/?token=${hex}&a=1`)).toBe("ftp://x.example/?token=[REDACTED]&a=1");
+      expect(r(`https://u:${hex}@x.example/?key=${hex}`)).toBe("https://u:[REDACTED]@x.example/?key=[REDACTED]");
+      expect(r(`Bearer ${hex}`)).toBe("Bearer [REDACTED]");
+    });
+
+    test("a mask never cuts a JSON escape in two: the text stays JSON", () => {
+      const odd = 'k3y"with\\quotes/and+slashes=0123456789';
+      const r = createRedactor({ ODD_SECRET: odd }, []);
+      for (const text of [odd, odd.slice(2), odd.slice(0, -3), `a ${odd.slice(4, 24)} b`]) {
+        const out = r(JSON.stringify({ text }));
+        expect(() => JSON.parse(out)).not.toThrow();
+        expect(out).toContain("[REDACTED]");
+      }
+    });
+
+    test("holds() says whether a text carries a known secret, and only a known one", () => {
+      expect(redact.holds(`x ${KEY.slice(3, 30).toUpperCase()} y`)).toBe(true);
+      expect(redact.holds("sk-or-v1-0123456789abcdef0123456789")).toBe(false);
+    });
+  });
 });

@@ -58,11 +58,9 @@ const synthesize = (
   extra: string[] = [],
   env: Record<string, string> = { OPENROUTER_API_KEY: "sk-or-v1-test-0123456789abcdef0123456789abcdef" },
 ) =>
-  runInProcess(
-    seoTool,
-    ["synthesize", "--run-dir", dir, "--base-url", server!.url, "--model", "openai/gpt-4o-mini", "--json", ...extra],
-    { env },
-  );
+  runInProcess(seoTool, ["synthesize", "--run-dir", dir, "--model", "openai/gpt-4o-mini", "--json", ...extra], {
+    env: { AGENT_LLM_BASE_URL: server!.url, ...env },
+  });
 
 describe("seo synthesize", () => {
   test("fills meta.llm_tokens and meta.cost_usd with what the server reported, and records model, prompt and input", async () => {

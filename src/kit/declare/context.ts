@@ -29,6 +29,8 @@ export interface CommandContext<F> extends ContextUniversal {
    * cut in half no longer matches, and its other half would leave unmasked.
    */
   redact(text: string): string;
+  /** Whether a text holds the value of a secret this process knows, in any form the redactor knows it by. */
+  holdsSecret(text: string): boolean;
   readonly runDir: RunDir;
   /** Whether a person could answer a prompt. */
   readonly interactive: boolean;

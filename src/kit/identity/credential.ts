@@ -12,6 +12,7 @@
  */
 import { KitError } from "../output/index.ts";
 import { envOf, expiresAtEnv, REFRESH_URL_ENV, refreshTokenEnv, type EnvVar } from "./env.ts";
+import { assertBound } from "./endpoint.ts";
 import { jwtExpiry, parseTime } from "./expiry.ts";
 import type { Redactor } from "./redact.ts";
 
@@ -160,6 +161,7 @@ class Live implements Credential {
   }
 
   async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
+    assertBound(this.v, this.p.env, url);
     const used = await this.token();
     const first = await this.send(url, init, used);
     if (first.status !== 401) return first;

@@ -16,6 +16,12 @@ export interface EnvVar {
   readonly description: string;
   /** A credential that expires (contract §10, refresh / long jobs): how the kit learns when, and whether it may refresh it. */
   readonly lifetime?: Lifetime;
+  /**
+   * A credential's endpoint: the config variable naming the base URL it is
+   * issued for. `ctx.credential(name).fetch` sends it to URLs under that base
+   * only, so no input can point it elsewhere.
+   */
+  readonly endpoint?: string;
 }
 
 /**

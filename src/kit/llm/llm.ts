@@ -11,17 +11,30 @@ import { createRedactor } from "../identity/index.ts";
 import { KitError } from "../output/index.ts";
 import { costOf } from "./prices.ts";
 
+/**
+ * Where the key goes is never the caller's choice: the key and its endpoint
+ * are both read from the environment, a pair the platform sets together, so
+ * no flag or MCP argument can send the key elsewhere.
+ */
 export interface ChatRequest {
-  readonly baseUrl: string;
-  readonly apiKey: string;
+  /** The variable the key comes from, named when it is refused. */
+  readonly keyVariable: string;
+  /** The variable naming the OpenAI-compatible base URL the key is issued for. */
+  readonly endpointVariable: string;
+  /** The endpoint when that variable is unset: the tool's own constant, never an input. */
+  readonly defaultBaseUrl: string;
   readonly model: string;
   readonly messages: readonly { role: "system" | "user" | "assistant"; content: string }[];
   readonly timeoutMs: number;
   /** Attempts in all, the first included. */
   readonly attempts?: number;
   readonly jsonMode?: boolean;
-  /** The variable the key came from, named when it is refused. */
-  readonly keyVariable: string;
+}
+
+/** The key and the endpoint it is bound to, as the environment gives them. */
+interface Bound {
+  readonly url: string;
+  readonly apiKey: string;
 }
 
 export interface ChatResult {
@@ -35,11 +48,22 @@ export interface ChatResult {
 const BACKOFF_MS = [500, 1500, 4000];
 const MAX_RETRY_AFTER_MS = 10_000;
 
-type LlmContext = Pick<CommandContext<unknown>, "signal" | "addCost" | "log" | "redact">;
+type LlmContext = Pick<CommandContext<unknown>, "signal" | "addCost" | "log" | "redact" | "env">;
+
+function bound(ctx: LlmContext, req: ChatRequest): Bound {
+  const apiKey = ctx.env[req.keyVariable];
+  if (!apiKey)
+    throw new KitError("MISSING_ENV", `${req.keyVariable} is not set`, {
+      detail: { variable: req.keyVariable },
+      hint: `set ${req.keyVariable} in the environment`,
+    });
+  const base = ctx.env[req.endpointVariable] || req.defaultBaseUrl;
+  return { apiKey, url: `${base.replace(/\/+$/, "")}/chat/completions` };
+}
 
 export async function chatCompletion(ctx: LlmContext, req: ChatRequest): Promise<ChatResult> {
   const attempts = req.attempts ?? 3;
-  const url = `${req.baseUrl.replace(/\/+$/, "")}/chat/completions`;
+  const { url, apiKey } = bound(ctx, req);
   let last: KitError | null = null;
   for (let attempt = 1; attempt <= attempts; attempt++) {
     if (attempt > 1) {
@@ -48,7 +72,7 @@ export async function chatCompletion(ctx: LlmContext, req: ChatRequest): Promise
       ctx.log.warn(`${last?.message}; retrying in ${ms} ms (attempt ${attempt} of ${attempts})`);
       await Bun.sleep(ms);
     }
-    const res = await send(url, req, ctx.signal);
+    const res = await send(url, apiKey, req, ctx.signal);
     if (res.status === 429 || res.status >= 500) {
       const retryAfter = Number(res.headers.get("retry-after"));
       await res.body?.cancel();
@@ -65,16 +89,16 @@ export async function chatCompletion(ctx: LlmContext, req: ChatRequest): Promise
       });
       continue;
     }
-    return { ...(await answerOf(res, url, req, ctx)), attempts: attempt };
+    return { ...(await answerOf(res, url, { ...req, url, apiKey }, ctx)), attempts: attempt };
   }
   throw last!;
 }
 
-async function send(url: string, req: ChatRequest, signal: AbortSignal): Promise<Response> {
+async function send(url: string, apiKey: string, req: ChatRequest, signal: AbortSignal): Promise<Response> {
   try {
     return await fetch(url, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${req.apiKey}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${apiKey}` },
       body: JSON.stringify({
         model: req.model,
         messages: req.messages,
@@ -92,7 +116,7 @@ async function send(url: string, req: ChatRequest, signal: AbortSignal): Promise
         hint: "raise --timeout, or try again later",
       });
     throw new KitError("NETWORK_ERROR", `cannot reach ${url}: ${err.message}`, {
-      hint: "check --base-url and the network",
+      hint: `check ${req.endpointVariable} and the network`,
     });
   }
 }
@@ -106,7 +130,7 @@ const QUOTED = 200;
  * no longer matches. The request's own key is masked even if it came from
  * elsewhere than the environment the command's redactor knows.
  */
-function quoted(text: string, req: ChatRequest, redact: (text: string) => string): string {
+function quoted(text: string, req: ChatRequest & Bound, redact: (text: string) => string): string {
   const own = createRedactor({ [req.keyVariable]: req.apiKey }, [req.keyVariable]);
   return own(redact(text)).slice(0, QUOTED);
 }
@@ -115,7 +139,7 @@ function quoted(text: string, req: ChatRequest, redact: (text: string) => string
 async function answerOf(
   res: Response,
   url: string,
-  req: ChatRequest,
+  req: ChatRequest & Bound,
   ctx: LlmContext,
 ): Promise<Omit<ChatResult, "attempts">> {
   const text = await res.text();
@@ -126,7 +150,7 @@ async function answerOf(
       `${url} answered ${res.status}: ${quoted(text, req, ctx.redact)}`,
       {
         detail: { status: res.status },
-        hint: auth ? `the key was refused: check ${req.keyVariable}` : "check --model and --base-url",
+        hint: auth ? `the key was refused: check ${req.keyVariable}` : `check --model and ${req.endpointVariable}`,
       },
     );
   }
@@ -135,7 +159,7 @@ async function answerOf(
     body = JSON.parse(text);
   } catch {
     throw new KitError("UPSTREAM_ERROR", `${url} answered with something that is not JSON`, {
-      hint: "check --base-url: it must be an OpenAI-compatible API",
+      hint: `check ${req.endpointVariable}: it must name an OpenAI-compatible API`,
     });
   }
   const content = body.choices?.[0]?.message?.content;

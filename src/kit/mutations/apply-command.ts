@@ -4,6 +4,7 @@
  * apply is an error whose detail lists every item and whose hint is the
  * next step; so is a cancelled one (apply/stopping.ts).
  */
+import { refuseSecrets } from "./plan-secrets.ts";
 import { dirname, join } from "node:path";
 import * as z from "zod/mini";
 import { describe } from "../declare/annotate.ts";
@@ -80,6 +81,8 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const planPath = resolvePlanPath(ctx.flags.plan, ctx.cwd);
   const plan = readPlanFile(planPath, ctx.tool.name);
   const policy = await admit(plan, ctx.env, ctx.now(), ctx.tool.name);
+  // A secret this phase holds (a write credential the planning phase never saw) is not written by a plan either.
+  refuseSecrets(plan, (text) => ctx.holdsSecret(text));
   for (const it of plan.items)
     if (!actionOf(m, it.action))
       throw new KitError(

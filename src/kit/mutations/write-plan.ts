@@ -8,6 +8,7 @@ import { join } from "node:path";
 import * as z from "zod/mini";
 import { type CommandContext, describe } from "../declare/index.ts";
 import { asKitError } from "../output/index.ts";
+import { refuseSecrets } from "./plan-secrets.ts";
 import { buildPlan, PLAN_FILE, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
 
 export const planResult = z.object({
@@ -45,6 +46,7 @@ export async function writePlan(
   let plan: Plan;
   try {
     const made = await make();
+    refuseSecrets(made, (text) => ctx.holdsSecret(text));
     plan = buildPlan({ ...base, ...made });
   } catch (e) {
     const err = asKitError(e);
@@ -52,7 +54,7 @@ export async function writePlan(
     if (existsSync(ctx.runDir.path))
       writePlanFile(
         path,
-        buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }),
+        buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: ctx.redact(err.message) } }),
       );
     throw err;
   }

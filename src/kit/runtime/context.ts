@@ -5,7 +5,7 @@
  */
 import type { ContextUniversal } from "../cli/index.ts";
 import type { CommandContext } from "../declare/index.ts";
-import type { Credentials } from "../identity/index.ts";
+import type { Credentials, Redactor } from "../identity/index.ts";
 import { type CutPage, type Page, type PageRequest, paginate } from "../lists/index.ts";
 import { KitError, type Logger, type Outcome, type OutcomeUnit } from "../output/index.ts";
 import type { RunDir } from "../pipeline/index.ts";
@@ -43,7 +43,7 @@ export interface ContextParts<F> {
   readonly universal: ContextUniversal;
   readonly signal: AbortSignal;
   readonly log: Logger;
-  readonly redact: (text: string) => string;
+  readonly redact: Redactor;
   readonly runDir: RunDir;
   readonly prompts: PromptPolicy;
   readonly pageRequest: PageRequest | null;
@@ -84,6 +84,7 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     signal: p.signal,
     log: p.log,
     redact: p.redact,
+    holdsSecret: (text) => p.redact.holds(text),
     runDir: p.runDir,
     interactive: p.prompts.interactive,
     now: p.now,

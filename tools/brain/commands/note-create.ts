@@ -59,7 +59,8 @@ export default defineCommand({
             "a note needs a title: give --title, or a title in --body-file's front matter",
             { hint: "add --title 'What this note is about'" },
           );
-        const id = checkId(input.id ?? slugOf(title));
+        // From the title as it may be shown: an id is never cut from a secret, which would leave a slice the mask no longer finds.
+        const id = checkId(input.id ?? slugOf(ctx.redact(title)));
         if (getNote(repo.root, id))
           throw new KitError("CONFLICT", `a note with the id ${id} already exists`, {
             got: id,

@@ -5,6 +5,9 @@ import type { AuditData, ScoreData } from "../lib/artifacts.ts";
 import { PROMPT_VERSION, promptAudit, promptFor } from "../lib/prompt.ts";
 
 const KEY = "OPENROUTER_API_KEY";
+/** The key's endpoint comes with the key, from the environment: no flag or MCP argument can send it elsewhere. */
+const ENDPOINT = "AGENT_LLM_BASE_URL";
+const DEFAULT_BASE_URL = "https://openrouter.ai/api/v1";
 
 const action = z.object({
   priority: describe(z.int(), "1 is most urgent."),
@@ -26,10 +29,6 @@ export default defineCommand({
     model: describe(
       z.optional(z.string().check(z.minLength(1))),
       "The model id (default: AGENT_LLM_MODEL, else openai/gpt-4o-mini).",
-    ),
-    baseUrl: describe(
-      z.optional(z.url()),
-      "The endpoint's base URL (default: AGENT_LLM_BASE_URL, else https://openrouter.ai/api/v1).",
     ),
     timeout: describe(
       z._default(z.int().check(z.minimum(100), z.maximum(600_000)), 60_000),
@@ -61,7 +60,11 @@ export default defineCommand({
   env: [
     { name: KEY, scope: "read", required: true, description: "The API key for the chat endpoint." },
     { name: "AGENT_LLM_MODEL", scope: "config", description: "The default model id." },
-    { name: "AGENT_LLM_BASE_URL", scope: "config", description: "The default OpenAI-compatible base URL." },
+    {
+      name: ENDPOINT,
+      scope: "config",
+      description: `The OpenAI-compatible base URL ${KEY} is issued for (default ${DEFAULT_BASE_URL}); the key is sent nowhere else.`,
+    },
   ],
   stage: { writes: "synthesize", reads: ["audit", "score"] },
   outcome: "usd",
@@ -70,7 +73,6 @@ export default defineCommand({
     const audit = ctx.runDir.read<AuditData>("audit");
     const score = ctx.runDir.read<ScoreData>("score");
     const model = ctx.flags.model ?? ctx.env.AGENT_LLM_MODEL ?? "openai/gpt-4o-mini";
-    const baseUrl = ctx.flags.baseUrl ?? ctx.env.AGENT_LLM_BASE_URL ?? "https://openrouter.ai/api/v1";
     const messages = promptFor(promptAudit(ctx.runDir.path, audit.data), score.data);
     const inputChecksum = sha256(`${audit.input_checksum}\n${score.input_checksum}\n${JSON.stringify(messages)}`);
     if (ctx.dryRun)
@@ -86,9 +88,9 @@ export default defineCommand({
         artifact: null,
       };
     const answer = await chatCompletion(ctx, {
-      baseUrl,
-      apiKey: ctx.env[KEY]!,
       keyVariable: KEY,
+      endpointVariable: ENDPOINT,
+      defaultBaseUrl: DEFAULT_BASE_URL,
       model,
       messages,
       timeoutMs: ctx.flags.timeout,
