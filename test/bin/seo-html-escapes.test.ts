@@ -12,10 +12,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse } from "parse5";
-import { idempotencyKey, planChecksum } from "../../src/kit/mutations/plan.ts";
-import { sha256 } from "../../src/kit/pipeline/hash.ts";
-import { applyEdits, type Edit } from "../../tools/seo/lib/edits.ts";
+import type { Edit } from "../../tools/seo/lib/edits.ts";
 import { binary, run } from "../helpers/bin.ts";
+import { forgeItem } from "../helpers/forge.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 import { APPROVER, gateKeys, writePolicy } from "../helpers/mutation.ts";
 
@@ -64,33 +63,8 @@ async function auditedSite(pages: Record<string, string>, baseUrl = "https://x.e
 
 const planOf = (s: Site) => JSON.parse(readFileSync(join(s.run, "plan.json"), "utf8"));
 
-/**
- * An item written by hand into the plan, as an agent with write access to the
- * run dir can: the only item on its file, finding the page as it is, its
- * hashes, key, id and the plan's checksum all recomputed.
- */
-function forge(s: Site, file: string, action: string, params: Record<string, unknown>, edits: Edit[]): void {
-  const plan = planOf(s);
-  const page = s.page(file);
-  const after = applyEdits(page, edits);
-  if (typeof after !== "string") throw new Error("the forged edit does not fit the page");
-  const full = { file, ...params, edits, sha256_after: sha256(after) };
-  const key = idempotencyKey(plan.tool, action, plan.context, full);
-  plan.items = plan.items.filter((i: any) => i.params.file !== file);
-  plan.items.push({
-    id: `it-${key.slice("sha256:".length, "sha256:".length + 12)}`,
-    action,
-    reason: `${file}: forged`,
-    params: full,
-    idempotency_key: key,
-    target_resource_ids: [file],
-    preconditions: [{ target: file, version: sha256(page) }],
-    projected_impact: { files: 1, bytes_changed: 1 },
-  });
-  const { checksum: _c, policy_version: _p, approval_id: _a, approval: _ap, ...body } = plan;
-  plan.checksum = planChecksum(body);
-  writeFileSync(join(s.run, "plan.json"), JSON.stringify(plan));
-}
+const forge = (s: Site, file: string, action: string, params: Record<string, unknown>, edits: Edit[]) =>
+  forgeItem(s.run, s.site, file, action, params, edits);
 
 /** What a browser would run or load on the page: every script's text, every handler, every executable element. */
 function executable(html: string): string[] {
@@ -99,7 +73,8 @@ function executable(html: string): string[] {
     for (const [i, c] of (n.childNodes ?? []).entries()) {
       if (!c.tagName) continue;
       const here = `${path}/${c.tagName}[${i}]`;
-      if (c.tagName === "script") out.push(`${here} script ${JSON.stringify(c.childNodes.map((t: any) => t.value).join(""))}`);
+      if (c.tagName === "script")
+        out.push(`${here} script ${JSON.stringify(c.childNodes.map((t: any) => t.value).join(""))}`);
       for (const a of c.attrs) if (/^on/i.test(a.name)) out.push(`${here} ${a.name}=${a.value}`);
       walk(c.tagName === "template" ? c.content : c, here);
     }
@@ -132,20 +107,21 @@ ${extra}
 </html>
 `;
 
+/** A canonical, and one a lenient parser reads after a script that a browser reads as that script's text. */
+const SCRIPTED = head(`  <link rel="canonical" href="https://x.example/">
+  <script>/*<!--<script></script><link rel="canonical" href="https://x.example/*/'">*/alert(document.domain)</script>`);
+
 describe("escapes through a browser's parse, each run through plan, review and apply", () => {
   test("escape 1: seo's own plan no longer removes a 'duplicate canonical' that sits inside a double-escaped script", async () => {
-    const page = head(`  <link rel="canonical" href="https://x.example/">
-  <script>/*<!--<script></script><link rel="canonical" href="https://x.example/*/'">*/alert(document.domain)</script>`);
-    const s = await auditedSite({ "index.html": page });
+    const s = await auditedSite({ "index.html": SCRIPTED });
     const r = await pipeline(s);
     console.log(`escape 1: review exit ${r.review}, apply exit ${r.apply}`);
+    expect(executable(s.page("index.html"))).toEqual(executable(SCRIPTED));
     expect(planOf(s).items.filter((i: any) => i.action === "remove-duplicate-canonical")).toEqual([]);
-    expect(executable(s.page("index.html"))).toEqual(executable(page));
   });
 
   test("escape 1, forged: a removal of the canonical inside the script is refused by the gate (PLAN_INVALID)", async () => {
-    const page = head(`  <link rel="canonical" href="https://x.example/">
-  <script>/*<!--<script></script><link rel="canonical" href="https://x.example/*/'">*/alert(document.domain)</script>`);
+    const page = SCRIPTED;
     const s = await auditedSite({ "index.html": page });
     expect((await s.seo(["plan", "--run-dir", s.run])).code).toBe(0);
     const tag = `<link rel="canonical" href="https://x.example/*/'">`;
@@ -157,14 +133,18 @@ describe("escapes through a browser's parse, each run through plan, review and a
   });
 
   test("escape 2: a page opening with <![CDATA[ and a --base-url full of quotes give no element an onfocus handler", async () => {
-    const page = `<![CDATA[ x ><div title=' ]]>\n${head("").replace(`  <meta name="description"`, `  <meta name="x"`)}`;
+    // A browser reads all that follows <div title=' as that attribute's value, up to the comment's quote.
+    const page = `<![CDATA[ x ><div title=' ]]>\n${head("")}<!-- ' -->\n`;
     const base = "https://x.example/'/tabindex='1'/autofocus/onfocus='alert(document.domain)'/a='/";
     const s = await auditedSite({ "index.html": page }, base);
     const r = await pipeline(s);
-    console.log(`escape 2: review exit ${r.review}, apply exit ${r.apply}; page now ${JSON.stringify(s.page("index.html").slice(0, 400))}`);
+    console.log(
+      `escape 2: review exit ${r.review}, apply exit ${r.apply}; page now ${JSON.stringify(s.page("index.html").slice(0, 400))}`,
+    );
     expect(executable(s.page("index.html"))).toEqual(executable(page));
   });
 
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the title names the attack's literal ${…}
   test("escape 3: an add-canonical href of ${alert(document.domain)} landing inside a double-escaped script's template literal is refused", async () => {
     const page = `<!doctype html>
 <html lang="en">
@@ -178,10 +158,11 @@ describe("escapes through a browser's parse, each run through plan, review and a
 `;
     const s = await auditedSite({ "index.html": page });
     expect((await s.seo(["plan", "--run-dir", s.run])).code).toBe(0);
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the href carries a literal ${…}, as the attack writes it
     const href = "https://x.example/${alert(document.domain)}";
     const at = page.indexOf(`<meta charset="utf-8">`) + `<meta charset="utf-8">`.length;
     forge(s, "index.html", "add-canonical", { href }, [
-      { at, remove: "", insert: `\n<link rel="canonical" href="${href}">` },
+      { at, remove: "", insert: `\n  <link rel="canonical" href="${href}">` },
     ]);
     const r = await pipeline(s, false);
     console.log(`escape 3: ${r.reviewError}`);
@@ -189,13 +170,13 @@ describe("escapes through a browser's parse, each run through plan, review and a
     expect(executable(s.page("index.html"))).toEqual(executable(page));
   });
 
-  test('handlers need no whitespace before them: add-canonical hrefs with "onerror= and \'/onfocus= are refused', async () => {
+  test("handlers need no whitespace before them: add-canonical hrefs with \"onerror= and '/onfocus= are refused", async () => {
     const page = head("");
     for (const href of [`https://x.example/"onerror="alert(1)`, `https://x.example/'/onfocus='alert(1)'/`]) {
       const s = await auditedSite({ "index.html": page });
       expect((await s.seo(["plan", "--run-dir", s.run])).code).toBe(0);
       // Where add-canonical writes it (after the description), escaped as it was: what the gate recomputes.
-      const description = page.indexOf("<meta name=\"description\"");
+      const description = page.indexOf('<meta name="description"');
       const at = page.indexOf(">", description) + 1;
       const attr = href.replace(/&/g, "&amp;").replace(/"/g, "&quot;");
       forge(s, "index.html", "add-canonical", { href }, [

@@ -54,13 +54,21 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
       const decide: { item: string; reason: string }[] = [];
       for (const it of plan.items) {
         for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
-        for (const reason of (await m.actions[it.action]?.effect.asks?.(it, x)) ?? []) decide.push({ item: it.id, reason });
+        for (const reason of (await m.actions[it.action]?.effect.asks?.(it, x)) ?? [])
+          decide.push({ item: it.id, reason });
       }
       const rows = [];
       for (const [id, items] of byTarget) {
         const live = await m.readTarget(id, x);
         const asked = decide.filter((d) => items.includes(d.item));
-        rows.push({ id, exists: live !== null, version: live?.version ?? null, bytes: live?.bytes ?? 0, items, decide: asked });
+        rows.push({
+          id,
+          exists: live !== null,
+          version: live?.version ?? null,
+          bytes: live?.bytes ?? 0,
+          items,
+          decide: asked,
+        });
       }
       return { items: ctx.paginate(rows, "targets") };
     },

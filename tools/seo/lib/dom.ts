@@ -23,7 +23,8 @@ export const isHtml = (n: Node, name: string): n is Element =>
 
 export const attrOf = (el: Element, name: string): string | undefined => el.attrs.find((a) => a.name === name)?.value;
 
-export const attrsOf = (el: Element): Record<string, string> => Object.fromEntries(el.attrs.map((a) => [a.name, a.value]));
+export const attrsOf = (el: Element): Record<string, string> =>
+  Object.fromEntries(el.attrs.map((a) => [a.name, a.value]));
 
 /** A node's children, a <template>'s contents included (they are another fragment in the tree). */
 export function childrenOf(n: Node): readonly Node[] {

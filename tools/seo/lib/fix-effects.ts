@@ -85,7 +85,7 @@ export const FIXES: Readonly<Record<FixAction, Fix>> = {
     }),
   },
   "fix-broken-link": {
-    may: "only the href of the links naming params.from, replaced by params.to (a path or an http(s) URL)",
+    may: "only the href of the links naming params.from, a page the site folder does not serve, replaced by params.to, a page it serves (a target off the site waits for a person)",
     edits: (t, at, p) =>
       str(p.from) && str(p.to) !== null && safeHref(p.to as string)
         ? brokenLinkEdits(t, at, p.from as string, p.to as string)

@@ -104,7 +104,8 @@ function tagSpan(el: Element | undefined): TagSpan | null {
   const loc = el?.sourceCodeLocation?.startTag;
   if (!el || !loc) return null;
   const attrSpans: Record<string, Span> = {};
-  for (const [name, a] of Object.entries(el.sourceCodeLocation?.attrs ?? {})) attrSpans[name] = { start: a.startOffset, end: a.endOffset };
+  for (const [name, a] of Object.entries(el.sourceCodeLocation?.attrs ?? {}))
+    attrSpans[name] = { start: a.startOffset, end: a.endOffset };
   return { start: loc.startOffset, end: loc.endOffset, attrs: attrsOf(el), attrSpans };
 }
 
@@ -160,9 +161,4 @@ export function indentAt(text: string, index: number): string {
 
 /** An attribute value written between double quotes: every character that could end it or start markup, escaped. */
 export const escapeAttr = (s: string): string =>
-  s
-    .replace(/&/g, "&amp;")
-    .replace(/"/g, "&quot;")
-    .replace(/'/g, "&#39;")
-    .replace(/</g, "&lt;")
-    .replace(/>/g, "&gt;");
+  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

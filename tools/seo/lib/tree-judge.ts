@@ -61,7 +61,7 @@ function flatten(doc: Document, skip: ReadonlySet<Node>): Token[] {
       if (c.nodeName === "#text") {
         const value = (c as { value: string }).value;
         if (text && text.exact === exact) text.raw += value;
-        else (flush(), (text = { raw: value, exact }));
+        else flush(), (text = { raw: value, exact });
         continue;
       }
       flush();
@@ -104,7 +104,9 @@ function ranges(edits: readonly Edit[]): { removed: [number, number][]; inserted
 function startingIn(doc: Document, spans: readonly [number, number][], whole: boolean): Element[] {
   return [...elementsUnder(doc)].filter((el) => {
     const loc = el.sourceCodeLocation?.startTag;
-    return !!loc && spans.some(([s, e]) => loc.startOffset >= s && loc.startOffset < e && (!whole || loc.endOffset <= e));
+    return (
+      !!loc && spans.some(([s, e]) => loc.startOffset >= s && loc.startOffset < e && (!whole || loc.endOffset <= e))
+    );
   });
 }
 
