@@ -12,6 +12,8 @@ export interface LiveTarget {
   readonly exists: boolean;
   readonly version: string | null;
   readonly bytes: number;
+  /** What a person must decide about the items touching it, as the tool's read-back says. */
+  readonly decide?: readonly { item: string; reason: string }[];
 }
 
 export interface ItemBound {
@@ -39,6 +41,15 @@ export function writeBytes(value: unknown): number {
   return 0;
 }
 
+/** What the tool's read-back says a person must decide about the item, each reason once. */
+const personsCall = (it: PlanItem, live: ReadonlyMap<string, LiveTarget>): string[] => [
+  ...new Set(
+    it.target_resource_ids.flatMap((t) =>
+      (live.get(t)?.decide ?? []).filter((d) => d.item === it.id).map((d) => d.reason),
+    ),
+  ),
+];
+
 export function judge(plan: Plan, policy: Policy, live: ReadonlyMap<string, LiveTarget>): Judgement {
   const exceeded: string[] = [];
   if (plan.items.length > policy.max_items)
@@ -57,7 +68,7 @@ export function judge(plan: Plan, policy: Policy, live: ReadonlyMap<string, Live
     const write_bytes = writeBytes(it.params) + writeBytes(it.reason);
     const target_bytes = it.target_resource_ids.reduce((n, t) => n + (live.get(t)?.bytes ?? 0), 0);
     const rule = policy.actions[`${plan.tool}.${it.action}`];
-    const over: string[] = [];
+    const over: string[] = personsCall(it, live);
     if (!rule)
       over.push(`${plan.tool}.${it.action} is not covered by policy ${policy.version}: a person must approve it`);
     else {

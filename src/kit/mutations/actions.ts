@@ -57,6 +57,12 @@ export interface Effect {
    * nothing: the item cannot apply then, and apply judges it again once it can.
    */
   beyond(item: PlanItem, x: ReadContext): Promise<string[]>;
+  /**
+   * What a person must decide about the item, though it does only what its
+   * action may (empty or absent: nothing), e.g. a link pointed off the site:
+   * the gate never approves such an item by its standing policy alone.
+   */
+  asks?(item: PlanItem, x: ReadContext): Promise<string[]>;
 }
 
 export interface ActionSpec {

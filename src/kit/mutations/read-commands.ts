@@ -34,6 +34,10 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
           version: z.nullable(z.string()),
           bytes: z.int(),
           items: describe(z.array(z.string()), "The plan items that touch it."),
+          decide: describe(
+            z.array(z.object({ item: z.string(), reason: z.string() })),
+            "What a person must decide about the items that touch it: the gate never approves those by its policy alone.",
+          ),
         }),
       ),
     }),
@@ -46,13 +50,26 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
       const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
       await failpointsOf(ctx.env).delayRead(ctx.signal);
       await assertWithinEffects(plan, m, { plan, env: ctx.env, signal: ctx.signal });
+      const x = { plan, env: ctx.env, signal: ctx.signal };
       const byTarget = new Map<string, string[]>();
-      for (const it of plan.items)
+      const decide: { item: string; reason: string }[] = [];
+      for (const it of plan.items) {
         for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
+        for (const reason of (await m.actions[it.action]?.effect.asks?.(it, x)) ?? [])
+          decide.push({ item: it.id, reason });
+      }
       const rows = [];
       for (const [id, items] of byTarget) {
-        const live = await m.readTarget(id, { plan, env: ctx.env, signal: ctx.signal });
-        rows.push({ id, exists: live !== null, version: live?.version ?? null, bytes: live?.bytes ?? 0, items });
+        const live = await m.readTarget(id, x);
+        const asked = decide.filter((d) => items.includes(d.item));
+        rows.push({
+          id,
+          exists: live !== null,
+          version: live?.version ?? null,
+          bytes: live?.bytes ?? 0,
+          items,
+          decide: asked,
+        });
       }
       return { items: ctx.paginate(rows, "targets") };
     },

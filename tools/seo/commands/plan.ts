@@ -49,7 +49,10 @@ export default defineCommand({
         // Page by page, beside each page's findings: neither the pages nor the findings are held.
         const planned = planSite(ctx.runDir.path, extract, audit, ctx.flags.lang, ctx.flags.only);
         skipped = planned.skipped;
-        return { context: { root: extract.source.dir, skipped }, items: planned.items };
+        return {
+          context: { root: extract.source.dir, base_url: extract.source.base_url, skipped },
+          items: planned.items,
+        };
       },
       ctx.flags.ttl,
     );

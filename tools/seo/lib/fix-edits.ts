@@ -14,7 +14,8 @@ const lineAfter = (text: string, tagEnd: number, tagStart: number, line: string)
   insert: `\n${indentAt(text, tagStart)}${line}`,
 });
 
-export const VIEWPORT = `<meta name="viewport" content="width=device-width, initial-scale=1">`;
+export const VIEWPORT_CONTENT = "width=device-width, initial-scale=1";
+export const VIEWPORT = `<meta name="viewport" content="${VIEWPORT_CONTENT}">`;
 
 /** A lang attribute on <html>, which has none. */
 export const setLangEdits = (_t: string, at: Located, lang: string): Edit[] | null =>

@@ -16,9 +16,12 @@ import {
   canonicalRemoval,
   descriptionEdits,
   setLangEdits,
+  VIEWPORT_CONTENT,
   viewportEdits,
 } from "./fix-edits.ts";
+import { forbidden } from "./forbidden-markup.ts";
 import { locate, type Located } from "./source.ts";
+import { type Declared, treeBeyond } from "./tree-judge.ts";
 
 const LANG_TAG = /^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$/;
 const str = (v: unknown): string | null => (typeof v === "string" ? v : null);
@@ -30,6 +33,8 @@ interface Fix {
   readonly may: string;
   /** The edits the action makes with these params on this page; a string says why the params are not the action's. */
   edits(t: string, at: Located, params: Record<string, unknown>): Edit[] | null | string;
+  /** What the edits (as the action makes them) may change in the browser's tree, and nothing else. */
+  declared(params: Record<string, unknown>, edits: readonly Edit[]): Declared;
 }
 
 /** The canonicals removed, each a whole canonical link as planning removes it, at least one kept. */
@@ -50,10 +55,12 @@ export const FIXES: Readonly<Record<FixAction, Fix>> = {
       str(p.lang) && LANG_TAG.test(p.lang as string)
         ? setLangEdits(t, at, p.lang as string)
         : `its lang ${JSON.stringify(p.lang)?.slice(0, 80)} is not a language tag`,
+    declared: (p) => ({ sets: { name: "html", attr: "lang", from: null, to: p.lang as string, count: 1 } }),
   },
   "add-viewport": {
     may: 'one <meta name="viewport"> in <head>, with the standard content',
     edits: (t, at) => viewportEdits(t, at),
+    declared: () => ({ adds: { name: "meta", attrs: { name: "viewport", content: VIEWPORT_CONTENT } } }),
   },
   "add-canonical": {
     may: 'one <link rel="canonical"> in <head>, to an http(s) URL',
@@ -61,23 +68,31 @@ export const FIXES: Readonly<Record<FixAction, Fix>> = {
       str(p.href) && /^https?:\/\/[^\s]+$/i.test(p.href as string)
         ? canonicalEdits(t, at, p.href as string)
         : `its href ${JSON.stringify(p.href)?.slice(0, 80)} is not an http(s) URL`,
+    declared: (p) => ({ adds: { name: "link", attrs: { rel: "canonical", href: p.href as string } } }),
   },
   "remove-duplicate-canonical": {
     may: 'only duplicate <link rel="canonical"> tags, removed, one kept',
     edits: duplicateRemovals,
+    declared: () => ({ removesCanonicals: true }),
   },
   "add-meta-description": {
     may: 'one <meta name="description"> in <head>, its text whole sentences of the page\'s own main text',
     // The description the item writes must be one the page's main text offers (which one: the plan chose it, unique on the site);
     // any other is compared with the first it offers, and the difference named.
     edits: (t, at, p) => descriptionEdits(t, at, insertedDescription(p.edits) ?? undefined),
+    declared: (_p, edits) => ({
+      adds: { name: "meta", attrs: { name: "description", content: insertedDescription(edits) ?? "" } },
+    }),
   },
   "fix-broken-link": {
-    may: "only the href of the links naming params.from, replaced by params.to (a path or an http(s) URL)",
+    may: "only the href of the links naming params.from, a page the site folder does not serve, replaced by params.to, a page it serves (a target off the site waits for a person)",
     edits: (t, at, p) =>
       str(p.from) && str(p.to) !== null && safeHref(p.to as string)
         ? brokenLinkEdits(t, at, p.from as string, p.to as string)
         : `its link target ${JSON.stringify(p.to)?.slice(0, 80)} is not a path or an http(s) URL`,
+    declared: (p, edits) => ({
+      sets: { name: "a", attr: "href", from: p.from as string, to: p.to as string, count: edits.length },
+    }),
   },
 };
 
@@ -89,43 +104,11 @@ function insertedDescription(edits: unknown): string | null {
   return m
     ? m[1]!
         .replace(/&quot;/g, '"')
+        .replace(/&#39;/g, "'")
         .replace(/&lt;/g, "<")
         .replace(/&gt;/g, ">")
         .replace(/&amp;/g, "&")
     : null;
-}
-
-/** Markup no seo action writes, whatever it is called; matched on the text inserted, character references decoded. */
-const FORBIDDEN: readonly [RegExp, string][] = [
-  [
-    /<\s*\/?\s*(script|style|iframe|frame|frameset|object|embed|applet|base|form|svg|math|template|noscript)\b/i,
-    "a <$1> element",
-  ],
-  [/\son[a-z]+\s*=/i, "an event-handler attribute"],
-  [/\s(style|srcdoc|formaction|http-equiv)\s*=/i, "a $1 attribute"],
-  [/(javascript|vbscript|livescript)\s*:/i, "a $1: URL"],
-  [/data\s*:\s*text\/html/i, "a data:text/html URL"],
-];
-
-/** The inserted text with character references decoded and the characters browsers skip inside a URL scheme removed. */
-const decoded = (s: string): string =>
-  s
-    .replace(/&#x([0-9a-f]+);?/gi, (_m, h) => String.fromCodePoint(Number.parseInt(h, 16) % 0x110000))
-    .replace(/&#(\d+);?/g, (_m, d) => String.fromCodePoint(Number(d) % 0x110000))
-    .replace(/&(colon|tab|newline);/gi, (_m, n: string) => ({ colon: ":", tab: "\t", newline: "\n" })[n.toLowerCase()]!)
-    .replace(/(?<=[a-z])[\t\n\r]+(?=[a-z:])/gi, "");
-
-function forbidden(edits: readonly Edit[]): string[] {
-  const out: string[] = [];
-  for (const [i, e] of edits.entries())
-    for (const [re, what] of FORBIDDEN) {
-      const m = re.exec(decoded(e.insert));
-      if (m)
-        out.push(
-          `edit ${i + 1} writes ${what.replace("$1", m[1]?.toLowerCase() ?? "")}, which no seo action may write`,
-        );
-    }
-  return out;
 }
 
 const isEdit = (e: unknown): e is Edit => {
@@ -180,6 +163,18 @@ export function textBefore(item: PlanItem, live: string | null, plan: readonly P
   return version === want ? text : null;
 }
 
+/** What edits made by `action` with these params do beyond it: markup no action writes, or a change in the browser's tree it does not declare. */
+export function editBeyond(
+  action: FixAction,
+  before: string,
+  after: string,
+  params: Record<string, unknown>,
+  edits: readonly Edit[],
+): string[] {
+  const banned = forbidden(edits);
+  return banned.length ? banned : treeBeyond(before, after, edits, FIXES[action].declared(params, edits));
+}
+
 /** What the item's edit does beyond what `action` may (empty: nothing), judged against the text it will find. */
 export function fixBeyond(action: FixAction, item: PlanItem, before: string | null): string[] {
   const p = item.params;
@@ -201,5 +196,5 @@ export function fixBeyond(action: FixAction, item: PlanItem, before: string | nu
   if (typeof made === "string") return [made];
   if (!made) return [`${action} makes no edit to this page`];
   const diff = differs(action, edits, made);
-  return diff ? [diff] : [];
+  return diff ? [diff] : editBeyond(action, before, after, p, made);
 }

@@ -140,10 +140,10 @@ function brokenLinkFixes(page: ExtractedPage, findings: readonly Finding[], site
     const href = new URL(String(f.detail.href));
     const target = site.targetFor(href.pathname);
     if (!target) continue;
-    const replacement = raw.startsWith("/")
-      ? target
-      : /^https?:/i.test(raw)
-        ? new URL(target, href).toString()
+    // A link written as a URL is repointed by its path: a URL's host is never the plan's to vouch for (link-check.ts).
+    const replacement =
+      raw.startsWith("/") || /^https?:/i.test(raw)
+        ? target
         : posix.relative(folderOf(new URL(page.final_url).pathname), target) || ".";
     fixes.push({
       action: "fix-broken-link",

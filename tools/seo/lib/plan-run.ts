@@ -18,6 +18,7 @@ import type { AuditData, ExtractData } from "./artifacts.ts";
 import { BrokenTargets } from "./broken-targets.ts";
 import { applyEdits } from "./edits.ts";
 import type { FixAction } from "./fix-actions.ts";
+import { editBeyond } from "./fix-effects.ts";
 import { FindingsByPage } from "./findings-by-page.ts";
 import { readFindings } from "./findings.ts";
 import { FIX_RULES, type Fix, fixesFor, type SitePlan } from "./fixes.ts";
@@ -168,11 +169,18 @@ function planPage(root: string, page: ExtractedPage, fixes: Fix[], items: ItemIn
     if (!edits || edits.length === 0) continue;
     const after = applyEdits(text, edits);
     if (typeof after !== "string") continue;
+    const params = { file, ...fix.extra, edits };
+    // The gate's own judgement, as a browser reads the page: an edit it would refuse is never planned.
+    const beyond = editBeyond(fix.action, text, after, params, edits);
+    if (beyond.length > 0) {
+      skipped.push({ file, action: fix.action, reason: `the edit would do more than ${fix.action} may: ${beyond[0]}` });
+      continue;
+    }
     located = null;
     items.push({
       action: fix.action,
       reason: `${file}: ${fix.reason}`,
-      params: { file, ...fix.extra, edits, sha256_after: sha256(after) },
+      params: { ...params, sha256_after: sha256(after) },
       preconditions: [{ target: file, version: sha256(text) }],
       projected_impact: { files: 1, bytes_changed: edits.reduce((n, e) => n + e.remove.length + e.insert.length, 0) },
     });

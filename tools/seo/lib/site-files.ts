@@ -12,6 +12,7 @@ import type { ActionSpec, Effect, ExecContext, Mutations, PlanItem, ReadContext 
 import { applyEdits, type Edit } from "./edits.ts";
 import { FIX_ACTIONS, type FixAction } from "./fix-actions.ts";
 import { FIXES, fixBeyond, textBefore } from "./fix-effects.ts";
+import { judgeLink } from "./link-check.ts";
 
 const rootOf = (x: Pick<ExecContext, "plan">): string => {
   const root = x.plan.context.root;
@@ -46,9 +47,17 @@ const liveText = (item: PlanItem, x: ReadContext): string | null => {
   return read(fileOf(x, file))?.toString("utf8") ?? null;
 };
 
+/** For fix-broken-link: the link is broken and its new target answers, in the site folder as it is now. */
+const linkOf = (item: PlanItem, x: ReadContext) =>
+  judgeLink(rootOf(x), x.plan.context.base_url, String(item.params.file), item.params.from, item.params.to);
+
 const effectOf = (action: FixAction): Effect => ({
   may: FIXES[action].may,
-  beyond: async (item, x) => fixBeyond(action, item, textBefore(item, liveText(item, x), x.plan.items)),
+  beyond: async (item, x) => {
+    const edit = fixBeyond(action, item, textBefore(item, liveText(item, x), x.plan.items));
+    return edit.length > 0 || action !== "fix-broken-link" ? edit : linkOf(item, x).beyond;
+  },
+  ...(action === "fix-broken-link" ? { asks: async (item: PlanItem, x: ReadContext) => linkOf(item, x).asks } : {}),
 });
 
 const fileEdit: Omit<ActionSpec, "effect"> = {

@@ -1,9 +1,22 @@
 /**
- * Where things are in a page's source text, for minimal edits: tag spans as
- * htmlparser2 reports them (UTF-16 offsets into the text), and attribute
- * value spans found inside a tag's own text.
+ * Where things are in a page's source text, for minimal edits: what a
+ * browser's tree holds (dom.ts, parse5), each element with the span of its
+ * start tag and of each attribute in the source (UTF-16 offsets). A canonical
+ * inside a script's text, or a meta inside an attribute value, is no element
+ * here, as it is none in a browser.
  */
-import { Parser } from "htmlparser2";
+import {
+  attrsOf,
+  childrenOf,
+  documentParts,
+  type Element,
+  elementsUnder,
+  HTML_NS,
+  isElement,
+  isHtml,
+  type Node,
+  parseDocument,
+} from "./dom.ts";
 
 export interface Span {
   start: number;
@@ -13,6 +26,8 @@ export interface Span {
 
 export interface TagSpan extends Span {
   attrs: Record<string, string>;
+  /** Each attribute's whole `name=value` in the source. */
+  attrSpans: Record<string, Span>;
 }
 
 export interface Located {
@@ -23,6 +38,7 @@ export interface Located {
   viewport: TagSpan | null;
   titleClose: Span | null;
   description: TagSpan | null;
+  /** The canonical links in <head>. */
   canonicals: TagSpan[];
   anchors: TagSpan[];
   /**
@@ -47,6 +63,7 @@ const CHROME_ROLES = new Set([
 const CHROME_NAMES =
   /(^|[\s_-])(nav|navbar|navigation|sidebar|sphinxsidebar|menu|breadcrumbs?|footer|header|masthead|toc|related|cookies?|banner|skip)($|[\s_-])/i;
 const MAIN_TAGS = new Set(["main", "article"]);
+const NO_TEXT = new Set(["script", "style"]);
 
 /** Whether an element is page chrome (navigation, header, footer, sidebar, hidden), not content. */
 const isChrome = (name: string, attrs: Record<string, string>): boolean =>
@@ -55,97 +72,85 @@ const isChrome = (name: string, attrs: Record<string, string>): boolean =>
   CHROME_NAMES.test(`${attrs.class ?? ""} ${attrs.id ?? ""}`) ||
   "hidden" in attrs;
 
-/** The main content's paragraphs, collected as the parser walks: chrome's never, main's when there are any. */
-class Paragraphs {
-  // Per open element: inside chrome, inside main content.
-  readonly stack: { name: string; chrome: boolean; main: boolean }[] = [];
-  readonly #main: string[] = [];
-  readonly #rest: string[] = [];
-  #depth = 0;
-  #text = "";
-  #inMain = false;
-
-  open(name: string, attrs: Record<string, string>): void {
-    const parent = this.stack.at(-1);
-    this.stack.push({
-      name,
-      chrome: (parent?.chrome ?? false) || isChrome(name, attrs),
-      main: (parent?.main ?? false) || MAIN_TAGS.has(name) || (attrs.role ?? "").trim().toLowerCase() === "main",
-    });
-    if (name === "p" && this.#depth++ === 0) this.#inMain = this.stack.at(-1)!.main;
-  }
-
-  text(t: string): void {
-    if (this.#depth > 0 && !this.stack.at(-1)?.chrome) this.#text += t;
-  }
-
-  close(name: string): void {
-    const at = this.stack.findLastIndex((o) => o.name === name);
-    if (at !== -1) this.stack.length = at;
-    if (name !== "p" || this.#depth === 0 || --this.#depth > 0) return;
-    const clean = this.#text.replace(/\s+/g, " ").trim();
-    if (clean) (this.#inMain ? this.#main : this.#rest).push(clean);
-    this.#text = "";
-  }
-
-  get paragraphs(): string[] {
-    return this.#main.length > 0 ? this.#main : this.#rest;
-  }
+/** The text under a paragraph, chrome's and scripts' left out. */
+function textOf(n: Node): string {
+  if (n.nodeName === "#text") return (n as { value: string }).value;
+  if (isElement(n) && (NO_TEXT.has(n.tagName) || isChrome(n.tagName, attrsOf(n)))) return "";
+  return childrenOf(n).map(textOf).join("");
 }
 
-export function locate(text: string): Located {
-  const out: Located = {
-    html: null,
-    headOpen: null,
-    headClose: null,
-    charset: null,
-    viewport: null,
-    titleClose: null,
-    description: null,
-    canonicals: [],
-    anchors: [],
-    paragraphs: [],
+/** The main content's paragraphs: chrome's never, main's when there are any. */
+function paragraphsOf(root: Node): string[] {
+  const main: string[] = [];
+  const rest: string[] = [];
+  const walk = (n: Node, inMain: boolean): void => {
+    if (!isElement(n)) return;
+    const attrs = attrsOf(n);
+    if (isChrome(n.tagName, attrs)) return;
+    const here = inMain || MAIN_TAGS.has(n.tagName) || (attrs.role ?? "").trim().toLowerCase() === "main";
+    if (n.tagName === "p" && n.namespaceURI === HTML_NS) {
+      const clean = textOf(n).replace(/\s+/g, " ").trim();
+      if (clean) (here ? main : rest).push(clean);
+      return;
+    }
+    for (const c of n.childNodes) walk(c, here);
   };
-  const paragraphs = new Paragraphs();
-  const parser: Parser = new Parser(
-    {
-      onopentag(name, attrs) {
-        paragraphs.open(name, attrs);
-        const span: TagSpan = { start: parser.startIndex, end: parser.endIndex + 1, attrs };
-        const rel = (attrs.rel ?? "").toLowerCase().split(/\s+/);
-        const meta = (attrs.name ?? "").toLowerCase();
-        if (name === "html") out.html ??= span;
-        else if (name === "head") out.headOpen ??= span;
-        else if (name === "meta" && "charset" in attrs) out.charset ??= span;
-        else if (name === "meta" && meta === "viewport") out.viewport ??= span;
-        else if (name === "meta" && meta === "description") out.description ??= span;
-        else if (name === "link" && rel.includes("canonical")) out.canonicals.push(span);
-        else if (name === "a" && "href" in attrs) out.anchors.push(span);
-      },
-      ontext: (t) => paragraphs.text(t),
-      onclosetag(name, implied) {
-        paragraphs.close(name);
-        if (implied) return;
-        if (name === "head") out.headClose ??= { start: parser.startIndex, end: parser.endIndex + 1 };
-        else if (name === "title") out.titleClose ??= { start: parser.startIndex, end: parser.endIndex + 1 };
-      },
-    },
-    { decodeEntities: true, lowerCaseTags: true, lowerCaseAttributeNames: true },
-  );
-  parser.end(text);
-  out.paragraphs = paragraphs.paragraphs;
-  return out;
+  walk(root, false);
+  return main.length > 0 ? main : rest;
+}
+
+/** The element's start tag where the source has one (an implied element has none). */
+function tagSpan(el: Element | undefined): TagSpan | null {
+  const loc = el?.sourceCodeLocation?.startTag;
+  if (!el || !loc) return null;
+  const attrSpans: Record<string, Span> = {};
+  for (const [name, a] of Object.entries(el.sourceCodeLocation?.attrs ?? {}))
+    attrSpans[name] = { start: a.startOffset, end: a.endOffset };
+  return { start: loc.startOffset, end: loc.endOffset, attrs: attrsOf(el), attrSpans };
+}
+
+const endTagOf = (el: Element | undefined): Span | null => {
+  const loc = el?.sourceCodeLocation?.endTag;
+  return loc ? { start: loc.startOffset, end: loc.endOffset } : null;
+};
+
+const relOf = (el: Element): string[] => (attrsOf(el).rel ?? "").toLowerCase().split(/\s+/);
+
+export function locate(text: string): Located {
+  const doc = parseDocument(text);
+  const { html, head, body } = documentParts(doc);
+  const inHead = head.childNodes.filter(isElement);
+  const meta = (test: (a: Record<string, string>) => boolean) =>
+    tagSpan(inHead.find((e) => isHtml(e, "meta") && test(attrsOf(e))));
+  const named = (name: string) => (a: Record<string, string>) => (a.name ?? "").toLowerCase() === name;
+  return {
+    html: tagSpan(html),
+    headOpen: tagSpan(head),
+    headClose: endTagOf(head),
+    charset: meta((a) => "charset" in a),
+    viewport: meta(named("viewport")),
+    titleClose: endTagOf(inHead.find((e) => isHtml(e, "title"))),
+    description: meta(named("description")),
+    canonicals: inHead
+      .filter((e) => isHtml(e, "link") && relOf(e).includes("canonical"))
+      .map(tagSpan)
+      .filter((s) => s !== null),
+    anchors: [...elementsUnder(doc)]
+      .filter((e) => isHtml(e, "a") && attrsOf(e).href !== undefined)
+      .map(tagSpan)
+      .filter((s) => s !== null),
+    paragraphs: body ? paragraphsOf(body) : [],
+  };
 }
 
 /** The span of an attribute's value inside a tag (quotes excluded), or null. */
-export function attrValueSpan(text: string, tag: Span, name: string): Span | null {
-  const source = text.slice(tag.start, tag.end);
-  const re = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s"'=<>\`]+))`, "i");
-  const m = re.exec(source);
+export function attrValueSpan(text: string, tag: TagSpan, name: string): Span | null {
+  const at = tag.attrSpans[name];
+  if (!at) return null;
+  const m = /^[^\s=]+\s*=\s*(["']?)/.exec(text.slice(at.start, at.end));
   if (!m) return null;
-  const value = m[1] ?? m[2] ?? m[3] ?? "";
-  const valueStart = tag.start + m.index + m[0].length - value.length - (m[3] === undefined ? 1 : 0);
-  return { start: valueStart, end: valueStart + value.length };
+  const start = at.start + m[0].length;
+  return { start, end: m[1] ? at.end - 1 : at.end };
 }
 
 /** The whitespace a line starts with. */
@@ -154,5 +159,6 @@ export function indentAt(text: string, index: number): string {
   return /^[ \t]*/.exec(text.slice(lineStart))![0];
 }
 
+/** An attribute value written between double quotes: every character that could end it or start markup, escaped. */
 export const escapeAttr = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/'/g, "&#39;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
