@@ -60,6 +60,7 @@ if (existsSync(join(dist, "verify"))) {
 
 const runDir = join(dist, "example-run");
 rmSync(runDir, { recursive: true, force: true });
+rmSync(join(dist, "example-reaudit"), { recursive: true, force: true }); // the re-audit the printed lines make
 const seo = join(dist, "seo");
 // A copy, so that applying the planned fixes never edits the repository's example.
 const site = join(dist, "example-site");
@@ -91,9 +92,27 @@ const plan = JSON.parse(
 console.log(
   `\nPlanned ${plan.data.items.length} fixes into ${plan.data.plan.replace(`${root}/`, "")}: ${[...new Set(plan.data.items.map((i: { action: string }) => i.action))].join(", ")}.`,
 );
-console.log(
-  "  They edit dist/example-site, a copy. Approve with `dist/gate review --plan dist/example-run`, then `dist/seo apply --plan dist/example-run` (README: plan → gate → apply).",
+// A scratch gate for the copy: keys and a policy governing seo inside dist/example-site, made as a person would (gate init).
+const setup = join(dist, "gate-setup");
+rmSync(setup, { recursive: true, force: true });
+const init = JSON.parse(
+  step(
+    "set up a gate for the copy (keys and a policy)",
+    [join(dist, "gate"), "init", "--dir", setup, "--tool", "seo", "--root", `seo=${site}`, "--json"],
+    { quiet: true },
+  ),
 );
+const here = (line: string) => line.replaceAll(`${root}/`, "");
+console.log(
+  `  They edit dist/example-site, a copy. A gate for it is set up in ${here(setup)}/. Approve, apply and audit again (README: plan → gate → apply):\n`,
+);
+for (const line of [
+  ...init.data.env.map(here),
+  "dist/gate review --plan dist/example-run",
+  "dist/seo apply --plan dist/example-run",
+  "dist/seo crawl --dir dist/example-site --base-url https://harbour.example --run-dir dist/example-reaudit && dist/seo extract --run-dir dist/example-reaudit && dist/seo audit --run-dir dist/example-reaudit --severity medium",
+])
+  console.log(`    ${line}`);
 console.log(
   `\nArtifacts in ${runDir.replace(`${root}/`, "")}/; try: dist/seo finding list --run-dir ${runDir.replace(`${root}/`, "")} --rule broken-link`,
 );

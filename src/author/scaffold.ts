@@ -36,8 +36,14 @@ function destinationOf(relative: string, name: string): string {
   return plain;
 }
 
-/** The new repository's files, in order, rendered for `values` (name, purpose, kit). */
-export function renderTemplate(values: { name: string; purpose: string; kit: string }): Rendered[] {
+/** The new repository's files, in order, rendered for `values` (name, purpose, the kit's spec, the type-checker's versions). */
+export function renderTemplate(values: {
+  name: string;
+  purpose: string;
+  kit: string;
+  typescript: string;
+  typesBun: string;
+}): Rendered[] {
   const files = (readdirSync(TEMPLATE, { recursive: true }) as string[]).filter((f) => f.endsWith(".tmpl")).sort();
   return files.map((f) => ({
     path: destinationOf(f, values.name),

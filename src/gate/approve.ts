@@ -56,6 +56,14 @@ export async function candidate(
   assertUnexpired(plan, now);
   const tool = governedTool(plan, policy, policyPath);
   const declared = await declarationOf(tool, env, signal);
+  if (declared.tool !== plan.tool)
+    throw new KitError(
+      "POLICY_DENIED",
+      `the binary policy ${policy.version} names for ${plan.tool} says it is ${declared.tool}`,
+      {
+        hint: `fix tools.${plan.tool} in the policy file: it must name ${plan.tool}'s own binary`,
+      },
+    );
   assertDeclaredActions(plan, declared);
   const roots = assertInScope(plan, policy, policyPath, declared.root);
   return { path, plan, policy, tool, declared, roots };

@@ -41,6 +41,8 @@ async function runTool(
 
 /** What the gate judges a tool's plans by, from the tool's own `target list --describe`. */
 export interface Declaration {
+  /** The tool's name, as its binary says it. */
+  readonly tool: string;
   /** The variables `target list` reads. */
   readonly env: { name: string; scope: string }[];
   /** The plan context field naming the folder a plan acts on; null: none. */
@@ -56,10 +58,12 @@ export async function declarationOf(
   signal: AbortSignal,
 ): Promise<Declaration> {
   const { out } = await runTool(tool, ["target", "list", "--describe"], readBackEnv(env, [], LEDGER_ENV), signal);
-  let command: { env?: Declaration["env"]; writes?: Omit<Declaration, "env"> } | undefined;
+  let doc: { tool?: unknown; commands?: { env?: Declaration["env"]; writes?: Omit<Declaration, "env" | "tool"> }[] } =
+    {};
   try {
-    command = JSON.parse(out).commands?.[0];
+    doc = JSON.parse(out) ?? {};
   } catch {}
+  const command = doc.commands?.[0];
   const writes = command?.writes;
   if (!writes || !Array.isArray(writes.actions) || (writes.root !== null && typeof writes.root !== "string"))
     throw new KitError(
@@ -67,7 +71,7 @@ export async function declarationOf(
       `${tool.name} target list --describe did not declare the tool's writes (its root field and actions)`,
       { hint: `run \`${tool.argv.join(" ")} target list --describe\` by hand; a tool built on this kit declares them` },
     );
-  return { env: command!.env ?? [], root: writes.root, actions: writes.actions };
+  return { tool: String(doc.tool ?? tool.name), env: command!.env ?? [], root: writes.root, actions: writes.actions };
 }
 
 /** Refuses (PLAN_INVALID) a plan item whose action the tool does not declare. */

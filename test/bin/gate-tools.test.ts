@@ -138,3 +138,50 @@ describe("the gate refuses what its policy does not govern", () => {
     expect(r.json.error.message).toContain("outside the roots");
   });
 });
+
+describe("gate init, through the package's command", () => {
+  test("writes keys and a complete policy governing the tool by path and hash; its printed lines, pasted, drive agent-cli-kit gate review and apply", async () => {
+    const w = place(governed(true));
+    const launch = join(root, "src", "author", "launch.js");
+    const setup = join(w.dir, "setup");
+    const init = await run(
+      "node",
+      [launch, "gate", "init", "--dir", setup, "--tool", "bin/ticket", "--root", "ticket=tickets", "--json"],
+      { cwd: w.dir, timeoutMs: 120_000 },
+    );
+    expect([init.code, init.json.error, init.json.data?.tools]).toEqual([0, null, ["ticket"]]);
+    const policy = JSON.parse(readFileSync(join(setup, "policy.json"), "utf8"));
+    expect(policy.tools.ticket).toMatchObject({
+      path: "../bin/ticket",
+      sha256: sha256Of(join(w.dir, "bin", "ticket")),
+    });
+    expect(policy.actions).toEqual({ "ticket.open-ticket": { auto_approve: true, max_write_bytes: 100_000 } });
+    expect(policy.roots).toEqual({ ticket: ["../tickets"] });
+    expect(init.stdout).not.toContain("PRIVATE KEY");
+    expect((await w.create("t-6")).code).toBe(0);
+    const script = [
+      ...init.json.data.env,
+      `node ${launch} gate review --plan run-t-6 --json`,
+      "bin/ticket apply --plan run-t-6 --json >/dev/null",
+      "bin/ticket ticket list --store tickets --json",
+    ].join("\n");
+    const r = await run("bash", ["-c", script], {
+      cwd: w.dir,
+      env: { AGENT_POLICY_FILE: "", AGENT_GATE_PRIVATE_KEY: "" },
+      timeoutMs: 120_000,
+    });
+    const [review, listed] = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect([r.code, review.data?.decision, listed.data?.items.map((i: any) => i.id)]).toEqual([0, "approved", ["t-6"]]);
+    // Run again over the same folder: keys are never overwritten.
+    const again = await run(
+      "node",
+      [launch, "gate", "init", "--dir", setup, "--tool", "bin/ticket", "--root", "ticket=tickets", "--json"],
+      { cwd: w.dir, timeoutMs: 120_000 },
+    );
+    expect(again.json.error.code).toBe("CONFLICT");
+    expect(readFileSync(join(setup, "policy.json"), "utf8")).toBe(`${JSON.stringify(policy, null, 2)}\n`);
+  });
+});

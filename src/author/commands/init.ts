@@ -3,7 +3,8 @@ import * as z from "../../kit/schema.ts";
 import { defineCommand, describe, KitError } from "../../kit/index.ts";
 import { shellWord } from "../../kit/introspection/index.ts";
 import { isFreeFolder, kitResolvesFrom, placeRendered, renderTemplate } from "../scaffold.ts";
-import { KIT_VERSION } from "../package-info.ts";
+import { BUN_TYPES_VERSION, KIT_ROOT, KIT_VERSION, TYPESCRIPT_VERSION } from "../package-info.ts";
+import { kitSpecFor } from "../kit-spec.ts";
 import { buildTool } from "../build/index.ts";
 import { installKit, recordGoldens } from "../finish.ts";
 
@@ -20,7 +21,7 @@ export default defineCommand({
   rw: "write",
   summary: "Make a new tool repository: commands, golden cases, tests, a CI script; built and verified as made.",
   description:
-    "Writes a tool with one read command (`item get`) and one list command (`item list`) into a new folder. Where the kit resolves there (installed in a folder above, or with --install), it also builds the binary and records the golden cases, so that `bash ci.sh` passes before a line is edited; otherwise `then` lists the lines that do it. `agent-cli-kit new NAME` is the same as `agent-cli-kit init --name NAME`.",
+    "Writes a tool with one read command (`item get`), one list command (`item list`) and one write (`item create`: a plan, with its action, read-back and `apply`) into a new folder. Where the kit resolves there (installed in a folder above, or with --install), it also builds the binary and records the golden cases, so that `bash ci.sh` passes before a line is edited; otherwise `then` lists the lines that do it. `agent-cli-kit new NAME` is the same as `agent-cli-kit init --name NAME`.",
   flags: z.object({
     name: describe(z.string().check(z.regex(NAME)), "The tool's name: kebab-case, as agents will type it."),
     dir: z.optional(describe(z.string(), "Where the repository goes (default ./NAME); absent or empty.")),
@@ -30,7 +31,7 @@ export default defineCommand({
     kit: z.optional(
       describe(
         z.string().check(z.minLength(1)),
-        "The npm spec the new repository depends on for the kit (default ^VERSION; e.g. file:../agent-cli-kit.tgz).",
+        "The npm spec the new repository depends on for the kit (default: as this kit was installed: the same tarball or folder, relative to the new repository, or the same registry range).",
       ),
     ),
     install: z.optional(
@@ -72,7 +73,9 @@ export default defineCommand({
     const files = renderTemplate({
       name,
       purpose: ctx.flags.purpose ?? `What ${name} does, in one line.`,
-      kit: ctx.flags.kit ?? `^${KIT_VERSION}`,
+      kit: ctx.flags.kit ?? kitSpecFor(dir, KIT_ROOT, KIT_VERSION),
+      typescript: TYPESCRIPT_VERSION,
+      typesBun: BUN_TYPES_VERSION,
     });
     if (!isFreeFolder(dir, files))
       throw new KitError("INVALID_INPUT", `${dir} exists and holds files of its own`, {
