@@ -12,7 +12,8 @@ import {
 import { POLICY_ENV, readPolicy, type Policy } from "../kit/mutations/policy.ts";
 import { KitError } from "../kit/output/errors.ts";
 import type { ItemBound } from "./judge.ts";
-import { assertInScope, toolBinary } from "./scope.ts";
+import { assertDeclaredActions, type Declaration, declarationOf } from "./readback.ts";
+import { assertInScope, type GovernedTool, governedTool } from "./scope.ts";
 
 export const GATE_PRIVATE_KEY_ENV = "AGENT_GATE_PRIVATE_KEY";
 export { APPROVER_KEY_ENV };
@@ -21,8 +22,10 @@ export interface Candidate {
   readonly path: string;
   readonly plan: Plan;
   readonly policy: Policy;
-  /** The argv of the fleet tool that reads the plan's targets back, as the gate resolved it. */
-  readonly tool: string[];
+  /** The tool the plan is of, as the policy governs it: what reads the plan's targets back. */
+  readonly tool: GovernedTool;
+  /** What that tool declares of its writes (its root field, actions, read-back environment). */
+  readonly declared: Declaration;
   /** The real path of the folder the plan acts on, keyed by its context field: what the approval binds. */
   readonly roots: Record<string, string>;
 }
@@ -35,23 +38,27 @@ export type Signer =
 /**
  * The plan `--plan` names and the standing policy; refuses what the gate never
  * approves, whoever asks (review or a person): a failed, tampered or expired
- * plan, a tool the gate does not know, a root outside the policy's roots.
+ * plan, a tool the policy does not govern (or whose binary is not the one it
+ * trusts), an action the tool does not declare, a root outside the policy's roots.
  */
-export function candidate(
+export async function candidate(
   ref: string,
   cwd: string,
   env: Readonly<Record<string, string | undefined>>,
   now: number,
-): Candidate {
+  signal: AbortSignal,
+): Promise<Candidate> {
   const path = resolvePlanPath(ref, cwd);
   const policyPath = env[POLICY_ENV]!;
   const policy = readPolicy(policyPath);
   const plan = readPlanFile(path, null);
   assertIntact(plan);
   assertUnexpired(plan, now);
-  const tool = toolBinary(plan);
-  const roots = assertInScope(plan, policy, policyPath);
-  return { path, plan, policy, tool, roots };
+  const tool = governedTool(plan, policy, policyPath);
+  const declared = await declarationOf(tool, env, signal);
+  assertDeclaredActions(plan, declared);
+  const roots = assertInScope(plan, policy, policyPath, declared.root);
+  return { path, plan, policy, tool, declared, roots };
 }
 
 /**

@@ -9,7 +9,8 @@
 import { LEDGER_ENV } from "../kit/mutations/ledger/open.ts";
 import { KitError } from "../kit/output/errors.ts";
 import type { LiveTarget } from "./judge.ts";
-import { readBackEnv } from "./scope.ts";
+import type { Plan } from "../kit/mutations/plan.ts";
+import { type GovernedTool, readBackEnv } from "./scope.ts";
 
 interface Envelope {
   ok?: boolean;
@@ -19,53 +20,80 @@ interface Envelope {
 }
 
 async function runTool(
-  argv: string[],
+  tool: GovernedTool,
+  args: string[],
   env: Record<string, string>,
   signal: AbortSignal,
 ): Promise<{ out: string; code: number }> {
+  tool.verify(); // before each run: the binary is still the one the policy trusts
   let proc: Bun.Subprocess<"ignore", "pipe", "pipe">;
   try {
-    proc = Bun.spawn(argv, { env, stdin: "ignore", stdout: "pipe", stderr: "pipe", signal });
+    proc = Bun.spawn([...tool.argv, ...args], { env, stdin: "ignore", stdout: "pipe", stderr: "pipe", signal });
   } catch (e) {
-    throw new KitError("NOT_FOUND", `the tool ${argv[0]} cannot be run: ${(e as Error).message}`, {
-      got: argv[0],
-      hint: "install the fleet's tools beside the gate",
+    throw new KitError("NOT_FOUND", `the tool ${tool.argv[0]} cannot be run: ${(e as Error).message}`, {
+      got: tool.argv[0],
+      hint: "the policy's tools entry must name the tool's binary: build it there, or fix the path",
     });
   }
   const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
   return { out, code };
 }
 
-/** The variables `target list` declares, from the tool's own describe document. */
-async function declaredEnv(
-  tool: readonly string[],
-  env: Record<string, string>,
+/** What the gate judges a tool's plans by, from the tool's own `target list --describe`. */
+export interface Declaration {
+  /** The variables `target list` reads. */
+  readonly env: { name: string; scope: string }[];
+  /** The plan context field naming the folder a plan acts on; null: none. */
+  readonly root: string | null;
+  /** The actions the tool declares, with what each may change. */
+  readonly actions: { name: string; may: string }[];
+}
+
+/** The tool's declaration, read with the base environment only; UPSTREAM_ERROR when it prints none the gate can use. */
+export async function declarationOf(
+  tool: GovernedTool,
+  env: Readonly<Record<string, string | undefined>>,
   signal: AbortSignal,
-): Promise<{ name: string; scope: string }[]> {
-  const { out } = await runTool([...tool, "target", "list", "--describe"], env, signal);
+): Promise<Declaration> {
+  const { out } = await runTool(tool, ["target", "list", "--describe"], readBackEnv(env, [], LEDGER_ENV), signal);
+  let command: { env?: Declaration["env"]; writes?: Omit<Declaration, "env"> } | undefined;
   try {
-    return (JSON.parse(out).commands?.[0]?.env ?? []) as { name: string; scope: string }[];
-  } catch {
+    command = JSON.parse(out).commands?.[0];
+  } catch {}
+  const writes = command?.writes;
+  if (!writes || !Array.isArray(writes.actions) || (writes.root !== null && typeof writes.root !== "string"))
     throw new KitError(
       "UPSTREAM_ERROR",
-      `${tool.join(" ")} target list --describe did not print its describe document`,
-      { hint: "run it by hand to see why" },
+      `${tool.name} target list --describe did not declare the tool's writes (its root field and actions)`,
+      { hint: `run \`${tool.argv.join(" ")} target list --describe\` by hand; a tool built on this kit declares them` },
     );
-  }
+  return { env: command!.env ?? [], root: writes.root, actions: writes.actions };
+}
+
+/** Refuses (PLAN_INVALID) a plan item whose action the tool does not declare. */
+export function assertDeclaredActions(plan: Plan, d: Declaration): void {
+  const known = new Set(d.actions.map((a) => a.name));
+  const unknown = plan.items.find((it) => !known.has(it.action));
+  if (unknown)
+    throw new KitError(
+      "PLAN_INVALID",
+      `item ${unknown.id} names the action '${String(unknown.action).slice(0, 80)}', which ${plan.tool} does not declare`,
+      { allowed: [...known], got: unknown.action, hint: "plan again with the tool" },
+    );
 }
 
 export async function readBack(
-  tool: readonly string[],
+  tool: GovernedTool,
+  declared: Declaration,
   planPath: string,
   env: Readonly<Record<string, string | undefined>>,
   signal: AbortSignal,
 ): Promise<Map<string, LiveTarget>> {
-  const childEnv = readBackEnv(env, await declaredEnv(tool, readBackEnv(env, [], LEDGER_ENV), signal), LEDGER_ENV);
+  const childEnv = readBackEnv(env, declared.env, LEDGER_ENV);
   const live = new Map<string, LiveTarget>();
   let cursor: string | null = null;
   do {
     const argv = [
-      ...tool,
       "target",
       "list",
       "--plan",
@@ -76,12 +104,12 @@ export async function readBack(
       "1000",
       ...(cursor ? ["--cursor", cursor] : []),
     ];
-    const { out, code } = await runTool(argv, childEnv, signal);
+    const { out, code } = await runTool(tool, argv, childEnv, signal);
     let answer: Envelope;
     try {
       answer = JSON.parse(out);
     } catch {
-      throw new KitError("UPSTREAM_ERROR", `${tool.join(" ")} target list did not print an envelope (exit ${code})`, {
+      throw new KitError("UPSTREAM_ERROR", `${tool.name} target list did not print an envelope (exit ${code})`, {
         hint: "run it by hand to see why",
       });
     }
@@ -89,10 +117,10 @@ export async function readBack(
       const err = answer.error;
       if (err?.retryable)
         throw new KitError("UPSTREAM_ERROR", `the read-back failed: ${err.code}: ${err.message}`, {
-          detail: { tool: tool.join(" "), error: err },
+          detail: { tool: tool.name, error: err },
         });
       throw new KitError("PLAN_INVALID", `the tool refuses the plan: ${err?.code}: ${err?.message}`, {
-        detail: { tool: tool.join(" "), error: err },
+        detail: { tool: tool.name, error: err },
         hint: "plan again with the tool; a plan is never approved for targets or edits its tool refuses",
       });
     }

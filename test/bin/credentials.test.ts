@@ -137,7 +137,7 @@ async function planAndApprove(ws: ReturnType<typeof planned>, suffix: string): P
     { env: {} },
   );
   if (p.code !== 0) throw new Error(p.stdout);
-  // The gate knows only the fleet's tools: the test signs as the gate does, with the gate's key.
+  // Apply's side is under test, not the gate's: the test signs as the gate does, with the gate's key.
   const path = join(ws.dir, "plan.json");
   const plan = readPlanFile(path, "registry");
   const signature = signApproval(ws.env.PRIVATE!, "AGENT_GATE_PRIVATE_KEY", {

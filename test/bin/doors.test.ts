@@ -43,7 +43,14 @@ const planIn = (runDir: string): any => JSON.parse(readFileSync(join(runDir, "pl
 function personPolicy(kb: KnowledgeBase, approvers: { name: string; public_key: string }[]): void {
   writeFileSync(
     kb.env.AGENT_POLICY_FILE!,
-    JSON.stringify({ version: "v1", max_items: 10, actions: {}, roots: { brain: [kb.dir] }, approvers }),
+    JSON.stringify({
+      version: "v1",
+      max_items: 10,
+      actions: {},
+      tools: { brain: { fleet: true } },
+      roots: { brain: [kb.dir] },
+      approvers,
+    }),
   );
 }
 

@@ -54,7 +54,16 @@ describe("the image folder, copied elsewhere", () => {
         "fix-broken-link",
       ].map((a) => [`seo.${a}`, { auto_approve: true, max_write_bytes: 4000 }]),
     );
-    writeFileSync(policy, JSON.stringify({ version: "img-1", max_items: 100, actions, roots: { seo: ["site"] } }));
+    writeFileSync(
+      policy,
+      JSON.stringify({
+        version: "img-1",
+        max_items: 100,
+        actions,
+        tools: { seo: { fleet: true } },
+        roots: { seo: ["site"] },
+      }),
+    );
     const env = {
       PATH,
       AGENT_GATE_PRIVATE_KEY: keys.privateKey,

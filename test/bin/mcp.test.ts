@@ -228,7 +228,13 @@ describe("brain --mcp --profile memory (the host-agent seed's memory server)", (
     // A policy that approves nothing: the save answers with its plan, and nothing is committed.
     writeFileSync(
       kb.env.AGENT_POLICY_FILE!,
-      JSON.stringify({ version: "v2", max_items: 10, actions: {}, roots: { brain: [kb.dir] } }),
+      JSON.stringify({
+        version: "v2",
+        max_items: 10,
+        actions: {},
+        tools: { brain: { fleet: true } },
+        roots: { brain: [kb.dir] },
+      }),
     );
     const waiting = await client.callTool({ name: "mem_save_fact", arguments: { fact: "Sharpens on Sundays." } });
     const refusal = JSON.parse(text(waiting));

@@ -99,7 +99,13 @@ describe("a memory save's working files", () => {
     const saves = mkdtempSync(join(tmpdir(), "saves-"));
     writeFileSync(
       kb.env.AGENT_POLICY_FILE!,
-      JSON.stringify({ version: "v2", max_items: 10, actions: {}, roots: { brain: [kb.dir] } }),
+      JSON.stringify({
+        version: "v2",
+        max_items: 10,
+        actions: {},
+        tools: { brain: { fleet: true } },
+        roots: { brain: [kb.dir] },
+      }),
     );
     const client = new Client({ name: "test", version: "1.0.0" });
     await client.connect(

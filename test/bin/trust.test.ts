@@ -20,16 +20,18 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
+import { createHash } from "node:crypto";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { planChecksum } from "../../src/kit/mutations/plan.ts";
 import { binary, root, run } from "../helpers/bin.ts";
-import { removeWorkspaces, workspace, type Workspace } from "../helpers/mutation.ts";
+import { removeWorkspaces, SEO_ACTIONS, workspace, type Workspace } from "../helpers/mutation.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 afterAll(removeWorkspaces, SLOW_HOOK);
 
 const tmp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
+const sha256File = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 
 /** Rewrites plan.json as an agent could, with a checksum that matches again. */
 function tamper(runDir: string, change: (plan: any) => void): void {
@@ -51,7 +53,7 @@ const SECRETS = {
   AGENT_LEDGER_URL: "postgres://ledger:hunter2-canary@127.0.0.1:1/ledger",
 };
 
-describe("the gate runs only fleet tools it resolves itself", () => {
+describe("the gate runs only the tools its policy names, found as the policy says", () => {
   test("a plan whose tool is a path to another binary is refused (POLICY_DENIED, exit 5), and that binary never runs", async () => {
     const ws = await workspace({});
     await planned(ws);
@@ -63,22 +65,33 @@ describe("the gate runs only fleet tools it resolves itself", () => {
     for (const verb of [["review"], ["approve"]]) {
       const r = await ws.gate([...verb, "--plan", ws.run], SECRETS);
       expect([verb[0], r.code, r.json.error.code]).toEqual([verb[0], 5, "POLICY_DENIED"]);
-      expect(r.json.error.allowed).toEqual(["seo", "brain"]);
+      expect(r.json.error.allowed).toEqual(["seo"]);
     }
     expect(existsSync(marker)).toBe(false);
   });
 
   test("the read-back runs with only what target list declares: no write credential, no ledger URL, no other secret", async () => {
-    // A gate installed beside a stand-in `seo` that records the environment it was given.
+    // A stand-in `seo` the policy names by path and hash, that records the environment it was given.
     const bin = tmp("gate-bin-");
-    copyFileSync(binary("gate"), join(bin, "gate"));
-    chmodSync(join(bin, "gate"), 0o755);
     const names = join(bin, "env-names");
+    const actions = SEO_ACTIONS.map((name) => ({ name, may: "anything" }));
+    const describeDoc = JSON.stringify({
+      commands: [
+        {
+          env: [
+            { name: "AGENT_SITE_READ_TOKEN", scope: "read" },
+            { name: "AGENT_SITE_WRITE_TOKEN", scope: "write" },
+            { name: "AGENT_LEDGER_URL", scope: "config" },
+          ],
+          writes: { root: "root", actions },
+        },
+      ],
+    });
     writeFileSync(
       join(bin, "seo"),
       `#!/bin/sh
 case " $* " in
-  *" --describe "*) echo '{"commands":[{"env":[{"name":"AGENT_SITE_READ_TOKEN","scope":"read"},{"name":"AGENT_SITE_WRITE_TOKEN","scope":"write"},{"name":"AGENT_LEDGER_URL","scope":"config"}]}]}' ;;
+  *" --describe "*) echo '${describeDoc}' ;;
   *) env | cut -d= -f1 | sort > "${names}"; echo '{"ok":true,"data":{"items":[]},"meta":{"pagination":{"next_cursor":null}}}' ;;
 esac
 `,
@@ -86,7 +99,10 @@ esac
     chmodSync(join(bin, "seo"), 0o755);
     const ws = await workspace({});
     await planned(ws);
-    const r = await run(join(bin, "gate"), ["review", "--plan", ws.run, "--json"], {
+    const policy = JSON.parse(readFileSync(ws.env.AGENT_POLICY_FILE!, "utf8"));
+    policy.tools = { seo: { path: join(bin, "seo"), sha256: sha256File(join(bin, "seo")) } };
+    writeFileSync(ws.env.AGENT_POLICY_FILE!, JSON.stringify(policy));
+    const r = await run(binary("gate"), ["review", "--plan", ws.run, "--json"], {
       env: {
         ...ws.env,
         ...SECRETS,

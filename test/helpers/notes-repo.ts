@@ -47,6 +47,7 @@ export function brainEnv(dir: string, repo: string, maxItems: number): Record<st
       version: "v1",
       max_items: maxItems,
       actions,
+      tools: { brain: { fleet: true } },
       roots: { brain: [dir] },
       approvers: [{ name: APPROVER.name, public_key: APPROVER.publicKey }],
     }),

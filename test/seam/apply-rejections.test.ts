@@ -197,6 +197,7 @@ describe("the gate", () => {
         version: "p1",
         max_items: 2,
         actions: { "seo.set-lang": { auto_approve: true } },
+        tools: { seo: { fleet: true } },
         roots: { seo: [ws.dir] },
       }),
     );

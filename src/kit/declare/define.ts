@@ -32,6 +32,14 @@ export interface SecretOut {
   readonly description: string;
 }
 
+/** What a mutating tool's plans are judged by (contract §8): the kit sets it on `apply` and `target list`. */
+export interface WritesDecl {
+  /** The plan context field naming the folder a plan acts on; null when the tool's plans act on no folder. */
+  readonly root: string | null;
+  /** Each action, with what an item of it may change (its declared effect). */
+  readonly actions: readonly { readonly name: string; readonly may: string }[];
+}
+
 export interface Example {
   readonly argv: readonly string[];
   readonly summary: string;
@@ -79,6 +87,8 @@ export type CommandSpec<F extends FlagsSchema = FlagsSchema, R extends ResultSch
   readonly maxDuration?: number;
   /** Register-once secrets it may return in `meta.secrets_out` (ctx.secretOut): each named as the variable a later job receives it as. */
   readonly secretsOut?: readonly SecretOut[];
+  /** Set by the kit on a mutating tool's `apply` and `target list`: what the gate reads from `--describe`. */
+  readonly writes?: WritesDecl;
   readonly run: (ctx: CommandContext<z.output<F>>) => Promise<z.input<R>>;
 };
 

@@ -10,6 +10,7 @@ export {
   type FlagsSchema,
   type ResultSchema,
   type SecretOut,
+  type WritesDecl,
   type Tool,
   type ToolSpec,
 } from "./define.ts";

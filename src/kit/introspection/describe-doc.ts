@@ -41,6 +41,8 @@ export interface CommandDoc {
   max_duration?: number;
   /** Register-once secrets it may return in meta.secrets_out, each by the variable name a later job receives it as (contract §10). */
   secrets_out?: { name: string; description: string }[];
+  /** On a mutating tool's `apply` and `target list`: the plan context field naming where a plan acts, and each action with what it may change (contract §8). */
+  writes?: { root: string | null; actions: { name: string; may: string }[] };
   pagination: { default_limit: number; max_limit: number } | null;
   stage: { writes: string; reads: string[] } | null;
   /** command_line: tool, command and argv as one POSIX-shell-quoted line that runs when pasted. */

@@ -77,6 +77,9 @@ function commandDoc(tool: Tool, command: Command, schemas: CommandSchemas): Comm
     ...(command.secretsOut?.length
       ? { secrets_out: command.secretsOut.map((o) => ({ name: o.name, description: o.description })) }
       : {}),
+    ...(command.writes
+      ? { writes: { root: command.writes.root, actions: command.writes.actions.map((a) => ({ ...a })) } }
+      : {}),
     pagination: command.pagination
       ? { default_limit: command.pagination.defaultLimit, max_limit: command.pagination.maxLimit }
       : null,

@@ -4,7 +4,7 @@
  * truth whether it has already landed, and how to clear a half-made change
  * of its own after a crash.
  */
-import type { SecretOut } from "../declare/index.ts";
+import type { SecretOut, WritesDecl } from "../declare/index.ts";
 import type { Credential, EnvVar } from "../identity/index.ts";
 import type { ErrorCode } from "../output/index.ts";
 import type { Plan, PlanItem } from "./plan.ts";
@@ -95,3 +95,9 @@ export interface Mutations {
   /** apply's longest run, in seconds: a credential that dies sooner with no refresh path fails it before any item (CREDENTIAL_EXPIRED). */
   readonly maxDuration?: number;
 }
+
+/** What `--describe` tells the gate of these actions: the root field, and what each action may change. */
+export const writesOf = (m: Mutations): WritesDecl => ({
+  root: m.root ?? null,
+  actions: Object.entries(m.actions).map(([name, a]) => ({ name, may: a.effect.may })),
+});

@@ -10,7 +10,7 @@ import { describe } from "../declare/annotate.ts";
 import { defineCommand, type CommandSpec, type EnvVar } from "../declare/define.ts";
 import { KitError, REDISPATCH_CODES, type ErrorCode } from "../output/errors.ts";
 import type { CommandContext } from "../runtime/context.ts";
-import type { Mutations } from "./actions.ts";
+import { type Mutations, writesOf } from "./actions.ts";
 import { admit, GATE_PUBLIC_KEY_ENV } from "./admit.ts";
 import { LEASE_ENV } from "./apply/lease.ts";
 import { applyItems } from "./apply/loop.ts";
@@ -203,6 +203,7 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     outcome: "count",
     ...(m.maxDuration === undefined ? {} : { maxDuration: m.maxDuration }),
     ...(m.secretsOut ? { secretsOut: m.secretsOut } : {}),
+    writes: writesOf(m),
     next: ["{tool} action list --plan {flag:plan}"],
     examples: [
       { argv: ["--plan", "./run"], summary: "Apply the approved plan in ./run." },

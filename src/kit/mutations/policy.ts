@@ -39,7 +39,17 @@ export interface Policy {
    * approval.
    */
   readonly approvers?: readonly Approver[];
+  /**
+   * The tools whose plans the gate judges, and how it finds and trusts each
+   * one's binary: a path (relative to the policy file's folder) and the
+   * sha256 of the binary there, checked before each run; or `fleet: true`,
+   * the tool of that name installed beside the gate. A tool not named here
+   * has no plan approved (docs/trust.md).
+   */
+  readonly tools?: Readonly<Record<string, ToolTrust>>;
 }
+
+export type ToolTrust = { readonly path: string; readonly sha256: string } | { readonly fleet: true };
 
 export interface Approver {
   readonly name: string;
@@ -49,7 +59,7 @@ export interface Approver {
 
 const bad = (path: string, what: string) =>
   new KitError("INVALID_INPUT", `the policy file ${path} is not valid: ${what}`, {
-    hint: `fix ${path}: { "version": "…", "max_items": N, "actions": { "tool.action": { "auto_approve": true, … } } }`,
+    hint: `fix ${path}: { "version": "1", "max_items": N, "actions": { "tool.action": { "auto_approve": true, … } }, "tools": { "tool": { "path": "…", "sha256": "…" } }, "roots": { "tool": ["folder"] } } (docs/mutations.md)`,
   });
 
 export function readPolicy(path: string): Policy {
@@ -91,7 +101,27 @@ export function readPolicy(path: string): Policy {
         throw bad(path, `approvers[${i}].public_key must be an Ed25519 public key (PEM or base64 DER)`);
     }
   }
+  if (p.tools !== undefined) checkTools(path, p.tools);
   return p as Policy;
+}
+
+const TOOL_NAME = /^[a-z][a-z0-9-]*$/;
+
+function checkTools(path: string, tools: unknown): void {
+  if (typeof tools !== "object" || tools === null || Array.isArray(tools))
+    throw bad(path, 'tools must be an object: { "tool": { "path": "…", "sha256": "…" } }');
+  for (const [name, t] of Object.entries(tools) as [string, Record<string, unknown>][]) {
+    if (!TOOL_NAME.test(name)) throw bad(path, `tools.${name}: a tool's name is kebab-case`);
+    const keys = Object.keys(t ?? {})
+      .filter((k) => k !== "//") // a comment, where JSON has none
+      .sort()
+      .join(",");
+    if (keys === "fleet" && t.fleet === true) continue;
+    if (keys !== "path,sha256" || typeof t.path !== "string" || t.path === "")
+      throw bad(path, `tools.${name} must be { "path": "…", "sha256": "…" } or { "fleet": true }`);
+    if (typeof t.sha256 !== "string" || !/^[0-9a-f]{64}$/.test(t.sha256))
+      throw bad(path, `tools.${name}.sha256 must be 64 lower-case hex digits (sha256sum of the binary)`);
+  }
 }
 
 /** A path's real path (links resolved), or the path itself when it does not exist. */

@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import { type CommandContext, type CommandSpec, defineCommand, describe } from "../declare/index.ts";
 import { KIT_BOUNDS } from "../lists/index.ts";
 import { KitError } from "../output/index.ts";
-import type { Mutations } from "./actions.ts";
+import { type Mutations, writesOf } from "./actions.ts";
 import { assertWithinEffects } from "./effects.ts";
 import { failpointsOf } from "./failpoints.ts";
 import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
@@ -40,6 +40,7 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     schema: `${tool}.target.list@1`,
     errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID", "INVALID_INPUT", ...(m.errors ?? [])],
     env: m.env ?? [],
+    writes: writesOf(m),
     list: KIT_BOUNDS,
     async run(ctx) {
       const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);

@@ -14,7 +14,7 @@ export default defineCommand({
   summary:
     "A person's explicit approval of a plan the policy does not cover: signs it with their own key, which the policy names.",
   description:
-    "The human path after `gate review` answered APPROVAL_REQUIRED, run by a person at the command line (never over MCP, as a declared tool or as a job step). Who approves is the name the policy's approvers give the key in AGENT_APPROVER_KEY, never a name the caller says; a key the policy does not name is refused (POLICY_DENIED). A person approves the impact, never a malformed or out-of-scope plan: the same checks as review refuse a failed, tampered or expired plan, a tool the gate does not know, a root outside the policy's roots, and targets the tool refuses. Records the approver's name, and the targets' live sizes.",
+    "The human path after `gate review` answered APPROVAL_REQUIRED, run by a person at the command line (never over MCP, as a declared tool or as a job step). Who approves is the name the policy's approvers give the key in AGENT_APPROVER_KEY, never a name the caller says; a key the policy does not name is refused (POLICY_DENIED). A person approves the impact, never a malformed or out-of-scope plan: the same checks as review refuse a failed, tampered or expired plan, a tool the policy does not name (or whose binary is not the one it trusts), a root outside the policy's roots, and targets the tool refuses. Records the approver's name, and the targets' live sizes.",
   flags: z.object({ plan: planFlag }),
   result: approvalResult,
   schema: "gate.approve@1",
@@ -35,10 +35,10 @@ export default defineCommand({
     { argv: ["--plan", "./run"], summary: "Approve the plan in ./run, signed with the key in AGENT_APPROVER_KEY." },
   ],
   async run(ctx) {
-    const c = candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now());
+    const c = await candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now(), ctx.signal);
     const signer = person(c.policy, ctx.env[APPROVER_KEY_ENV]!);
     // A person's decision on the policy's limits, but the read-back still proves the targets are the tool's to touch.
-    const live = await readBack(c.tool, c.path, ctx.env, ctx.signal);
+    const live = await readBack(c.tool, c.declared, c.path, ctx.env, ctx.signal);
     const items = judge(c.plan, c.policy, live).items.map((i) => ({ ...i, exceeded: [] }));
     return approve(c, signer, ctx.now(), items);
   },

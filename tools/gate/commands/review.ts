@@ -12,7 +12,7 @@ export default defineCommand({
   summary:
     "Judge a plan against the standing policy: approve it (signing it) or answer APPROVAL_REQUIRED with what exceeded which limit.",
   description:
-    "Refuses a plan of a tool the gate does not know, or acting outside the roots the policy names for its tool (POLICY_DENIED). Recomputes every item's bound from its raw params and a live read-back through the tool (`<tool> target list`, run with only the variables it declares), never from the tool's projected_impact. Within policy, signs the plan's checksum, policy version and expiry, and writes the approval into the plan. Outside it, exits 5 with the limits exceeded; a person the policy names as an approver may then run `gate approve` with their own key.",
+    "Refuses a plan of a tool the policy does not name (the hint is the entry to add), or whose binary is not the one it trusts, or acting outside the roots the policy names for its tool (POLICY_DENIED). Judges the plan by what its tool declares in its own `target list --describe`: its root field and actions. Recomputes every item's bound from its raw params and a live read-back through the tool (`<tool> target list`, run with only the variables it declares), never from the tool's projected_impact. Within policy, signs the plan's checksum, policy version and expiry, and writes the approval into the plan. Outside it, exits 5 with the limits exceeded; a person the policy names as an approver may then run `gate approve` with their own key.",
   flags: z.object({ plan: planFlag }),
   result: approvalResult,
   schema: "gate.review@1",
@@ -33,9 +33,9 @@ export default defineCommand({
   env: REVIEW_ENV,
   examples: [{ argv: ["--plan", "./run"], summary: "Approve the plan in ./run if the standing policy allows it." }],
   async run(ctx) {
-    const c = candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now());
+    const c = await candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now(), ctx.signal);
     const { plan, policy } = c;
-    const live = await readBack(c.tool, c.path, ctx.env, ctx.signal);
+    const live = await readBack(c.tool, c.declared, c.path, ctx.env, ctx.signal);
     const verdict = judge(plan, policy, live);
     if (verdict.stale.length > 0)
       throw new KitError(

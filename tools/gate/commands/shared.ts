@@ -13,7 +13,8 @@ const POLICY: EnvVar = {
   name: POLICY_ENV,
   scope: "config",
   required: true,
-  description: "The standing policy file (JSON): its version, item limit, per-action limits, roots and approvers.",
+  description:
+    "The standing policy file (JSON): its version, item limit, per-action limits, the tools it governs, roots and approvers.",
 };
 
 /** What review reads: the gate's own key signs what the standing policy approves. */
