@@ -6,6 +6,7 @@
 import { accessSync, constants, existsSync, fstatSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { VerifyCode } from "./output.ts";
+import { defaultConcurrency } from "./base/pool.ts";
 import { COMMAND, describeDoc, FLAGS, helpText, skillText, SPEC, UNIVERSAL } from "./self.ts";
 
 export interface Options {
@@ -73,7 +74,7 @@ const defaults = (): Options => ({
   fuzz: 0,
   seed: 1,
   timeoutMs: 10000,
-  concurrency: availableParallelism() * 2,
+  concurrency: defaultConcurrency(availableParallelism(), process.env.VERIFY_CONCURRENCY),
   share: null,
   gate: null,
   strict: false,
@@ -168,6 +169,13 @@ function readFlag(o: Options, tokens: readonly string[], i: number, seen: Set<st
 
 /** What the options must hold once read: a binary, known --fields, executables. */
 function validate(o: Options): void {
+  if (o.concurrency === 0) {
+    const got = (process.env.VERIFY_CONCURRENCY ?? "").slice(0, 40);
+    throw new UsageError("USAGE", `VERIFY_CONCURRENCY must be an integer >= 1 (got: '${got}')`, undefined, {
+      allowed: { min: 1 },
+      got,
+    });
+  }
   if (o.binaries.length === 0)
     throw new UsageError("USAGE", "no tool binary given", "e.g. `verify audit dist/seo`, or `verify dist/seo`");
   const unknown = (o.fields ?? "")

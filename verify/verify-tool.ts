@@ -7,7 +7,7 @@ import { checkToolLevel } from "./checks/tool-level.ts";
 import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
 import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
-import { fuzzCommand } from "./checks/fuzz.ts";
+import { type Fuzzed, judgeFuzz, startFuzz } from "./checks/fuzz.ts";
 import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
 import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
@@ -90,8 +90,20 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
     }),
   ]);
   concludeTerminal(s);
-  if (opts.fuzz > 0)
-    for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
+}
+
+/**
+ * --fuzz N: every command's fuzzed runs, started with the probes where runs
+ * may overlap (they take a slot only when no probe waits for one), else after
+ * them, in today's order; judged after the probes, command by command, so
+ * the report does not depend on which run finished first.
+ */
+async function fuzzAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions, probes: () => Promise<void>): Promise<void> {
+  const start = () => doc.commands.map((c) => startFuzz(s, c, opts.fuzz, opts.seed));
+  const early: Fuzzed[] | null = opts.fuzz > 0 && s.sandbox.pool.size > 1 ? start() : null;
+  await probes();
+  const fuzzed = early ?? (opts.fuzz > 0 ? start() : []);
+  for (const f of fuzzed) await guarded(s, "fuzz", () => judgeFuzz(s, f, opts.fuzz, opts.seed));
 }
 
 /** Checks a run did not reach, said why; and a kit extension the tool does not claim, waived (unless --strict). */
@@ -142,7 +154,7 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
     await guarded(s, "describe.shape", async () => void (described.doc = await checkDescribe(s)));
     const doc = described.doc;
     if (doc) {
-      await probeAll(s, doc, opts);
+      await fuzzAll(s, doc, opts, () => probeAll(s, doc, opts));
       concludeSkips(s, doc, opts);
     }
     checkIdentity(s);

@@ -5,6 +5,8 @@ export interface Case {
   readonly name: string;
   readonly argv: readonly string[];
   readonly env?: Record<string, string>;
+  /** The folder it runs in (default: the benchmark's). */
+  readonly cwd?: string;
 }
 
 export interface Sample {
@@ -27,6 +29,7 @@ export const percentile = (xs: readonly number[], p: number): number => {
 export async function runOnce(c: Case): Promise<Sample> {
   const t = performance.now();
   const p = Bun.spawn([...c.argv], {
+    cwd: c.cwd,
     stdout: "ignore",
     stderr: "ignore",
     stdin: "ignore",

@@ -1,12 +1,16 @@
 /**
- * Wall time of `dist/verify` over the whole fleet (also as CI runs it: --strict --fuzz 15) and over each tool
- * alone (no --fuzz), medians; beside it, the same runs of the verifier as it is at a base revision (BENCH_BASE,
- * default `main`), compiled in this run from that revision's verify/ sources, rounds interleaved, so a change to
- * the verifier shows its cost on the same machine at the same time.
+ * Wall time of `dist/verify` over the whole fleet (also as CI runs it: --strict --fuzz 15), over each tool
+ * alone (no --fuzz) and over the outside Python tool (`test/fixtures/outside-tool/shelf`, from its own folder
+ * with its golden cases, as its CI runs it), medians; beside it, the same runs of the verifier as it is at a base
+ * revision (BENCH_BASE, default `main`), compiled in this run from that revision's verify/ sources, rounds
+ * interleaved, so a change to the verifier shows its cost on the same machine at the same time. The machine's
+ * load (`uptime`) is printed before and after: on a shared machine it moves every figure.
  */
 import { mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { onTerminal, ptyPython } from "../../verify/base/terminal.ts";
+import { interpreterFirstOnPath } from "../../test/helpers/python.ts";
 import { toolNames } from "../build.ts";
 import { compile } from "../compile.ts";
 import { type Case, interleave, median, roundsArg, runOnce } from "./measure.ts";
@@ -40,8 +44,19 @@ function casesFor(verify: string, label: string): Case[] {
       argv: [verify, "--strict", "--fuzz", "15", "--seed", "1", ...golden, ...all],
     },
     ...tools.map((t) => ({ name: `${label} ${t}`, argv: [verify, ...golden, join(root, "dist", t)] })),
+    // An outside tool in Python (standard library only), judged from its own folder with its golden cases.
+    { name: `${label} outside Python tool (shelf)`, argv: [verify, "./shelf"], cwd: outside },
   ];
 }
+
+const outside = join(root, "test", "fixtures", "outside-tool");
+
+/** The machine's load averages, as `uptime` prints them. */
+const load = (): string =>
+  Bun.spawnSync(["uptime"], { stdout: "pipe" })
+    .stdout.toString()
+    .replace(/^.*load average:\s*/s, "")
+    .trim();
 
 export async function benchVerify(rounds: number): Promise<void> {
   const ref = process.env.BENCH_BASE ?? "main";
@@ -49,9 +64,16 @@ export async function benchVerify(rounds: number): Promise<void> {
   const head = Bun.spawnSync(["git", "rev-parse", "--short", "HEAD"], { cwd: root, stdout: "pipe" })
     .stdout.toString()
     .trim();
-  const now = casesFor(join(root, "dist", "verify"), "now ");
+  // The working tree's verify, compiled once here: a rebuild of dist/ while the rounds run does not change what is measured.
+  const current = join(root, "dist", ".bench", "verify-now");
+  mkdirSync(join(root, "dist", ".bench"), { recursive: true });
+  await compile(join(root, "verify", "main.ts"), current);
+  const now = casesFor(current, "now ");
   const before = base ? casesFor(base.binary, "base") : [];
+  // The tool under test is the Python script, not a version manager's shim in front of python3.
+  interpreterFirstOnPath(tmpdir());
   const cases = [...before, ...now];
+  const loadBefore = load();
   const samples = new Map<string, number[]>(cases.map((c) => [c.name, []]));
   for (let i = 0; i < rounds; i++)
     for (const c of cases) {
@@ -64,13 +86,20 @@ export async function benchVerify(rounds: number): Promise<void> {
     `\n## verify wall time (median of ${rounds}, interleaved; golden cases replayed, no --fuzz unless named; budget: fleet < 15 s)`,
   );
   console.log(
-    `  base = verify/ at ${ref} (${base?.commit ?? "not found: set BENCH_BASE"}), now = dist/verify (working tree at ${head})`,
+    `  base = verify/ at ${ref} (${base?.commit ?? "not found: set BENCH_BASE"}), now = verify/ in the working tree (at ${head})`,
   );
-  console.log(`  ${"".padEnd(36)} ${"base".padStart(9)} ${"now".padStart(9)}`);
+  console.log(
+    `  load average (1, 5, 15 min) on ${navigator.hardwareConcurrency} cores: before ${loadBefore}, after ${load()}`,
+  );
+  console.log(`  ${"".padEnd(36)} ${"base".padStart(9)} ${"now".padStart(9)} ${"base/now".padStart(9)}`);
   for (const [i, c] of now.entries()) {
     const ms = median(samples.get(c.name)!);
+    const was = before[i] ? median(samples.get(before[i]!.name)!) : null;
+    const ratio = was === null ? "—" : `${(was / ms).toFixed(2)}×`;
     const budget = i === 0 ? (ms < 15000 ? "  within budget" : "  OVER BUDGET") : "";
-    console.log(`  ${c.name.slice(5).padEnd(36)} ${seconds(before[i]).padStart(9)} ${seconds(c).padStart(9)}${budget}`);
+    console.log(
+      `  ${c.name.slice(5).padEnd(36)} ${seconds(before[i]).padStart(9)} ${seconds(c).padStart(9)} ${ratio.padStart(9)}${budget}`,
+    );
   }
 }
 

@@ -7,9 +7,10 @@
  * process group, killed whole at the time limit and when the tool exits, and
  * its output is read with a bound: nothing a tool leaves behind can hang verify.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { snapshot } from "./files.ts";
 import type { Pool } from "./pool.ts";
 import {
   type BoundedRead,
@@ -34,6 +35,8 @@ export interface Run {
   readonly program?: string;
   /** stdin and stderr on a pseudo-terminal (terminal.ts), stdout still a pipe: for probes where a terminal is the point. */
   readonly terminal?: { readonly python: string };
+  /** A slot only when no other run waits for one (pool.ts): fuzzed runs, judged after the probes. */
+  readonly background?: boolean;
 }
 
 export interface RunResult {
@@ -138,12 +141,13 @@ export class Sandbox {
 
   readonly #stdin: StdinWatch;
 
-  /** Runs killed for taking too long so far. */
+  /** Runs killed for taking too long so far: the probes', and the background runs' (fuzz.ts), which never shorten a probe. */
   #hangs = 0;
+  #backgroundHangs = 0;
 
-  /** Runs killed at the short limit so far: what they would have shown was never seen. */
+  /** Probes killed at the short limit so far: what they would have shown was never seen. */
   get cutShortRuns(): number {
-    return this.results.filter((r) => r.cutShort).length;
+    return this.results.filter((r) => r.cutShort && !r.run.background).length;
   }
 
   /**
@@ -154,7 +158,8 @@ export class Sandbox {
    */
   #limitFor(run: Run): { ms: number; short: boolean } {
     const limit = run.timeoutMs ?? this.timeoutMs;
-    const short = this.#hangs >= HANGS_BEFORE_SHORT_LIMIT && SHORT_LIMIT_MS < limit;
+    const hangs = run.background ? this.#hangs + this.#backgroundHangs : this.#hangs;
+    const short = hangs >= HANGS_BEFORE_SHORT_LIMIT && SHORT_LIMIT_MS < limit;
     return { ms: short ? SHORT_LIMIT_MS : limit, short };
   }
 
@@ -215,33 +220,18 @@ export class Sandbox {
         terminal: tty ? readTerminal(tty) : null,
       };
       if (tty) rmSync(tty, { force: true });
-      if (result.timedOut && !result.cutShort) this.#hangs++;
+      if (result.timedOut && !result.cutShort) run.background ? this.#backgroundHangs++ : this.#hangs++;
       this.results.push(result);
       return result;
-    });
+    }, run.background);
   }
 
-  /** Every file under a folder, with its size and modification time: enough to see a write. */
-  static snapshot(dir: string, skip: (path: string) => boolean = () => false): Map<string, string> {
-    const out = new Map<string, string>();
-    const walk = (d: string) => {
-      for (const e of readdirSync(d, { withFileTypes: true })) {
-        const p = join(d, e.name);
-        if (skip(p)) continue;
-        if (e.isDirectory()) walk(p);
-        else if (e.isFile()) {
-          const st = statSync(p);
-          out.set(p, `${st.size}:${st.mtimeMs}:${Bun.hash(readFileSync(p)).toString(36)}`);
-        }
-      }
-    };
-    walk(dir);
-    return out;
-  }
+  /** Every file under a folder, fingerprinted (files.ts). */
+  static snapshot = snapshot;
 
   /** Every file the tool could have written to, as text, for the canary scan. */
   writtenFiles(): { path: string; text: string }[] {
-    return [...Sandbox.snapshot(this.root).keys()].map((path) => ({ path, text: readFileSync(path, "latin1") }));
+    return [...snapshot(this.root).keys()].map((path) => ({ path, text: readFileSync(path, "latin1") }));
   }
 
   dispose(): void {

@@ -5,7 +5,7 @@
  * agrees with its code, no stack trace, no hang, and never INTERNAL: bad
  * input is the caller's mistake, and the tool must say which.
  */
-import { writeFileSync } from "node:fs";
+import { mkdtempSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { inspectEnvelope } from "../base/inspect.ts";
@@ -108,47 +108,94 @@ function paramsFor(c: CommandDoc): fc.Arbitrary<string> {
   );
 }
 
-export async function fuzzCommand(s: Subject, c: CommandDoc, runs: number, seed: number): Promise<void> {
-  const dir = s.sandbox.dir(`fuzz-${c.name.replace(/ /g, "-")}`);
-  let failing: { result: RunResult; why: string } | null = null;
+type Input = string[] | { doc: string };
 
-  const attempt = async (argv: string[]): Promise<boolean> => {
-    // The exits seen so far are shared, so a fuzzed run cannot give a code a second class unnoticed.
-    const scratch: Subject = { ...s, findings: new Findings() };
-    const r = await s.sandbox.run({ label: `fuzz ${c.name}`, argv, cwd: dir });
-    inspectEnvelope(scratch, r, c);
-    const bad = scratch.findings.results().filter((x) => x.status === "fail");
-    const why = bad.length
-      ? bad.map((b) => `${b.id}: ${b.evidence[0]?.what}`).join("; ")
-      : r.exit === 1
-        ? "INTERNAL on bad input: the tool failed instead of saying what was wrong"
-        : null;
-    if (why) failing = { result: r, why };
-    return why === null;
-  };
-
-  let n = 0;
-  const property = fc.asyncProperty(
+/** The property fast-check checks: one input, run and judged by `attempt`. */
+const propertyOf = (c: CommandDoc, attempt: (input: Input) => Promise<boolean>) =>
+  fc.asyncProperty(
     fc.oneof(
       argvFor(c),
       paramsFor(c).map((doc) => ({ doc })),
     ),
-    async (input) => {
-      if (Array.isArray(input)) return attempt(input);
-      const file = join(dir, `params-${n++}.json`);
-      writeFileSync(file, input.doc);
-      return attempt([...words(c), "--params", file, "--no-input"]);
-    },
+    attempt,
   );
-  const details = await fc.check(property, {
-    numRuns: runs,
-    seed,
-    endOnFailure: false,
-    interruptAfterTimeLimit: 120_000,
-  });
-  s.findings.exercised("fuzz", details.numRuns);
-  if (details.failed && failing) {
-    const { result, why } = failing as { result: RunResult; why: string };
-    s.findings.fail("fuzz", `'${c.name}' (seed ${seed}, shrunk after ${details.numShrinks} steps): ${why}`, result);
+
+/**
+ * The inputs fast-check tries with this seed, in its order: its own run with
+ * a property that only records them, so the parallel runs are exactly the
+ * sequential ones.
+ */
+async function inputsOf(c: CommandDoc, runs: number, seed: number): Promise<Input[]> {
+  const inputs: Input[] = [];
+  await fc.check(
+    propertyOf(c, async (input) => {
+      inputs.push(structuredClone(input));
+      return true;
+    }),
+    { numRuns: runs, seed },
+  );
+  return inputs;
+}
+
+/** One fuzzed invocation, in a folder of its own: no run sees what another left. */
+function runInput(s: Subject, c: CommandDoc, dir: string, input: Input, n: number, background: boolean) {
+  const cwd = mkdtempSync(join(dir, "run-"));
+  let argv = input as string[];
+  if (!Array.isArray(input)) {
+    const file = join(cwd, `params-${n}.json`);
+    writeFileSync(file, input.doc);
+    argv = [...words(c), "--params", file, "--no-input"];
   }
+  return s.sandbox.run({ label: `fuzz ${c.name}`, argv, cwd, background });
+}
+
+/** Why a fuzzed run breaks the contract, or null. The exits seen so far are shared: a code cannot get a second class unnoticed. */
+function judge(s: Subject, c: CommandDoc, r: RunResult): string | null {
+  const scratch: Subject = { ...s, findings: new Findings() };
+  inspectEnvelope(scratch, r, c);
+  const bad = scratch.findings.results().filter((x) => x.status === "fail");
+  if (bad.length) return bad.map((b) => `${b.id}: ${b.evidence[0]?.what}`).join("; ");
+  return r.exit === 1 ? "INTERNAL on bad input: the tool failed instead of saying what was wrong" : null;
+}
+
+/** fast-check's own run, one input after another, to shrink a failure to the smallest argv that shows it. */
+async function shrink(s: Subject, c: CommandDoc, dir: string, runs: number, seed: number): Promise<void> {
+  let failing: { result: RunResult; why: string } | null = null;
+  let n = 0;
+  const details = await fc.check(
+    propertyOf(c, async (input) => {
+      const r = await runInput(s, c, dir, input, n++, false);
+      const why = judge(s, c, r);
+      if (why) failing = { result: r, why };
+      return why === null;
+    }),
+    { numRuns: runs, seed, endOnFailure: false, interruptAfterTimeLimit: 120_000 },
+  );
+  if (!details.failed || !failing) return;
+  const { result, why } = failing as { result: RunResult; why: string };
+  s.findings.fail("fuzz", `'${c.name}' (seed ${seed}, shrunk after ${details.numShrinks} steps): ${why}`, result);
+}
+
+export interface Fuzzed {
+  readonly command: CommandDoc;
+  readonly dir: string;
+  readonly results: Promise<RunResult[]>;
+}
+
+/** A command's fuzzed runs, all started at once (in the background: probes first); judged later by judgeFuzz. */
+export function startFuzz(s: Subject, c: CommandDoc, runs: number, seed: number): Fuzzed {
+  const dir = s.sandbox.dir(`fuzz-${c.name.replace(/ /g, "-")}`);
+  const results = inputsOf(c, runs, seed).then((inputs) => {
+    let n = 0;
+    return Promise.all(inputs.map((input) => runInput(s, c, dir, input, Array.isArray(input) ? -1 : n++, true)));
+  });
+  results.catch(() => {}); // judged (and any error reported) by judgeFuzz
+  return { command: c, dir, results };
+}
+
+/** The runs judged in their order; on a failure, fast-check's own run again, which shrinks it. */
+export async function judgeFuzz(s: Subject, f: Fuzzed, runs: number, seed: number): Promise<void> {
+  const results = await f.results;
+  s.findings.exercised("fuzz", results.length);
+  if (results.some((r) => judge(s, f.command, r) !== null)) await shrink(s, f.command, f.dir, runs, seed);
 }
