@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
 import { documentsOf } from "./base/documents.ts";
 import { checkCommand, checkToon } from "./checks/commands.ts";
-import { checkToolLevel } from "./checks/tool-level.ts";
+import { checkToolLevel, checkVersion } from "./checks/tool-level.ts";
 import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
 import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
@@ -69,6 +69,7 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
   await Promise.all([
     guarded(s, "introspection.help", () => checkToolHelp(s, doc)),
     guarded(s, "errors.unknown-command", () => checkToolLevel(s, doc)),
+    guarded(s, "introspection.version", () => checkVersion(s, doc)),
     ...(holds(s, "toon") ? [guarded(s, "flags.toon", () => checkToon(s, first))] : []),
     ...doc.commands.flatMap((c) => [
       ...(holds(s, "per-command-describe")
