@@ -26,6 +26,9 @@ export const EXTENSIONS = {
 } as const;
 export type Extension = keyof typeof EXTENSIONS;
 
+/** Kit additions rather than readings of the contract: held only where claimed, never demanded by --strict. */
+export const CLAIMED_ONLY: ReadonlySet<Extension> = new Set<Extension>(["version"]);
+
 /** What a check enforces: a section of the contract, a kit extension, or the verifier's own replay. */
 type Level = { readonly contract: string } | { readonly extension: Extension } | { readonly verifier: string };
 
