@@ -70,6 +70,8 @@ const MISTAKES: Record<string, () => ToolSpec> = {
     command({ flags: z.object({ id: z.string(), range: z.object({ from: z.int(), to: z.int() }) }) }),
   "a flag whose value is a list of objects": () =>
     command({ flags: z.object({ id: z.string(), pairs: z.array(z.object({ a: z.string() })) }) }),
+  "a flag whose value is a list of lists": () =>
+    command({ flags: z.object({ id: z.string(), grid: z.array(z.array(z.int())) }) }),
   "a flag whose value is a record": () =>
     command({ flags: z.object({ id: z.string(), labels: z.record(z.string(), z.string()) }) }),
   "a date in the flags": () => command({ flags: z.object({ id: z.string(), since: z.date() }) }),
