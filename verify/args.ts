@@ -7,7 +7,7 @@ import { accessSync, constants, existsSync, fstatSync, statSync } from "node:fs"
 import { availableParallelism } from "node:os";
 import type { VerifyCode } from "./output.ts";
 import { defaultConcurrency } from "./base/pool.ts";
-import { COMMAND, describeDoc, FLAGS, helpText, skillText, SPEC, UNIVERSAL } from "./self.ts";
+import { COMMAND, describeDoc, FLAGS, helpText, skillText, SPEC, UNIVERSAL, VERSION } from "./self.ts";
 
 export interface Options {
   json: boolean;
@@ -90,6 +90,8 @@ function documentAsked(argv: readonly string[], tokens: readonly string[]): stri
   if (tokens.includes("--describe")) return `${JSON.stringify(describeDoc())}\n`;
   if (tokens.includes("--skill")) return skillText();
   if (tokens.includes("--spec")) return SPEC;
+  // The kit's own addition, answered as a kit tool answers it: one line (the kit and verify are one package).
+  if (tokens.includes("--version")) return `verify ${VERSION} (agent-cli-kit ${VERSION}, contract 0)\n`;
   return null;
 }
 

@@ -4,7 +4,10 @@
  * SKILL.md (`--skill`) and its spec (`--spec`). Written here, not taken from
  * the kit: the verifier shares no code with what it verifies.
  */
-export const VERSION = "0.2.0";
+import pkg from "../package.json" with { type: "json" };
+
+/** The package's version: the kit and its verifier are released together, as one. */
+export const VERSION: string = pkg.version;
 const PURPOSE = "Prove, black-box, that compiled command-line tools obey the tool contract (contract_version 0).";
 
 export interface VerifyFlag {

@@ -3,7 +3,7 @@ import { readdirSync } from "node:fs";
 import { checkCommandDescribe, checkDescribe, checkSpecYaml } from "./checks/describe.ts";
 import { documentsOf } from "./base/documents.ts";
 import { checkCommand, checkToon } from "./checks/commands.ts";
-import { checkToolLevel } from "./checks/tool-level.ts";
+import { checkToolLevel, checkVersion } from "./checks/tool-level.ts";
 import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
 import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
@@ -13,7 +13,15 @@ import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./base/subject.ts";
-import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./base/report.ts";
+import {
+  CHECKS,
+  type CheckId,
+  CLAIMED_ONLY,
+  EXTENSIONS,
+  extensionOf,
+  Findings,
+  type ToolReport,
+} from "./base/report.ts";
 import type { Pool } from "./base/pool.ts";
 import { Sandbox } from "./base/sandbox.ts";
 import type { DescribeDoc } from "./base/schemas.ts";
@@ -69,6 +77,7 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
   await Promise.all([
     guarded(s, "introspection.help", () => checkToolHelp(s, doc)),
     guarded(s, "errors.unknown-command", () => checkToolLevel(s, doc)),
+    guarded(s, "introspection.version", () => checkVersion(s, doc)),
     ...(holds(s, "toon") ? [guarded(s, "flags.toon", () => checkToon(s, first))] : []),
     ...doc.commands.flatMap((c) => [
       ...(holds(s, "per-command-describe")
@@ -116,7 +125,12 @@ function concludeSkips(s: Subject, doc: DescribeDoc, opts: VerifyOptions): void 
   if (!doc.commands.some((c) => c.rw === "write")) s.findings.skip("fs.dry-run", "the tool has no write command");
   for (const id of Object.keys(CHECKS) as CheckId[]) {
     const ext = extensionOf(id);
-    if (ext && !holds(s, ext))
+    if (ext && CLAIMED_ONLY.has(ext) && !doc.extensions?.includes(ext))
+      s.findings.waive(
+        id,
+        `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; a kit addition, checked only where claimed, even under --strict`,
+      );
+    else if (ext && !holds(s, ext))
       s.findings.waive(
         id,
         `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`,

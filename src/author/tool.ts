@@ -10,4 +10,12 @@ export default defineTool({
   contractVersion: 0,
   purpose: "Make, build and verify command-line tools for LLM agents: `new NAME`, `build`, `verify BINARY…`.",
   commands: [init, build],
+  // main.ts hands `verify …` to the verifier before the kit reads argv.
+  launched: [
+    {
+      name: "verify",
+      summary: "Verify tool binaries against the contract (the same code as the compiled verify; `verify --help`).",
+      usage: "verify [flags] BINARY…",
+    },
+  ],
 });

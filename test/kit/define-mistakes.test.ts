@@ -67,12 +67,14 @@ const MISTAKES: Record<string, () => ToolSpec> = {
   "`flags` left out": () => without("flags"),
   "flags that are not a zod object": () => command({ flags: z.string() }),
   "a flag whose value is an object": () =>
-    command({ flags: z.object({ id: z.string(), range: z.object({ from: z.int(), to: z.int() }) }) }),
+    command({ flags: z.object({ id: z.string(), range: z.optional(z.object({ from: z.int(), to: z.int() })) }) }),
   "a flag whose value is a list of objects": () =>
-    command({ flags: z.object({ id: z.string(), pairs: z.array(z.object({ a: z.string() })) }) }),
+    command({ flags: z.object({ id: z.string(), pairs: z.optional(z.array(z.object({ a: z.string() }))) }) }),
+  "a flag whose value is a list of lists": () =>
+    command({ flags: z.object({ id: z.string(), grid: z.optional(z.array(z.array(z.int()))) }) }),
   "a flag whose value is a record": () =>
-    command({ flags: z.object({ id: z.string(), labels: z.record(z.string(), z.string()) }) }),
-  "a date in the flags": () => command({ flags: z.object({ id: z.string(), since: z.date() }) }),
+    command({ flags: z.object({ id: z.string(), labels: z.optional(z.record(z.string(), z.string())) }) }),
+  "a date in the flags": () => command({ flags: z.object({ id: z.string(), since: z.optional(z.date()) }) }),
   "a date in the result": () => command({ result: z.object({ id: z.string(), at: z.date() }) }),
   "a refinement in the flags": () =>
     command({ flags: z.object({ id: z.string().check(z.refine((s) => s.startsWith("i-"))) }) }),

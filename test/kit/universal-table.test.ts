@@ -73,6 +73,8 @@ let typedAfter: { code: number; out: string };
 beforeAll(async () => {
   kit = mkdtempSync(join(tmpdir(), "kit-copy-"));
   cpSync(join(root, "src", "kit"), join(kit, "src", "kit"), { recursive: true });
+  // The package's own file: the kit reads its version there (`--version`).
+  cpSync(join(root, "package.json"), join(kit, "package.json"));
   symlinkSync(join(root, "node_modules"), join(kit, "node_modules"));
   writeFileSync(join(kit, "probe-tool.ts"), TOOL);
   writeFileSync(join(kit, "tsconfig.json"), TSCONFIG);

@@ -19,10 +19,15 @@ export const EXTENSIONS = {
     "usage errors use the kit's codes (UNKNOWN_COMMAND, UNKNOWN_FLAG, MISSING_FLAG, INVALID_VALUE, INVALID_ENUM) and list what is valid in allowed",
   "help-layout": "--help is laid out in sections: COMMANDS, FLAGS, UNIVERSAL FLAGS",
   "skill-layout": "SKILL.md has a `### `tool command`` heading per command and a `| `--flag` |` row per flag",
+  version:
+    "`<tool> --version` prints one line naming the tool and the version --describe gives; with --json, an envelope whose data.version is that version",
   examples:
     "--describe lists each command's examples ({ argv, summary, command_line }); --help (EXAMPLES) and SKILL.md (```sh blocks) print each as its command_line",
 } as const;
 export type Extension = keyof typeof EXTENSIONS;
+
+/** Kit additions rather than readings of the contract: held only where claimed, never demanded by --strict. */
+export const CLAIMED_ONLY: ReadonlySet<Extension> = new Set<Extension>(["version"]);
 
 /** What a check enforces: a section of the contract, a kit extension, or the verifier's own replay. */
 type Level = { readonly contract: string } | { readonly extension: Extension } | { readonly verifier: string };
@@ -64,6 +69,10 @@ export const CHECKS = {
     "SKILL.md's command headings and flag rows are exactly what --describe lists",
   ),
   "flags.universal": c("§3", "every command accepts every universal flag of the contract (and --cursor where claimed)"),
+  "introspection.version": x(
+    "version",
+    "`<tool> --version` prints one line starting with the tool's name and its --describe version; `--version --json` answers ok with data.version the same (checked only where a tool claims it: a kit addition, not demanded even under --strict)",
+  ),
   "flags.params": x("params", "--params FILE is accepted by every command and read like the command line"),
   "flags.toon": x("toon", "--toon prints TOON that decodes to the same envelope"),
   "output.one-json": c("§2, §5", "stdout is exactly one JSON object on one line, and nothing else"),

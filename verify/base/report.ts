@@ -6,7 +6,15 @@
 import { CHECKS, type CheckId, titleOf } from "./checks-catalogue.ts";
 import type { RunResult } from "./sandbox.ts";
 
-export { CHECKS, type CheckId, EXTENSIONS, type Extension, extensionOf, titleOf } from "./checks-catalogue.ts";
+export {
+  CHECKS,
+  type CheckId,
+  CLAIMED_ONLY,
+  EXTENSIONS,
+  type Extension,
+  extensionOf,
+  titleOf,
+} from "./checks-catalogue.ts";
 
 export type Status = "pass" | "fail" | "skip" | "expected-fail";
 

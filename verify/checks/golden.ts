@@ -7,7 +7,16 @@
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
-import { type CasePlaces, fill, layOut, loadCases, type LoadedCase, normalize, saveCase, strayPath } from "../golden/cases.ts";
+import {
+  type CasePlaces,
+  fill,
+  layOut,
+  loadCases,
+  type LoadedCase,
+  normalize,
+  saveCase,
+  strayPath,
+} from "../golden/cases.ts";
 import { jsonMismatch, textMismatch } from "../golden/match.ts";
 import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
 import type { Subject } from "../base/subject.ts";

@@ -53,6 +53,34 @@ async function probeUnknown(s: Subject, names: readonly string[], argv: readonly
     );
 }
 
+/**
+ * Kit extension version: `--version` is the kit's addition, not the contract's, so only a tool that
+ * claims it is held to it, under --strict too; one that does not is never probed with it.
+ */
+export async function checkVersion(s: Subject, doc: DescribeDoc): Promise<void> {
+  const id = "introspection.version";
+  if (!doc.extensions?.includes("version"))
+    return s.findings.skip(id, "not claimed in --describe's extensions: a kit addition, not demanded");
+  const line = await s.sandbox.run({ label: "--version", argv: ["--version"] });
+  const lines = line.stdout.split("\n").filter((l) => l !== "");
+  s.findings.expect(
+    id,
+    line.exit === 0 && lines.length === 1 && lines[0]!.startsWith(`${doc.tool} ${doc.version}`),
+    `'--version' exited ${line.exit} printing ${JSON.stringify(line.stdout.slice(0, 200))}; expected one line starting '${doc.tool} ${doc.version}'`,
+    line,
+  );
+  const json = await s.sandbox.run({ label: "--version --json", argv: ["--version", "--json"] });
+  const env = inspectEnvelope(s, json, null);
+  if (!env) return;
+  const version = (env.data as { version?: unknown } | null)?.version;
+  s.findings.expect(
+    id,
+    env.ok && version === doc.version,
+    `'--version --json' answered ${env.ok ? `version ${JSON.stringify(version)}` : env.error?.code}; --describe gives ${doc.version}`,
+    json,
+  );
+}
+
 /** The tool's own entry: unknown commands and the forbidden synonyms. */
 export async function checkToolLevel(s: Subject, doc: DescribeDoc): Promise<void> {
   const names = doc.commands.map((c) => c.name);

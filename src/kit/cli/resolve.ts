@@ -18,6 +18,8 @@ interface Words {
 interface Commands<C extends Words> {
   readonly name: string;
   readonly commands: readonly C[];
+  /** Commands the tool's launcher runs before the kit reads argv: valid, so listed, never resolved here. */
+  readonly launched?: readonly { readonly name: string }[];
 }
 
 export interface Resolved<C extends Words> {
@@ -27,7 +29,7 @@ export interface Resolved<C extends Words> {
 }
 
 export function resolveCommand<C extends Words>(tool: Commands<C>, words: readonly string[]): Resolved<C> {
-  const names = tool.commands.map((c) => c.name);
+  const names = [...tool.commands.map((c) => c.name), ...(tool.launched ?? []).map((l) => l.name)];
   const [first, second] = words;
   if (first === undefined)
     throw new KitError("UNKNOWN_COMMAND", `no command given; commands: ${names.join(", ")}`, {

@@ -90,6 +90,7 @@ export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = 
     contractVersion: tool.contractVersion,
     ...(tool.env ? { env: tool.env } : {}),
     commands: heads,
+    ...(tool.launched ? { launched: tool.launched } : {}),
   };
   return { index, describe, skill: toolSkill(describe), validators };
 }

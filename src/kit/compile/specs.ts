@@ -30,7 +30,9 @@ function structured(js: JsonSchema): string | undefined {
   const c = core(js);
   if (Array.isArray(c.enum) || SCALARS.has(c.type as string)) return undefined;
   if (c.type === "array") {
-    const item = structured((c.items ?? {}) as JsonSchema);
+    const items = core((c.items ?? {}) as JsonSchema);
+    if (items.type === "array") return "a list of lists";
+    const item = structured(items);
     return item === undefined ? undefined : `a list of ${item.replace(/^an? /, "")}s`;
   }
   const options = (c.anyOf ?? c.oneOf) as JsonSchema[] | undefined;

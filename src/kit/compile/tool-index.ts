@@ -6,7 +6,7 @@
  * describing the tool cost no schema construction.
  */
 import type { FlagSpec } from "../cli/index.ts";
-import type { Command } from "../declare/index.ts";
+import type { Command, LaunchedCommand } from "../declare/index.ts";
 import type { EnvVar } from "../identity/index.ts";
 
 export type CommandHead = Pick<
@@ -35,4 +35,5 @@ export interface ToolIndex {
   readonly contractVersion: number;
   readonly env?: readonly EnvVar[];
   readonly commands: readonly CommandHead[];
+  readonly launched?: readonly LaunchedCommand[];
 }

@@ -86,7 +86,9 @@ export function checkRequired(c: Decl, tool: string, name: string, fail: Fail): 
     const guess = typeof e === "string" ? nearest(e, Object.keys(ERROR_CODES)) : undefined;
     fail(
       `unknown error code ${shown(e)}`,
-      guess ? `did you mean "${guess}"?` : `use a code of the kit's ERROR_CODES (src/kit/output/errors.ts)`,
+      guess
+        ? `did you mean "${guess}"?`
+        : `the kit's codes are a closed set, ERROR_CODES (exported by agent-cli-kit): use the nearest in meaning, e.g. NOT_FOUND, INVALID_INPUT, CONFLICT or UPSTREAM_ERROR`,
     );
   }
   if (typeof c.run !== "function")

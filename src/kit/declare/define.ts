@@ -102,6 +102,18 @@ export interface ToolSpec {
   readonly commands: readonly CommandSpec<any, any>[];
   /** MCP profiles beyond `full` and `read-only` that `tools/<name>/mcp.ts` serves (brain: `memory`). */
   readonly mcpProfiles?: readonly string[];
+  /**
+   * Commands the tool's own launcher runs before the kit reads argv (the author tool's `verify`):
+   * listed in `--help` and among an unknown command's `allowed`, never run by the kit.
+   */
+  readonly launched?: readonly LaunchedCommand[];
+}
+
+/** A command outside the kit's declarations, run by the tool's launcher: its word, a summary, its usage. */
+export interface LaunchedCommand {
+  readonly name: string;
+  readonly summary: string;
+  readonly usage: string;
 }
 
 export type Command = CommandSpec<any, any> & {

@@ -8,6 +8,7 @@ export {
   type CommandSpec,
   type Example,
   type FlagsSchema,
+  type LaunchedCommand,
   type ResultSchema,
   type SecretOut,
   type WritesDecl,

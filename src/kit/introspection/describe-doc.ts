@@ -65,10 +65,13 @@ export interface DescribeDoc {
   bindings: Record<string, string>;
   /** The extensions of the contract this tool implements, so a verifier holds it to them (every kit tool: all). */
   extensions: readonly string[];
+  /** Commands its launcher runs outside the kit (the author tool's `verify`), each with its usage; absent when none. */
+  launched_commands?: readonly { name: string; summary: string; usage: string }[];
 }
 
 /** What the kit adds to the contract, by the names the verifier knows them by; a universal flag's comes from the flag table. */
 export const KIT_EXTENSIONS: readonly string[] = [
+  "version",
   "describe-schema",
   "per-command-describe",
   ...UNIVERSAL_FLAGS.flatMap((f) => (f.extension ? [f.extension] : [])),

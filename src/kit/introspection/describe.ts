@@ -121,5 +121,6 @@ export function describeTool(tool: Tool, schemasOf: (command: Command) => Comman
       mcp: `${tool.name} --mcp [--profile ${["full", "read-only", ...(tool.mcpProfiles ?? [])].join("|")}] [--toon]`,
     },
     extensions: KIT_EXTENSIONS,
+    ...(tool.launched?.length ? { launched_commands: tool.launched.map((l) => ({ ...l })) } : {}),
   };
 }

@@ -37,10 +37,13 @@ export function toolHelp(doc: DescribeDoc): string {
     "COMMANDS",
     table(doc.commands.map((c) => [c.name, c.summary])),
     "",
+    ...(doc.launched_commands?.length
+      ? ["OTHER COMMANDS", table(doc.launched_commands.map((l) => [l.usage, l.summary])), ""]
+      : []),
     "UNIVERSAL FLAGS",
     table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])),
     "",
-    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form${
+    `Run \`${doc.tool} <command> --help\` for a command's flags, \`${doc.tool} --describe\` for the machine-readable form, \`${doc.tool} --version\` for its version and the kit's${
       Object.keys(doc.documents ?? {}).length
         ? `, ${Object.entries(doc.documents)
             .map(([file, how]) => `\`${how}\` for ${file}`)

@@ -1,7 +1,7 @@
 /**
  * What a tool answers before any command runs: `--describe` (contract §9,
- * the bare document), `--help` (text, or inside an envelope with --json),
- * the documents it carries (`--skill`, `--spec`), and `--mcp`.
+ * the bare document), `--help` and `--version` (text, or inside an envelope
+ * with --json), the documents it carries (`--skill`, `--spec`), and `--mcp`.
  */
 import { parseFlags, resolveCommand, UNIVERSAL_ARGV } from "../cli/index.ts";
 import type { CommandHead } from "../compile/index.ts";
@@ -54,10 +54,27 @@ async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<numbe
   return 0;
 }
 
+/**
+ * `<tool> --version`: the tool's version as it declares it, the kit's and the contract's. One line
+ * for a person, piped or not, as `--help` prints text; `--version --json` answers with an envelope.
+ */
+async function printVersion(inv: Invocation): Promise<number> {
+  // Read only when asked: the package's own file, bundled into a compiled tool.
+  const kit: string = (await import("../../../package.json", { with: { type: "json" } })).default.version;
+  const { tool } = inv;
+  if (!inv.early.json) {
+    await inv.io.writeStdout(`${tool.name} ${tool.version} (agent-cli-kit ${kit}, contract ${tool.contractVersion})\n`);
+    return 0;
+  }
+  const data = { version: tool.version, kit_version: kit, contract_version: tool.contractVersion };
+  return inv.succeed(data, { ...inv.meta(), schema: `${tool.name}.version@1` });
+}
+
 /** No command words: a tool-level flag, or a usage error that teaches the command shape. */
 export async function toolLevel(inv: Invocation, rest: readonly string[]): Promise<number> {
   if (rest.includes("--mcp")) return startMcp(inv, rest);
   if (inv.early.describe) return printDescribe(inv);
+  if (rest.includes("--version")) return printVersion(inv);
   const { DOCUMENT_FLAGS } = await introspection();
   const wanted = (Object.keys(DOCUMENT_FLAGS) as DocumentFlag[]).find((f) => rest.includes(f));
   if (wanted) return printDocument(inv, wanted);
