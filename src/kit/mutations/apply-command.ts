@@ -19,7 +19,7 @@ import { rootGuard } from "./apply/root.ts";
 import { IN_PLACE, ITEM_OUTCOMES, type ItemReport } from "./apply/report.ts";
 import { Stopping } from "./apply/stopping.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
-import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
+import { keyIsDerived, readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
 import { POLICY_ENV } from "./policy.ts";
 
 const itemReport = z.object({
@@ -83,13 +83,16 @@ async function applyPlan(m: Mutations, ctx: CommandContext<{ plan: string }>): P
   const policy = await admit(plan, ctx.env, ctx.now(), ctx.tool.name);
   // A secret this phase holds (a write credential the planning phase never saw) is not written by a plan either.
   refuseSecrets(plan, (text) => ctx.holdsSecret(text));
-  for (const it of plan.items)
+  for (const it of plan.items) {
     if (!actionOf(m, it.action))
       throw new KitError(
         "PLAN_INVALID",
         `item ${it.id} has the action '${it.action}', which ${ctx.tool.name} does not know`,
         { allowed: Object.keys(m.actions) },
       );
+    if (!keyIsDerived(plan, it))
+      throw new KitError("PLAN_INVALID", `item ${it.id}'s idempotency_key is not the key of its change`);
+  }
   const root = rootGuard(plan, m, ctx.tool.name, policy, ctx.env[POLICY_ENV]!);
   const ledger = ctx.dryRun ? null : await openLedger(ctx.env[LEDGER_ENV], ledgerBeside(planPath), ctx);
   const stopping = new Stopping(ctx, plan);

@@ -7,7 +7,7 @@
  */
 import { KitError } from "../output/index.ts";
 import { actionOf, type Mutations, type ReadContext } from "./actions.ts";
-import type { Plan, PlanItem } from "./plan.ts";
+import { keyIsDerived, type Plan, type PlanItem } from "./plan.ts";
 
 export interface Overreach {
   readonly item: string;
@@ -17,6 +17,10 @@ export interface Overreach {
   /** What the item's edit does beyond it. */
   readonly beyond: string[];
 }
+
+/** The item's idempotency key is its change's: one borrowed from another item would make its records that item's. */
+const ownKey = (it: PlanItem, plan: Plan): string[] =>
+  keyIsDerived(plan, it) ? [] : ["its idempotency_key is not the key of its change (tool, action, context, params)"];
 
 /** What every action's items share: the targets judged (target_resource_ids) are exactly those the preconditions guard. */
 function targetsAgree(it: PlanItem): string[] {
@@ -37,7 +41,7 @@ export async function overreachOf(it: PlanItem, m: Mutations, x: ReadContext): P
       may: "nothing: the tool has no such action",
       beyond: [`the action '${String(it.action).slice(0, 80)}' is unknown`],
     };
-  const beyond = [...targetsAgree(it), ...(await spec.effect.beyond(it, x))];
+  const beyond = [...ownKey(it, x.plan), ...targetsAgree(it), ...(await spec.effect.beyond(it, x))];
   return beyond.length ? { item: it.id, action: it.action, may: spec.effect.may, beyond } : null;
 }
 
