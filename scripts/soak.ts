@@ -10,8 +10,10 @@
  *   long         a 70 s execution under a 2 s lease with a second applier started meanwhile:
  *                no item executed twice (heartbeat), and with the heartbeat off the fence alone
  *                stops the stale owner
+ *   html         generated page × seo edit cases judged by the gate (tools/seo/lib/html-fuzz.ts):
+ *                no approved edit changes what a browser runs
  *
- *   bun scripts/soak.ts [section…] [--runs N] [--race-runs N] [--brain-runs N] [--long-ms MS] [--seed S]
+ *   bun scripts/soak.ts [section…] [--runs N] [--race-runs N] [--brain-runs N] [--long-ms MS] [--html-cases N] [--seed S]
  */
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -26,6 +28,7 @@ import {
 } from "../test/helpers/mutation.ts";
 import { knowledgeBase, type KnowledgeBase } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
+import { runHtmlFuzz } from "../tools/seo/lib/html-fuzz.ts";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -38,6 +41,7 @@ const RUNS = opt("runs", 50);
 const RACE_RUNS = opt("race-runs", 100);
 const BRAIN_RUNS = opt("brain-runs", 20);
 const LONG_MS = opt("long-ms", 70_000);
+const HTML_CASES = opt("html-cases", 10_000);
 let seed = opt("seed", Date.now() % 1_000_000);
 console.log(`soak: seed ${seed}`);
 const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
@@ -332,9 +336,25 @@ async function longExecution(tool: "seo" | "brain", engine: Engine, heartbeat: b
   return `long ${tool} ${engine} ${heartbeat ? "heartbeat" : "no heartbeat (fence only)"}: A ${outcome(ra)}; B ${outcome(b)}; double executions: ${problems.filter((p) => /double|commits/.test(p)).length}${problems.length ? ` — ${problems.join("; ")}` : ""}`;
 }
 
+// ————————————————————————————————————————— html
+
+/** The gate's judgement of generated page × edit cases: each approved edit must leave what a browser runs as it was. */
+function htmlFuzz(): void {
+  const started = performance.now();
+  const run = runHtmlFuzz(HTML_CASES, seed);
+  const seconds = ((performance.now() - started) / 1000).toFixed(1);
+  console.log(
+    `html: ${run.cases} page × edit cases, ${run.approved} approved by the gate, ${run.escapes.length} escapes (${seconds} s)`,
+  );
+  for (const c of run.escapes.slice(0, 3))
+    console.log(`  escape: ${c.action} ${JSON.stringify(c.edits)} on ${JSON.stringify(c.page)}`);
+  if (run.escapes.length > 0) process.exitCode = 1;
+}
+
 // ————————————————————————————————————————— main
 
 try {
+  if (wanted("html")) htmlFuzz();
   if (wanted("crash") || wanted("race")) {
     for (const engine of ENGINES) {
       if (wanted("crash")) await seoCrash(engine, await seoSetup(100));

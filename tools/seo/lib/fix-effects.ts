@@ -19,6 +19,7 @@ import {
   VIEWPORT_CONTENT,
   viewportEdits,
 } from "./fix-edits.ts";
+import { type Document, parseDocument } from "./dom.ts";
 import { forbidden } from "./forbidden-markup.ts";
 import { locate, type Located } from "./source.ts";
 import { type Declared, treeBeyond } from "./tree-judge.ts";
@@ -170,9 +171,10 @@ export function editBeyond(
   after: string,
   params: Record<string, unknown>,
   edits: readonly Edit[],
+  was?: Document,
 ): string[] {
   const banned = forbidden(edits);
-  return banned.length ? banned : treeBeyond(before, after, edits, FIXES[action].declared(params, edits));
+  return banned.length ? banned : treeBeyond(before, after, edits, FIXES[action].declared(params, edits), was);
 }
 
 /** What the item's edit does beyond what `action` may (empty: nothing), judged against the text it will find. */
@@ -192,9 +194,10 @@ export function fixBeyond(action: FixAction, item: PlanItem, before: string | nu
   const after = applyEdits(before, edits);
   if (typeof after !== "string") return [`edit ${after.misfit + 1} does not fit the page it will find`];
   if (sha256(after) !== p.sha256_after) return ["its sha256_after is not what its edits leave"];
-  const made = FIXES[action].edits(before, locate(before), p);
+  const was = parseDocument(before);
+  const made = FIXES[action].edits(before, locate(before, was), p);
   if (typeof made === "string") return [made];
   if (!made) return [`${action} makes no edit to this page`];
   const diff = differs(action, edits, made);
-  return diff ? [diff] : editBeyond(action, before, after, p, made);
+  return diff ? [diff] : editBeyond(action, before, after, p, made, was);
 }

@@ -8,6 +8,7 @@
 import {
   attrsOf,
   childrenOf,
+  type Document,
   documentParts,
   type Element,
   elementsUnder,
@@ -116,8 +117,8 @@ const endTagOf = (el: Element | undefined): Span | null => {
 
 const relOf = (el: Element): string[] => (attrsOf(el).rel ?? "").toLowerCase().split(/\s+/);
 
-export function locate(text: string): Located {
-  const doc = parseDocument(text);
+/** What a fix edits in the page `text`, from its tree (`doc`, when already parsed). */
+export function locate(text: string, doc: Document = parseDocument(text)): Located {
   const { html, head, body } = documentParts(doc);
   const inHead = head.childNodes.filter(isElement);
   const meta = (test: (a: Record<string, string>) => boolean) =>

@@ -120,8 +120,13 @@ const show = (t: Token | undefined): string => {
 };
 
 /** What the edit changes in the browser's tree beyond what it declares (empty: nothing). */
-export function treeBeyond(before: string, after: string, edits: readonly Edit[], declared: Declared): string[] {
-  const was = parseDocument(before);
+export function treeBeyond(
+  before: string,
+  after: string,
+  edits: readonly Edit[],
+  declared: Declared,
+  was: Document = parseDocument(before),
+): string[] {
   const now = parseDocument(after);
   const { removed, inserted } = ranges(edits);
   const skipWas = new Set<Node>();
