@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import S3rver from "s3rver";
 import { binary, run } from "../helpers/bin.ts";
-import { failingProxy, receiverProcess, type Proxy } from "../helpers/harness.ts";
+import { failingProxy, receiverProcess, type Proxy as FaultProxy } from "../helpers/harness.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 import { leakFolded } from "../helpers/leak.ts";
 
@@ -30,7 +30,7 @@ const leak = (...texts: string[]) =>
 let dir: string;
 let s3: S3rver;
 let s3Endpoint: string;
-let proxy: Proxy;
+let proxy: FaultProxy;
 let job: { code: number; stdout: string; stderr: string; json: any };
 let received: { code: number; json: any; stderr: string };
 let history: { code: number; stdout: string; stderr: string };
