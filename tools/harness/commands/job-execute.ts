@@ -126,7 +126,7 @@ export default defineCommand({
   examples: [{ argv: ["--job", "job.json"], summary: "Run the job in job.json and deliver its report." }],
   async run(ctx) {
     const secret = ctx.env[SECRET_ENV];
-    const job = jobAt(resolve(ctx.cwd, ctx.flags.job), secret, (text) => ctx.holdsSecret(text));
+    const job = jobAt(resolve(ctx.cwd, ctx.flags.job), secret, ctx.env);
     const storage = storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
     const runDir = job.runDir ?? ctx.runDir.path;
     if (ctx.dryRun) {

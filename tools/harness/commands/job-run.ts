@@ -3,29 +3,31 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KitError } from "agent-cli-kit";
 import { type ArtifactRef, deliver, foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
-import { deliverSecrets, fleetTools, type issuedSecrets, parseJob, stepArgv } from "agent-cli-kit/harness";
-import { SECRET_ENV } from "./shared.ts";
+import {
+  deliverSecrets,
+  fleetTools,
+  type issuedSecrets,
+  parseJob,
+  refuseOwnSecrets,
+  stepArgv,
+} from "agent-cli-kit/harness";
+import { OWN, SECRET_ENV } from "./shared.ts";
 
 type Job = ReturnType<typeof parseJob>;
 
 /**
- * The job file at `path`, its steps' tools checked against the fleet's; a job that delivers needs `secret` to sign with.
- * A step given one of the harness's own secrets (which no step is meant to hold) is refused before any step runs.
+ * The job file at `path`, its steps' tools checked against the fleet's, and no step handed one of the harness's
+ * own secrets (`env`'s values of OWN); a job that delivers needs `secret` to sign with.
  */
-export function jobAt(path: string, secret: string | undefined, holdsSecret: (text: string) => boolean): Job {
+export function jobAt(
+  path: string,
+  secret: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Job {
   if (!existsSync(path))
     throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
   const job = parseJob(readFileSync(path, "utf8"), path, fleetTools());
-  const holding = job.steps.findIndex((s) => holdsSecret(JSON.stringify([s.argv, s.input ?? null])));
-  if (holding !== -1)
-    throw new KitError(
-      "INVALID_INPUT",
-      `step ${holding} of the job holds the value of one of the harness's own secrets`,
-      {
-        detail: { step: holding },
-        hint: "a step never holds the harness's secrets: remove it from the step's argv and input",
-      },
-    );
+  refuseOwnSecrets(job, env, [...OWN]);
   if (job.delivery && !secret)
     throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, {
       hint: `set ${SECRET_ENV}: the report is signed with it`,
