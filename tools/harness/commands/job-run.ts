@@ -11,13 +11,13 @@ import {
   refuseOwnSecrets,
   stepArgv,
 } from "agent-cli-kit/harness";
-import { OWN, SECRET_ENV } from "./shared.ts";
+import { OWN_SECRETS, SECRET_ENV } from "./shared.ts";
 
 type Job = ReturnType<typeof parseJob>;
 
 /**
  * The job file at `path`, its steps' tools checked against the fleet's, and no step handed one of the harness's
- * own secrets (`env`'s values of OWN); a job that delivers needs `secret` to sign with.
+ * own secrets (`env`'s values of OWN_SECRETS); a job that delivers needs `secret` to sign with.
  */
 export function jobAt(
   path: string,
@@ -27,7 +27,7 @@ export function jobAt(
   if (!existsSync(path))
     throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
   const job = parseJob(readFileSync(path, "utf8"), path, fleetTools());
-  refuseOwnSecrets(job, env, [...OWN]);
+  refuseOwnSecrets(job, env, OWN_SECRETS);
   if (job.delivery && !secret)
     throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, {
       hint: `set ${SECRET_ENV}: the report is signed with it`,
