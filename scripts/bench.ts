@@ -1,6 +1,6 @@
 /**
  * The benchmarks: figures measured side by side in one run, never timed
- * tests. `bun run bench [startup|scaffold|image|verify|ledger|brain|seo|toon] [--rounds N]`.
+ * tests. `bun run bench [startup|scaffold|image|verify|ledger|brain|seo|toon|redact] [--rounds N]`.
  *
  * Each section runs in a process of its own that loads only what it
  * measures with: a spawned child is charged for its parent's size, so a
@@ -9,7 +9,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 
-const SECTIONS = ["startup", "scaffold", "image", "verify", "ledger", "brain", "seo", "toon"] as const;
+const SECTIONS = ["startup", "scaffold", "image", "verify", "ledger", "brain", "seo", "toon", "redact"] as const;
 const args = process.argv.slice(2);
 const roundsAt = args.indexOf("--rounds");
 const rounds = roundsAt === -1 ? 40 : Number(args[roundsAt + 1]);

@@ -5,6 +5,8 @@ declare module "s3rver" {
       port: number;
       address: string;
       silent?: boolean;
+      /** Accept a request signed with another secret than the account's (its access key id is still checked). */
+      allowMismatchedSignatures?: boolean;
       directory: string;
       configureBuckets?: { name: string; configs: unknown[] }[];
     });

@@ -7,7 +7,7 @@ import { afterAll, expect, test } from "bun:test";
 import { Credentials } from "../../src/kit/identity/credential.ts";
 import type { EnvVar } from "../../src/kit/identity/env.ts";
 import { createRedactor } from "../../src/kit/identity/redact.ts";
-import { KitError } from "../../src/kit/output/errors.ts";
+import type { KitError } from "../../src/kit/output/errors.ts";
 import { attacker } from "../helpers/attacker.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
 

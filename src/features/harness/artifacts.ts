@@ -4,10 +4,10 @@
  * (Cloudflare R2 in production) when it is configured; the report references
  * every artifact by URL (or its path in the run dir) and sha256.
  */
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { KitError } from "../../kit/output/index.ts";
-import { sha256 } from "../../kit/pipeline/index.ts";
+import { sha256, writeAtomic } from "../../kit/pipeline/index.ts";
 
 export type ArtifactType = "raw" | "report" | "plan";
 
@@ -99,6 +99,23 @@ async function upload(client: Bun.S3Client, key: string, bytes: Uint8Array, sign
 }
 
 /**
+ * An artifact as it may leave: the steps that wrote it ran without the
+ * harness's own secrets and could not mask them, so the harness does, in the
+ * run dir too, once every step has run. A file so changed no longer matches
+ * its checksum: the gate refuses such a plan, and a later stage over the run
+ * dir asks for its stage to be run again (INVALID_ARTIFACT).
+ */
+function redactedFile(path: string, redact: (text: string) => string): Uint8Array {
+  const raw = readFileSync(path);
+  const text = new TextDecoder().decode(raw);
+  const masked = redact(text);
+  if (masked === text) return raw;
+  const bytes = new TextEncoder().encode(masked);
+  writeAtomic(path, masked, statSync(path).mode & 0o777);
+  return bytes;
+}
+
+/**
  * Every artifact of the run dir, in name order: the bulky ones uploaded under
  * `jobs/<job id>/` when there is storage. A refused upload never loses the
  * report: the artifact is listed as unstored, with its path and sha256.
@@ -108,16 +125,16 @@ export async function routeArtifacts(
   jobId: string,
   storage: Storage | null,
   signal: AbortSignal,
+  redact: (text: string) => string,
 ): Promise<ArtifactRef[]> {
-  const names = existsSync(runDir)
-    ? readdirSync(runDir)
-        .filter((n) => Object.hasOwn(ARTIFACT_TYPES, n))
-        .sort()
-    : [];
+  const all = existsSync(runDir) ? readdirSync(runDir).sort() : [];
+  // A stage's side files (the pages, findings and referrers its artifact names by sha256) are redacted in place too.
+  for (const name of all) if (name.endsWith(".ndjson")) redactedFile(join(runDir, name), redact);
+  const names = all.filter((n) => Object.hasOwn(ARTIFACT_TYPES, n));
   const refs: ArtifactRef[] = [];
   for (const name of names) {
     const path = join(runDir, name);
-    const bytes = readFileSync(path);
+    const bytes = redactedFile(path, redact);
     const type = ARTIFACT_TYPES[name]!;
     const ref: ArtifactRef = {
       name,

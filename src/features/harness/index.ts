@@ -15,6 +15,7 @@ export { envelopeOf } from "./envelope.ts";
 export { endGroup, groupMembers, runInGroup } from "../../kit/base/index.ts";
 export { ingest, REPORT_SCHEMA, SchemaRegistry, type Verdict } from "./ingest.ts";
 export { eventIdOf, parseJob, type Job, type JobStep } from "./job.ts";
+export { refuseOwnSecrets } from "./own-secrets.ts";
 export { createReceiver, internalAnswer, type ReceiverEvent, type ReceiverOptions } from "./receiver.ts";
 export { checkSignature, DEFAULT_WINDOW_SECONDS, HEADERS, signedHeaders, type Refusal } from "./sign.ts";
 export { runSteps, stepArgv } from "./steps.ts";

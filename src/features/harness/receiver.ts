@@ -17,6 +17,8 @@ export interface ReceiverOptions {
   readonly now: () => number;
   readonly windowSeconds?: number;
   readonly maxBytes?: number;
+  /** Applied to what is stored and answered: a report that carries the receiver's own secret never lands whole in its store. */
+  readonly redact?: (text: string) => string;
   /** Every request's outcome, accepted or not. */
   readonly onEvent?: (e: ReceiverEvent) => void;
 }
@@ -53,7 +55,11 @@ export function createReceiver(o: ReceiverOptions): (req: Request) => Promise<Re
   const refuse = (reason: string, detail?: Record<string, unknown>): Response => {
     const status = STATUS[reason] ?? 400;
     o.onEvent?.({ accepted: false, reason, status, ...(detail ? { detail } : {}) });
-    return Response.json({ accepted: false, reason, ...detail }, { status });
+    const answer = JSON.stringify({ accepted: false, reason, ...detail });
+    return new Response(o.redact ? o.redact(answer) : answer, {
+      status,
+      headers: { "content-type": "application/json" },
+    });
   };
   const handle = async (req: Request): Promise<Response> => {
     if (req.method !== "POST") return refuse("method");
@@ -86,7 +92,7 @@ export function createReceiver(o: ReceiverOptions): (req: Request) => Promise<Re
         eventType: String(report.event_type),
         eventId,
         receivedAt: o.now(),
-        body: text,
+        body: o.redact ? o.redact(text) : text,
       });
     } catch {
       // The sender retries a 503; what failed stays here (its message may carry the store's address).

@@ -82,8 +82,9 @@ export default defineCommand({
     ctx.runDir.create();
     const history = join(ctx.runDir.path, "history.html");
     const timeline = join(ctx.runDir.path, "timeline.html");
-    writeFileSync(history, pages.history);
-    writeFileSync(timeline, pages.timeline);
+    // Rows and reports a step wrote, with secrets it could not mask: the pages pass the redactor as any output does.
+    writeFileSync(history, ctx.redact(pages.history));
+    writeFileSync(timeline, ctx.redact(pages.timeline));
     return { history, timeline, items: plan?.items.length ?? 0, entries: rows.length };
   },
 });

@@ -6,7 +6,7 @@ import { routeArtifacts, storageOf } from "agent-cli-kit/harness";
 import type { JobReport } from "agent-cli-kit/harness";
 import { runSteps } from "agent-cli-kit/harness";
 import { issuedSecrets } from "agent-cli-kit/harness";
-import { dryRunAnswer, folderOf, jobAt, sendOut } from "./job-run.ts";
+import { dryRunAnswer, folderOf, jobAt, redactedReport, sendOut } from "./job-run.ts";
 import { DELIVERY_FILE, OWN, SECRET, SECRET_ENV, STORAGE } from "./shared.ts";
 
 const usd = z.number().check(z.minimum(0));
@@ -126,7 +126,7 @@ export default defineCommand({
   examples: [{ argv: ["--job", "job.json"], summary: "Run the job in job.json and deliver its report." }],
   async run(ctx) {
     const secret = ctx.env[SECRET_ENV];
-    const job = jobAt(resolve(ctx.cwd, ctx.flags.job), secret);
+    const job = jobAt(resolve(ctx.cwd, ctx.flags.job), secret, ctx.env);
     const storage = storageOf(ctx.env); // a half-configured storage fails before any step runs, not after
     const runDir = job.runDir ?? ctx.runDir.path;
     if (ctx.dryRun) {
@@ -149,7 +149,9 @@ export default defineCommand({
         redact: ctx.redact,
       });
       // Never throws: an artifact the storage refused is listed as unstored, with its path and sha256.
-      const report = fold(runs, notRun, cancelled, await routeArtifacts(runDir, job.id, storage, ctx.signal));
+      // The steps run without the harness's own secrets and cannot mask them: what the harness folds, stores and delivers it redacts itself.
+      const artifacts = await routeArtifacts(runDir, job.id, storage, ctx.signal, ctx.redact);
+      const report = redactedReport(fold(runs, notRun, cancelled, artifacts), ctx.redact);
       const reportPath = writeReport(runDir, report, job.delivery);
       ctx.addCost({ usd: report.cost_usd, tokens: report.llm_tokens });
       ctx.setOutcome({ projected: job.steps.length, realized: report.steps.filter((s) => s.ok).length, confidence: 1 });

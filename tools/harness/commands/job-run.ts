@@ -3,22 +3,41 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { KitError } from "agent-cli-kit";
 import { type ArtifactRef, deliver, foldJob, type JobReport, type StepRun } from "agent-cli-kit/harness";
-import { deliverSecrets, fleetTools, type issuedSecrets, parseJob, stepArgv } from "agent-cli-kit/harness";
-import { SECRET_ENV } from "./shared.ts";
+import {
+  deliverSecrets,
+  fleetTools,
+  type issuedSecrets,
+  parseJob,
+  refuseOwnSecrets,
+  stepArgv,
+} from "agent-cli-kit/harness";
+import { OWN_SECRETS, SECRET_ENV } from "./shared.ts";
 
 type Job = ReturnType<typeof parseJob>;
 
-/** The job file at `path`, its steps' tools checked against the fleet's; a job that delivers needs `secret` to sign with. */
-export function jobAt(path: string, secret: string | undefined): Job {
+/**
+ * The job file at `path`, its steps' tools checked against the fleet's, and no step handed one of the harness's
+ * own secrets (`env`'s values of OWN_SECRETS); a job that delivers needs `secret` to sign with.
+ */
+export function jobAt(
+  path: string,
+  secret: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+): Job {
   if (!existsSync(path))
     throw new KitError("NOT_FOUND", `no job file at ${path}`, { hint: "give --job the path of a job's JSON file" });
   const job = parseJob(readFileSync(path, "utf8"), path, fleetTools());
+  refuseOwnSecrets(job, env, OWN_SECRETS);
   if (job.delivery && !secret)
     throw new KitError("MISSING_ENV", `${SECRET_ENV} is not set, and the job delivers its report`, {
       hint: `set ${SECRET_ENV}: the report is signed with it`,
     });
   return job;
 }
+
+/** The report with every secret the harness knows masked: the form it is written, stored, delivered and rendered in. */
+export const redactedReport = (report: JobReport, redact: (text: string) => string): JobReport =>
+  JSON.parse(redact(JSON.stringify(report))) as JobReport;
 
 /** The job's report from its step runs so far. */
 export const folderOf =

@@ -171,6 +171,7 @@ export default defineCommand({
       now: ctx.now,
       windowSeconds: ctx.flags.window,
       onEvent,
+      redact: ctx.redact,
     });
     const server = await serve(address, ctx.flags.listen, handle, store);
     const url = `http://${address.hostname}:${server.port}`;

@@ -91,7 +91,7 @@ export default defineCommand({
         status: String(kept.report.status),
         delivered: { url, attempts: 0, status: 0 },
       };
-    const delivered = await deliver(url, JSON.stringify(kept.report), {
+    const delivered = await deliver(url, ctx.redact(JSON.stringify(kept.report)), {
       secret: ctx.env[SECRET_ENV]!,
       eventId,
       now: ctx.now,

@@ -29,5 +29,8 @@ export const STORAGE: EnvVar[] = [
 /** The harness's own variables: a step never sees them. */
 export const OWN = new Set([SECRET_ENV, ...Object.values(STORAGE_ENV)]);
 
+/** Those of them that are secrets (not the storage's endpoint or bucket): no step is ever handed one. */
+export const OWN_SECRETS = [SECRET, ...STORAGE].filter((v) => v.scope !== "config").map((v) => v.name);
+
 /** Beside a job's report.json: where it is delivered, so `report deliver` can send it again. */
 export const DELIVERY_FILE = "delivery.json";
