@@ -63,11 +63,11 @@ export function canonicalRemoval(t: string, c: TagSpan): Edit {
   return { at: start, remove: t.slice(start, c.end), insert: "" };
 }
 
-/** Every link's href that is exactly `from`, replaced by `to`. */
+/** Every link's href that is exactly `from`, replaced by `to` (escaped: a browser reads it back as `to`). */
 export function brokenLinkEdits(t: string, at: Located, from: string, to: string): Edit[] | null {
   const spans = at.anchors
     .filter((a) => a.attrs.href === from)
     .map((a) => attrValueSpan(t, a, "href"))
     .filter((s) => s !== null && t.slice(s.start, s.end) === from);
-  return spans.length ? spans.map((s) => ({ at: s!.start, remove: from, insert: to })) : null;
+  return spans.length ? spans.map((s) => ({ at: s!.start, remove: from, insert: escapeAttr(to) })) : null;
 }
