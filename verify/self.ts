@@ -54,7 +54,8 @@ export const FLAGS: readonly VerifyFlag[] = [
     name: "concurrency",
     type: "integer",
     minimum: 1,
-    description: "Runs in flight at once (default: twice the cores).",
+    description:
+      "Runs in flight at once (default: VERIFY_CONCURRENCY, else twice the cores; 1 runs them one at a time, fuzzed runs last).",
   },
   {
     name: "share",
@@ -65,7 +66,8 @@ export const FLAGS: readonly VerifyFlag[] = [
   {
     name: "gate",
     type: "string",
-    description: "The gate, for golden cases that drive it (default: beside the binary, else on PATH).",
+    description:
+      "The gate, to approve the tool's own plans and for golden cases that drive it (default: beside the tool's binary, beside verify's, else on PATH).",
   },
   {
     name: "baseline",

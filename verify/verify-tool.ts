@@ -11,6 +11,7 @@ import { type Fuzzed, judgeFuzz, startFuzz } from "./checks/fuzz.ts";
 import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
 import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
+import { checkPlans } from "./checks/plans.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./base/subject.ts";
 import {
@@ -89,6 +90,7 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
     ...(holds(s, "examples") ? [guarded(s, "examples.run", () => checkExamples(s, doc, documents))] : []),
     guarded(s, "fs.dry-run", () => checkEffects(s, doc)),
     guarded(s, "noninteractive.tty", () => checkTerminal(s, doc)),
+    guarded(s, "plans.reapply", () => checkPlans(s, doc)),
     guarded(s, "lists.bounded", async () => {
       // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
       const drove = opts.golden
@@ -162,7 +164,14 @@ function checkIdentity(s: Subject): void {
 export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions): Promise<ToolReport> {
   const started = performance.now();
   const sandbox = new Sandbox(binary, pool, await declaredCredentials(binary, pool, opts.timeoutMs), opts.timeoutMs);
-  const s: Subject = { sandbox, findings: new Findings(), doc: null, strict: opts.strict, exits: new Map() };
+  const s: Subject = {
+    sandbox,
+    findings: new Findings(),
+    doc: null,
+    strict: opts.strict,
+    exits: new Map(),
+    gate: opts.siblings.gate ?? null,
+  };
   try {
     const described: { doc: DescribeDoc | null } = { doc: null };
     await guarded(s, "describe.shape", async () => void (described.doc = await checkDescribe(s)));

@@ -158,6 +158,15 @@ export const CHECKS = {
     "§3",
     "a write command's --dry-run sends its declared upstream (a listener verify runs on 127.0.0.1) only GET, HEAD, OPTIONS or TRACE, none marked Idempotency-Key",
   ),
+  "plans.reapply": c(
+    "§8",
+    "a plan the tool made, approved and applied, applied again executes nothing and says so per item (executed: false)",
+  ),
+  "plans.expiry": c("§8", "an approved plan applied after its expiry is refused (exit 3 or 5) and executes nothing"),
+  "plans.checksum": c(
+    "§8",
+    "an approved plan with one byte of plan.json changed since is refused (exit 3 or 5) and executes nothing",
+  ),
   "golden.siblings": {
     title: "golden cases that drive another fleet tool (the gate) find it: --gate PATH, beside the binary, or on PATH",
     level: { verifier: "golden cases" } as Level,

@@ -11,6 +11,8 @@ export interface Subject {
   doc: DescribeDoc | null;
   /** --strict: every kit extension is demanded, claimed or not. */
   readonly strict: boolean;
+  /** The gate given by --gate, for the tool's own plans and golden cases that drive it; else found beside the tool or on PATH. */
+  readonly gate?: string | null;
   /** The exit each error code was first seen with: one code, one exit class (contract §5). */
   readonly exits: Map<string, number | null>;
 }

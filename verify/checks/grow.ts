@@ -12,21 +12,26 @@ import type { Subject } from "../base/subject.ts";
 import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
 import { workspace, type Workspace } from "./effects.ts";
 import { sizeOf, without } from "./list-items.ts";
+import { approve, flagValue } from "./approval.ts";
 import { words } from "./values.ts";
 
-interface Step {
+export interface Step {
   readonly command: CommandDoc;
   readonly argv: readonly string[];
 }
-type Way = readonly Step[];
+export type Way = readonly Step[];
 
 /** Runs one way may take to make a list long enough. */
 const MAX_RUNS = 80;
 const PATH_TYPES = /^(path|file|dir|directory|folder|url|uri)$/i;
 const PATHLIKE = /[/\\]|\.[A-Za-z0-9]{1,5}$/;
 
-/** The write paths the tool documents: each `create` example, and each `plan` example with the first `apply` one. */
-function waysOf(doc: DescribeDoc): Way[] {
+/**
+ * The write paths the tool documents: each `create` example, alone and then
+ * followed by the first `apply` example (a create that plans), and each
+ * `plan` example with the first `apply` one.
+ */
+export function waysOf(doc: DescribeDoc): Way[] {
   const examples = (c: CommandDoc) => (c.examples ?? []).map((e) => e.argv).filter((a) => !a.includes("--dry-run"));
   const direct = doc.commands
     .filter((c) => c.rw === "write" && c.verb === "create")
@@ -44,10 +49,13 @@ function waysOf(doc: DescribeDoc): Way[] {
         ),
       ),
     );
-  return [...direct, ...planned];
+  const createThenApply = direct.flatMap((way) =>
+    appliers.map((a): Way => [...way, { command: a, argv: examples(a)[0]! }]),
+  );
+  return [...direct, ...createThenApply, ...planned];
 }
 
-const nameOf = (way: Way): string => way.map((step) => step.command.name).join(" → ");
+export const nameOf = (way: Way): string => way.map((step) => step.command.name).join(" → ");
 
 /** The example's argv for a round: from the second on, each plain string value gets the round's suffix. */
 export function varied(c: CommandDoc, argv: readonly string[], round: number): string[] {
@@ -68,18 +76,35 @@ export function varied(c: CommandDoc, argv: readonly string[], round: number): s
   return out;
 }
 
+/**
+ * One step of a way, run in the workspace; an apply after a step that made a
+ * plan first has it approved (approval.ts). What the step answered, and why
+ * an approval could not be had.
+ */
+export async function runStep(s: Subject, w: Workspace, way: Way, i: number, argv: readonly string[], label: string) {
+  const step = way[i]!;
+  const ref = step.command.verb === "apply" && i > 0 ? flagValue(argv, "plan") : null;
+  const approval = ref === null ? null : await approve(s, w, ref);
+  const r = await s.sandbox.run({
+    label,
+    argv: [...words(step.command), ...argv, "--no-input"],
+    cwd: w.cwd,
+    env: { ...w.env, ...(approval && "env" in approval ? approval.env : {}) },
+  });
+  return {
+    r,
+    env: inspectEnvelope(s, r, step.command),
+    unapproved: approval === null ? null : "why" in approval ? approval.why : (approval.missing ?? null),
+  };
+}
+
 /** One round of a way; null when every step succeeded, else what went wrong. */
 async function round(s: Subject, list: CommandDoc, way: Way, w: Workspace, n: number): Promise<string | null> {
-  for (const step of way) {
-    const r = await s.sandbox.run({
-      label: `${list.name}: data made by ${step.command.name}'s example (round ${n})`,
-      argv: [...words(step.command), ...varied(step.command, step.argv, n), "--no-input"],
-      cwd: w.cwd,
-      env: w.env,
-    });
-    const env = inspectEnvelope(s, r, step.command);
+  for (const [i, step] of way.entries()) {
+    const label = `${list.name}: data made by ${step.command.name}'s example (round ${n})`;
+    const { r, env, unapproved } = await runStep(s, w, way, i, varied(step.command, step.argv, n), label);
     if (!env?.ok)
-      return `${step.command.name}'s example failed in round ${n} (${env?.error?.code ?? `exit ${r.exit}`})`;
+      return `${step.command.name}'s example failed in round ${n} (${env?.error?.code ?? `exit ${r.exit}`})${unapproved ? `: ${unapproved}` : ""}`;
   }
   return null;
 }
@@ -101,7 +126,9 @@ async function growBy(s: Subject, list: CommandDoc, argv: readonly string[], way
   const per = (await size()) - start;
   if (per <= 0) return { why: `${nameOf(way)} ran, yet '${list.name}' held no more items than before` };
   const more = Math.max(0, Math.ceil((bound + 1 - start - per) / per));
-  if (3 + (1 + more) * way.length > MAX_RUNS)
+  // An apply after a plan costs one run more: the gate's review.
+  const perRound = way.length + (way.length > 1 && way.at(-1)!.command.verb === "apply" ? 1 : 0);
+  if (3 + (1 + more) * perRound > MAX_RUNS)
     return { why: `${nameOf(way)} adds ${per} item(s) a round: ${more + 1} rounds would take over ${MAX_RUNS} runs` };
   for (let n = 2; n <= more + 1; n++) {
     const failed = await round(s, list, way, w, n);
