@@ -8,9 +8,11 @@ import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
 import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
 import { fuzzCommand } from "./checks/fuzz.ts";
-import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
+import { checkGolden, type GoldenOptions } from "./checks/golden.ts";
+import { checkFields } from "./checks/fields.ts";
 import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
+import { learnRequiredValues } from "./checks/taught.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./base/subject.ts";
 import { CHECKS, type CheckId, EXTENSIONS, extensionOf, Findings, type ToolReport } from "./base/report.ts";
@@ -19,8 +21,10 @@ import { Sandbox } from "./base/sandbox.ts";
 import type { DescribeDoc } from "./base/schemas.ts";
 
 export interface VerifyOptions {
-  /** Demand every kit extension, claimed or not (the fleet's own CI). */
+  /** Every check at the tool's claimed level proven: one no probe proved fails. */
   strict: boolean;
+  /** Demand every kit extension, claimed or not (the fleet's own CI). */
+  allExtensions: boolean;
   /** Where SKILL.md and spec.yaml are, when told (--share); else found as documents.ts says. */
   share: string | null;
   /** Other fleet tools a golden case may drive, by name (--gate PATH). */
@@ -61,6 +65,7 @@ async function guarded(s: Subject, id: CheckId, fn: () => Promise<void>): Promis
 /** Every probe of a described tool, in parallel where they can be; then what only the whole picture decides. */
 async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Promise<void> {
   const documents = documentsOf(s, doc, opts.share);
+  await learnRequiredValues(s, doc);
   await Promise.all([
     guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc, documents)),
     guarded(s, "introspection.skill", () => checkSkill(s, doc, documents)),
@@ -94,7 +99,7 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
     for (const c of doc.commands) await guarded(s, "fuzz", () => fuzzCommand(s, c, opts.fuzz, opts.seed));
 }
 
-/** Checks a run did not reach, said why; and a kit extension the tool does not claim, waived (unless --strict). */
+/** Checks a run did not reach, said why; and a kit extension the tool does not claim, waived (unless --all-extensions). */
 function concludeSkips(s: Subject, doc: DescribeDoc, opts: VerifyOptions): void {
   if (opts.fuzz === 0) s.findings.skip("fuzz", "not asked for: pass --fuzz N");
   if (!opts.golden)
@@ -107,7 +112,7 @@ function concludeSkips(s: Subject, doc: DescribeDoc, opts: VerifyOptions): void 
     if (ext && !holds(s, ext))
       s.findings.waive(
         id,
-        `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`,
+        `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --all-extensions demands it`,
       );
   }
 }
@@ -136,7 +141,14 @@ function checkIdentity(s: Subject): void {
 export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions): Promise<ToolReport> {
   const started = performance.now();
   const sandbox = new Sandbox(binary, pool, await declaredCredentials(binary, pool, opts.timeoutMs), opts.timeoutMs);
-  const s: Subject = { sandbox, findings: new Findings(), doc: null, strict: opts.strict, exits: new Map() };
+  const s: Subject = {
+    sandbox,
+    findings: new Findings(),
+    doc: null,
+    strict: opts.strict,
+    allExtensions: opts.allExtensions,
+    exits: new Map(),
+  };
   try {
     const described: { doc: DescribeDoc | null } = { doc: null };
     await guarded(s, "describe.shape", async () => void (described.doc = await checkDescribe(s)));

@@ -1,6 +1,7 @@
 /**
  * The plumbing that keeps a tool from hanging verify: a stdin verify can see
- * read, output read with a bound, and process groups killed whole and
+ * read, output read with a bound, and every process a run started (its
+ * process group, and any that left it for a session of its own) killed and
  * waited for.
  */
 import {
@@ -144,4 +145,53 @@ export function groupAlive(group: number): boolean {
 /** Waits (bounded) until a killed group has no live member, so verify never ends with a tool's process still running. */
 export async function groupGone(group: number, boundMs = 3000): Promise<void> {
   for (let waited = 0; groupAlive(group) && waited < boundMs; waited += 10) await Bun.sleep(10);
+}
+
+/**
+ * The variable every run's environment carries, its value the run's own: a
+ * process keeps the environment it was started with (/proc/PID/environ), so
+ * whatever a tool starts is found by it, in its group or in a session of its
+ * own (setsid, a daemon's double fork). Only a process that clears its whole
+ * environment escapes this, as it escapes any caller.
+ */
+export const RUN_MARK = "VERIFY_RUN_MARK";
+
+/** Live processes (not zombies) started by the run with this mark, whatever their group or session. */
+export function marked(mark: string): number[] {
+  const needle = Buffer.from(`${RUN_MARK}=${mark}`);
+  const out: number[] = [];
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out; // no /proc: the process group is all verify can follow
+  }
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`).includes(needle)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+      if (state !== "Z" && state !== "X") out.push(Number(pid));
+    } catch {
+      // gone while looking, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Kills every live process of the run with this mark and waits (bounded) until none is left; returns how many there were. */
+export async function killMarked(mark: string, boundMs = 3000): Promise<number> {
+  const found = marked(mark);
+  for (let left = found, waited = 0; left.length > 0 && waited < boundMs; waited += 10) {
+    for (const pid of left)
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    await Bun.sleep(10);
+    left = marked(mark);
+  }
+  return found.length;
 }

@@ -16,6 +16,9 @@ import {
   groupAlive,
   groupGone,
   killGroup,
+  killMarked,
+  marked,
+  RUN_MARK,
   readBounded,
   StdinWatch,
   type WatchedStdin,
@@ -159,7 +162,10 @@ export class Sandbox {
   }
 
   /** The tool started in a process group of its own: directly, or on a pty through the terminal helper. */
-  #spawn(run: Run): {
+  #spawn(
+    run: Run,
+    mark: string,
+  ): {
     proc: Bun.Subprocess<number | Blob, "pipe", "pipe">;
     stdin: WatchedStdin | null;
     tty: string | null;
@@ -169,7 +175,7 @@ export class Sandbox {
     const binary = run.program ?? this.binary;
     const proc = Bun.spawn(tty ? onTerminal(run.terminal!.python, tty, binary, run.argv) : [binary, ...run.argv], {
       cwd: run.cwd ?? this.cwd,
-      env: this.env(run.env),
+      env: this.env({ ...run.env, [RUN_MARK]: mark }),
       stdin: stdin ? stdin.fd : new Blob([run.stdin ?? ""]),
       stdout: "pipe",
       stderr: "pipe",
@@ -183,7 +189,8 @@ export class Sandbox {
   async run(run: Run): Promise<RunResult> {
     return this.pool.use(async () => {
       const started = performance.now();
-      const { proc, stdin, tty } = this.#spawn(run);
+      const mark = random();
+      const { proc, stdin, tty } = this.#spawn(run, mark);
       const group = proc.pid;
       let timedOut = false;
       const limit = this.#limitFor(run);
@@ -196,9 +203,10 @@ export class Sandbox {
       const exit = await proc.exited;
       clearTimeout(timer);
       // Whatever the tool left running is a finding, and is killed: a caller reading its output to the end would wait for it.
-      const leftover = !timedOut && groupAlive(group);
+      // A process that left the group (setsid) is found by the run's mark in its environment.
+      const leftover = !timedOut && (groupAlive(group) || marked(mark).length > 0);
       killGroup(group);
-      await groupGone(group);
+      await Promise.all([groupGone(group), killMarked(mark)]);
       const streams = await settled(out, err);
       const [stdout, stderr] = streams ?? [out.sofar(), err.sofar()];
       const result: RunResult = {
