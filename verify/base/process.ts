@@ -156,8 +156,28 @@ export async function groupGone(group: number, boundMs = 3000): Promise<void> {
  */
 export const RUN_MARK = "VERIFY_RUN_MARK";
 
-/** Live processes (not zombies) started by the run with this mark, whatever their group or session. */
-export function marked(mark: string): number[] {
+/**
+ * Whether a pid was handed out after the tool's: pids go upward and wrap
+ * around to the bottom, and /proc/loadavg's last field is the newest one.
+ * Without it, every pid is a candidate.
+ */
+function startedSince(toolPid: number): (pid: number) => boolean {
+  let newest: number;
+  try {
+    newest = Number(readFileSync("/proc/loadavg", "utf8").trim().split(" ").pop());
+  } catch {
+    return () => true;
+  }
+  if (!Number.isInteger(newest)) return () => true;
+  return newest >= toolPid ? (pid) => pid >= toolPid && pid <= newest : (pid) => pid >= toolPid || pid <= newest;
+}
+
+/**
+ * Live processes (not zombies) started by the run with this mark, whatever
+ * their group or session. Only pids handed out since the tool's own are read
+ * (what it starts comes later).
+ */
+export function marked(mark: string, toolPid: number): number[] {
   const needle = Buffer.from(`${RUN_MARK}=${mark}`);
   const out: number[] = [];
   let pids: string[];
@@ -166,8 +186,9 @@ export function marked(mark: string): number[] {
   } catch {
     return out; // no /proc: the process group is all verify can follow
   }
+  const since = startedSince(toolPid);
   for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    if (!/^\d+$/.test(pid) || !since(Number(pid)) || Number(pid) === process.pid) continue;
     try {
       if (!readFileSync(`/proc/${pid}/environ`).includes(needle)) continue;
       const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -180,9 +201,8 @@ export function marked(mark: string): number[] {
   return out;
 }
 
-/** Kills every live process of the run with this mark and waits (bounded) until none is left; returns how many there were. */
-export async function killMarked(mark: string, boundMs = 3000): Promise<number> {
-  const found = marked(mark);
+/** Kills the run's marked processes found (`found`) and any they start meanwhile, waiting (bounded) until none is left. */
+export async function killMarked(mark: string, toolPid: number, found: number[], boundMs = 3000): Promise<void> {
   for (let left = found, waited = 0; left.length > 0 && waited < boundMs; waited += 10) {
     for (const pid of left)
       try {
@@ -191,7 +211,18 @@ export async function killMarked(mark: string, boundMs = 3000): Promise<number> 
         // already gone
       }
     await Bun.sleep(10);
-    left = marked(mark);
+    left = marked(mark, toolPid);
   }
-  return found.length;
+}
+
+/**
+ * After the tool exits: whether it left a process running (in its group, or
+ * one carrying the run's mark outside it); every one of them killed and waited for.
+ */
+export async function reap(group: number, mark: string, timedOut: boolean): Promise<boolean> {
+  const strays = marked(mark, group);
+  const left = !timedOut && (groupAlive(group) || strays.length > 0);
+  killGroup(group);
+  await Promise.all([groupGone(group), killMarked(mark, group, strays)]);
+  return left;
 }

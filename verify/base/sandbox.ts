@@ -4,25 +4,15 @@
  * stdin a pipe verify watches (a read from it shows, a wait on it is a
  * hang), colour asked for (so a tool that ignores "not a terminal" shows it),
  * and a time limit on every run, so a hang is a finding. Each run is its own
- * process group, killed whole at the time limit and when the tool exits, and
+ * process group, killed whole at the time limit and when the tool exits (with
+ * any process that left it, found by the run's mark: process.ts), and
  * its output is read with a bound: nothing a tool leaves behind can hang verify.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Pool } from "./pool.ts";
-import {
-  type BoundedRead,
-  groupAlive,
-  groupGone,
-  killGroup,
-  killMarked,
-  marked,
-  RUN_MARK,
-  readBounded,
-  StdinWatch,
-  type WatchedStdin,
-} from "./process.ts";
+import { type BoundedRead, killGroup, RUN_MARK, readBounded, reap, StdinWatch, type WatchedStdin } from "./process.ts";
 import { onTerminal, readTerminal, type TerminalSeen } from "./terminal.ts";
 
 export interface Run {
@@ -202,11 +192,8 @@ export class Sandbox {
       const err = readBounded(proc.stderr);
       const exit = await proc.exited;
       clearTimeout(timer);
-      // Whatever the tool left running is a finding, and is killed: a caller reading its output to the end would wait for it.
-      // A process that left the group (setsid) is found by the run's mark in its environment.
-      const leftover = !timedOut && (groupAlive(group) || marked(mark).length > 0);
-      killGroup(group);
-      await Promise.all([groupGone(group), killMarked(mark)]);
+      // Whatever the tool left running, in its group or not, is a finding, and is killed: a caller reading its output to the end would wait for it.
+      const leftover = await reap(group, mark, timedOut);
       const streams = await settled(out, err);
       const [stdout, stderr] = streams ?? [out.sofar(), err.sofar()];
       const result: RunResult = {
