@@ -18,7 +18,7 @@ export interface ToolReport {
 export async function verify(args: string[], binaries: string[]): Promise<{ code: number; tools: ToolReport[] }> {
   // verify's own time limit a run (10 s): a shorter one killed tools that had answered but not yet exited when
   // the machine was busy, the corpus's groups running side by side.
-  const r = await run(binary("verify"), ["--json", ...args, ...binaries], { timeoutMs: 170_000, cwd: root });
+  const r = await run(binary("verify"), ["--json", ...args, ...binaries], { timeoutMs: 600_000, cwd: root });
   const body = r.json.data ?? r.json.error.detail;
   return { code: r.code, tools: body.tools };
 }

@@ -39,7 +39,7 @@ const key = (level: LevelName, id: string) => `${level} ${id}`;
 /**
  * crate's defects without golden cases, five to a verify; its twins together
  * under --strict (every check proven); then each defect and twin alone with
- * its own golden cases (one folder per tool: verify records into it), four
+ * its own golden cases (one folder per tool: verify records into it), six
  * verify runs side by side, one probe at a time each. The twin 'none' replays the committed cases.
  */
 async function verifyOutside(): Promise<void> {
@@ -59,7 +59,7 @@ async function verifyOutside(): Promise<void> {
     const golden = id === "none" ? GOLDEN : unrecorded(join(GOLDEN, "crate"), "crate");
     keep(CRATE_MODES[1], [id], (await verify(["--golden", golden, "--concurrency", "1"], [outside.binary(id)])).tools);
   });
-  await inTurn(alone, 4);
+  await inTurn(alone, 6);
 }
 
 beforeAll(async () => {
@@ -79,7 +79,7 @@ beforeAll(async () => {
         for (const [i, d] of defects.entries()) reports.set(key(level, d.id), tools[i]!);
       }),
     );
-}, 1_800_000);
+}, 3_600_000);
 
 describe("the nonconforming corpus", () => {
   test("has at least 25 tools, each with a distinct defect", () => {
