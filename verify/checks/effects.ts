@@ -206,5 +206,10 @@ export async function checkEffects(s: Subject, doc: DescribeDoc): Promise<void> 
       : `no ${rw} command declares an upstream (an environment variable in --describe named …_URL, …_URI or …_ENDPOINT with an http(s) value, or marked "upstream": true)`;
   if (!declaring.some((c) => c.rw === "write")) s.findings.skip("net.dry-run", none("write"));
   if (!declaring.some((c) => c.rw === "read")) s.findings.skip("net.read-only", none("read"));
-  s.findings.skip("fs.plan", "no plan example ran before an apply: the tool documents no plan and apply examples");
+  s.findings.skip(
+    "fs.plan",
+    doc.commands.some((c) => c.rw === "write")
+      ? "no plan example ran before an apply: the tool documents no plan and apply examples"
+      : "the tool has no write command",
+  );
 }
