@@ -28,7 +28,7 @@ step("build every binary into dist/", [process.execPath, join(root, "scripts", "
 const tools = toolNames().map((t) => join(dist, t));
 if (existsSync(join(dist, "verify"))) {
   // The envelope is for machines; a person running the fleet gets one line per tool (a failure prints it whole).
-  // Every kit extension demanded (--strict), and a fresh fuzzing seed each run, printed so a failure replays.
+  // Every check proven and every kit extension demanded (--strict --all-extensions), and a fresh fuzzing seed each run, printed so a failure replays.
   const seed = Math.floor(Math.random() * 1_000_000);
   console.log(`  fuzzing with --seed ${seed}`);
   const verified = JSON.parse(
@@ -38,6 +38,7 @@ if (existsSync(join(dist, "verify"))) {
         join(dist, "verify"),
         "--json",
         "--strict",
+        "--all-extensions",
         "--fuzz",
         "15",
         "--seed",

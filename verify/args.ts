@@ -21,6 +21,7 @@ export interface Options {
   share: string | null;
   gate: string | null;
   strict: boolean;
+  allExtensions: boolean;
   baseline: string | null;
   dryRun: boolean;
   fields: string | null;
@@ -78,6 +79,7 @@ const defaults = (): Options => ({
   share: null,
   gate: null,
   strict: false,
+  allExtensions: false,
   baseline: null,
   dryRun: false,
   fields: null,
@@ -112,6 +114,7 @@ const SETTERS: Readonly<Record<string, Setter>> = {
   "run-dir": (_, v) => void v.text(),
   binary: (o, v) => void o.binaries.push(v.text()),
   strict: (o) => void (o.strict = true),
+  "all-extensions": (o) => void (o.allExtensions = true),
   update: (o) => void (o.update = true),
   "no-golden": (o) => void (o.golden = null),
   baseline: (o, v) => void (o.baseline = v.text()),

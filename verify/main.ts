@@ -35,6 +35,7 @@ function verifyAll(opts: Options): Promise<ToolReport[]> {
     opts.binaries.map((binary) =>
       verifyTool(resolve(binary), pool, {
         strict: opts.strict,
+        allExtensions: opts.allExtensions,
         share: opts.share ? resolve(opts.share) : null,
         siblings: opts.gate ? { gate: resolve(opts.gate) } : {},
         golden: opts.golden

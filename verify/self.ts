@@ -28,6 +28,12 @@ export const FLAGS: readonly VerifyFlag[] = [
     name: "strict",
     type: "boolean",
     description:
+      "Every check proven at the level the tool claims (the contract, and the kit extensions it claims): a list check no data proved fails instead of being skipped as not proven.",
+  },
+  {
+    name: "all-extensions",
+    type: "boolean",
+    description:
       "Demand every kit extension (the describe fields, per-command describe, --cursor, --params, --toon, hints, the kit's error codes, help and SKILL.md layout, examples that run as printed), claimed or not.",
   },
   {
@@ -172,7 +178,7 @@ ${PURPOSE} Obeys that contract itself: pass \`--json\`; branch on \`error.code\`
 
 ## \`verify ${COMMAND}\`
 
-Runs every check of the contract on each binary, and the kit's extensions where a tool claims them (all of them with --strict). The report is \`data\` (or \`error.detail\` when a tool does not conform): per tool, each check's status, what it enforces, and the evidence behind a failure.
+Runs every check of the contract on each binary, and the kit's extensions where a tool claims them (all of them with --all-extensions); with --strict, every check at that level must be proven. The report is \`data\` (or \`error.detail\` when a tool does not conform): per tool, each check's status, what it enforces, and the evidence behind a failure.
 
 ${FLAGS.map((f) => `- \`--${f.name}\` (${f.type}): ${f.description}`).join("\n")}
 `;

@@ -8,10 +8,12 @@ import { checkEffects } from "./checks/effects.ts";
 import { checkExamples } from "./checks/examples.ts";
 import { checkTerminal, concludeTerminal } from "./checks/terminal.ts";
 import { type Fuzzed, judgeFuzz, startFuzz } from "./checks/fuzz.ts";
-import { checkFields, checkGolden, type GoldenOptions } from "./checks/golden.ts";
+import { checkGolden, type GoldenOptions } from "./checks/golden.ts";
+import { checkFields } from "./checks/fields.ts";
 import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
 import { checkPlans } from "./checks/plans.ts";
+import { learnRequiredValues } from "./checks/taught.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./base/subject.ts";
 import {
@@ -28,8 +30,10 @@ import { Sandbox } from "./base/sandbox.ts";
 import type { DescribeDoc } from "./base/schemas.ts";
 
 export interface VerifyOptions {
-  /** Demand every kit extension, claimed or not (the fleet's own CI). */
+  /** Every check at the tool's claimed level proven: one no probe proved fails. */
   strict: boolean;
+  /** Demand every kit extension, claimed or not (the fleet's own CI). */
+  allExtensions: boolean;
   /** Where SKILL.md and spec.yaml are, when told (--share); else found as documents.ts says. */
   share: string | null;
   /** Other fleet tools a golden case may drive, by name (--gate PATH). */
@@ -70,6 +74,7 @@ async function guarded(s: Subject, id: CheckId, fn: () => Promise<void>): Promis
 /** Every probe of a described tool, in parallel where they can be; then what only the whole picture decides. */
 async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Promise<void> {
   const documents = documentsOf(s, doc, opts.share);
+  await learnRequiredValues(s, doc);
   await Promise.all([
     guarded(s, "describe.contract-version", () => checkSpecYaml(s, doc, documents)),
     guarded(s, "introspection.skill", () => checkSkill(s, doc, documents)),
@@ -117,7 +122,7 @@ async function fuzzAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions, probes
   for (const f of fuzzed) await guarded(s, "fuzz", () => judgeFuzz(s, f, opts.fuzz, opts.seed));
 }
 
-/** Checks a run did not reach, said why; and a kit extension the tool does not claim, waived (unless --strict). */
+/** Checks a run did not reach, said why; and a kit extension the tool does not claim, waived (unless --all-extensions). */
 function concludeSkips(s: Subject, doc: DescribeDoc, opts: VerifyOptions): void {
   if (opts.fuzz === 0) s.findings.skip("fuzz", "not asked for: pass --fuzz N");
   if (!opts.golden)
@@ -135,7 +140,7 @@ function concludeSkips(s: Subject, doc: DescribeDoc, opts: VerifyOptions): void 
     else if (ext && !holds(s, ext))
       s.findings.waive(
         id,
-        `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --strict demands it`,
+        `kit extension '${ext}' (${EXTENSIONS[ext]}): not claimed in --describe's "extensions"; --all-extensions demands it`,
       );
   }
 }
@@ -169,6 +174,7 @@ export async function verifyTool(binary: string, pool: Pool, opts: VerifyOptions
     findings: new Findings(),
     doc: null,
     strict: opts.strict,
+    allExtensions: opts.allExtensions,
     exits: new Map(),
     gate: opts.siblings.gate ?? null,
   };

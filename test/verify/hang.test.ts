@@ -1,7 +1,9 @@
 /**
- * verify is never hung by a tool's children: each run is its own process
- * group, killed whole at the time limit and when the tool exits. The
- * fixtures are crate (Python, outside the kit) hanging two ways; every
+ * verify is never hung by a tool's children, and leaves none running: each
+ * run is its own process group, killed whole at the time limit and when the
+ * tool exits, and a process that left the group for a session of its own is
+ * found by the mark verify puts in the run's environment. The fixtures are
+ * crate (Python, outside the kit) hanging or leaving children three ways; every
  * process they start has the corpus folder in its command line, so what is
  * left running is counted from /proc, not guessed.
  */
@@ -13,7 +15,7 @@ import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 let outside: Corpus;
 beforeAll(() => {
-  outside = buildOutsideCorpus(["hang-ignores-term", "list-leaves-child"]);
+  outside = buildOutsideCorpus(["hang-ignores-term", "list-leaves-child", "setsid-child"]);
 }, SLOW_HOOK);
 
 /** Live processes whose command line names the corpus folder (a zombie's is empty). */
@@ -33,6 +35,7 @@ describe("a tool whose children would hang verify", () => {
   for (const [defect, what] of [
     ["hang-ignores-term", "ignores SIGTERM and sleeps on every call, a sleeping child holding its stdout"],
     ["list-leaves-child", "exits normally from list commands, leaving a child that holds stdout"],
+    ["setsid-child", "exits normally from list commands, leaving a child in a session of its own, its streams let go"],
   ] as const)
     test(`${what}: verify ends with noninteractive.no-hang failed and no process left`, async () => {
       const started = performance.now();

@@ -1,7 +1,8 @@
 /**
  * verify for every tool repo: a tool written outside the kit (Python, from
- * the contract's text) conforms at the contract level and fails --strict only
- * on the kit extensions it does not claim; a tool that hangs on every call is
+ * the contract's text) conforms at the contract level, passes --strict (every
+ * check proven at the level it claims: the contract), and fails
+ * --all-extensions only on the kit extensions it does not claim; a tool that hangs on every call is
  * judged within a minute; an expected-failures baseline passes a listed
  * failure and fails once that failure is fixed (stale).
  */
@@ -32,16 +33,15 @@ describe("a tool from outside the kit", () => {
     const checks = checksOf(r.json);
     expect(ids(checks, "fail")).toEqual([]);
     expect(r.code).toBe(0);
-    // What it does not claim is skipped, saying which extension and how to demand it.
     // What it does not claim is skipped, saying which extension and how to demand it; what it has nothing for says so.
-    for (const id of ["fs.dry-run", "net.dry-run"])
+    for (const id of ["fs.dry-run", "fs.plan", "net.dry-run"])
       expect(checks.find((c) => c.id === id)!.note).toBe("the tool has no write command");
     expect(checks.find((c) => c.id === "net.read-only")!.note).toStartWith("no read command declares an upstream");
-    const nothingFor = ["fs.dry-run", "net.dry-run", "net.read-only"];
+    const nothingFor = ["fs.dry-run", "fs.plan", "net.dry-run", "net.read-only"];
     for (const c of checks.filter((x) => x.status === "skip" && !nothingFor.includes(x.id))) {
       expect(c.title).toStartWith("kit extension ");
-      // --version is the kit's addition: only a tool that claims it is held to it, --strict or not.
-      expect(c.note).toContain(c.id === "introspection.version" ? "checked only where claimed" : "--strict demands it");
+      // --version is the kit's addition: only a tool that claims it is held to it, whatever the level.
+      expect(c.note).toContain(c.id === "introspection.version" ? "checked only where claimed" : "--all-extensions demands it");
     }
     // Every check says what it enforces.
     for (const c of checks) expect(c.title).toMatch(/^(contract §|kit extension |golden cases)/);
@@ -61,8 +61,8 @@ describe("a tool from outside the kit", () => {
     );
   }, 150_000);
 
-  test("fails --strict only on the kit extensions it does not claim", async () => {
-    const r = await verify(["--strict", "--golden", "golden", "./shelf"]);
+  test("fails --all-extensions only on the kit extensions it does not claim", async () => {
+    const r = await verify(["--all-extensions", "--golden", "golden", "./shelf"]);
     expect(r.code).toBe(3);
     const failing = checksOf(r.json).filter((c) => c.status === "fail");
     expect(failing.length).toBeGreaterThan(0);
@@ -138,18 +138,42 @@ describe("no false failures, and nothing silently skipped", () => {
     ).toEqual(["pass", "pass"]);
   }, 120_000);
 
-  test("--strict with no golden cases: the list checks are proven on the tool's own data, or fail saying why; never skipped", async () => {
+  test("--strict, claiming no extension: the contract's checks proven on its own data (no golden cases), the kit's waived; it passes", async () => {
     const r = await verify(["--strict", "--no-golden", "./shelf"]);
     const checks = checksOf(r.json);
-    const lists = checks.filter((c) => c.id.startsWith("lists.") || c.id === "fs.read-only");
+    // lists.cursor is the kit's extension cursor, which shelf does not claim: waived, asserted below.
+    const lists = checks.filter(
+      (c) => (c.id.startsWith("lists.") && c.id !== "lists.cursor") || c.id === "fs.read-only",
+    );
     expect(lists.filter((c) => c.status === "skip")).toEqual([]);
     expect(ids(lists, "pass")).toEqual(
       expect.arrayContaining(["lists.bounded", "lists.truncation", "lists.limit-zero", "fs.read-only"]),
     );
-    // shelf pages with --limit only: the extension cursor, demanded by --strict, fails with its reason.
-    const cursor = checks.find((c) => c.id === "lists.cursor")! as Check & { evidence: { what: string }[] };
+    expect(ids(checks, "fail")).toEqual([]);
+    expect(r.code).toBe(0);
+    // shelf pages with --limit only: the extension cursor is not its level, and --strict does not demand it.
+    expect(checks.find((c) => c.id === "lists.cursor")!.note).toContain("--all-extensions demands it");
+  }, 120_000);
+
+  test("--strict --all-extensions with no golden cases: the cursor extension it does not claim fails, saying why", async () => {
+    const r = await verify(["--strict", "--all-extensions", "--no-golden", "./shelf"]);
+    const cursor = checksOf(r.json).find((c) => c.id === "lists.cursor")! as Check & { evidence: { what: string }[] };
     expect(cursor.status).toBe("fail");
     expect(cursor.evidence.map((e) => e.what)).toContainEqual(expect.stringContaining("next_cursor"));
+  }, 120_000);
+
+  test("a spec.yaml in the current folder that is not YAML is said to be invalid, not taken for another tool's", async () => {
+    const dir = tmp("bad-spec-");
+    copyFileSync(join(OUTSIDE, "shelf"), join(dir, "shelf"));
+    chmodSync(join(dir, "shelf"), 0o755);
+    writeFileSync(join(dir, "spec.yaml"), "name: shelf\npurpose: books: a shelf of them\ncontract_version: 0\n");
+    const r = await verify(["--no-golden", "./shelf"], dir);
+    const spec = checksOf(r.json).find((c) => c.id === "describe.contract-version")! as Check & {
+      evidence: { what: string }[];
+    };
+    expect(spec.status).toBe("fail");
+    expect(spec.evidence[0]!.what).toContain("the current folder's spec.yaml is not valid YAML");
+    expect(spec.evidence[0]!.what).not.toContain("the current folder is not its repository");
   }, 120_000);
 });
 

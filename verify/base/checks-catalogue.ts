@@ -54,6 +54,10 @@ export const CHECKS = {
     "describe-schema",
     "every command's flags and result carry valid JSON Schema 2020-12 that agrees with its flag list",
   ),
+  "describe.required": c(
+    "§9",
+    "a flag --describe declares optional is not required: the command's required flags alone are not refused for want of it",
+  ),
   "describe.schema-ids": c("§9", "result schema ids are tool.command@N"),
   "introspection.help": c(
     "§9",
@@ -75,10 +79,13 @@ export const CHECKS = {
   ),
   "flags.params": x("params", "--params FILE is accepted by every command and read like the command line"),
   "flags.toon": x("toon", "--toon prints TOON that decodes to the same envelope"),
-  "output.one-json": c("§2, §5", "stdout is exactly one JSON object on one line, and nothing else"),
+  "output.one-json": c("§2, §5", "stdout is exactly one JSON object (in any layout), and nothing else"),
   "output.no-ansi": c("§3", "no ANSI escape sequences on stdout or stderr off a terminal"),
   "output.no-stack": c("§5", "no stack trace on stdout"),
-  "output.fields-shape": c("§3", "--fields changes data only, never the envelope's shape"),
+  "output.fields-shape": c(
+    "§3",
+    "--fields a or a.b projects data to exactly that path, nested paths too, and never changes the envelope's shape",
+  ),
   "envelope.shape": c(
     "§2, §11",
     "every envelope has exactly the contract's fields, meta typed and carrying the outcome sub-object",
@@ -88,8 +95,12 @@ export const CHECKS = {
     "§2, §9",
     "meta.schema names the command's result schema, and data validates against its output schema where --describe carries one",
   ),
-  "errors.exit-class": c("§5", "every error code exits with its class (one exit per code), and success exits 0"),
+  "errors.exit-class": c(
+    "§5",
+    "every error code exits with its class (one exit per code, never 0; the class --describe's error_codes gives, where it does), and success exits 0",
+  ),
   "errors.code-format": c("§4", "error codes are SCREAMING_SNAKE"),
+  "errors.retryable": c("§4", "usage errors (exit 2) and policy rejections (exit 5) say retryable: false"),
   "errors.declared": x(
     "describe-schema",
     "every error code is in --describe's error_codes and among the codes its command declares (an INTERNAL naming an undeclared code in detail.undeclared counts as that code)",
@@ -120,9 +131,12 @@ export const CHECKS = {
     "every example's printed line (describe's command_line, --help's EXAMPLES, SKILL.md's ```sh block) splits, as a POSIX shell splits it, into exactly the tool, the command and the example's argv",
   ),
   "lists.bounded": c("§6", "a list without --limit is bounded (at most its declared default) and sets meta.pagination"),
-  "lists.truncation": c("§6", "a cut list sets truncated and a truncation_hint naming a flag"),
+  "lists.truncation": c(
+    "§6",
+    "a cut list sets truncated and a truncation_hint naming a flag; a page holding the whole list says nothing is left",
+  ),
   "lists.cursor": x("cursor", "following next_cursor to the end returns every item exactly once"),
-  "lists.limit-zero": c("§6", "--limit 0 is a usage error, not 'unbounded'"),
+  "lists.limit-zero": c("§6", "--limit 0 or below is a usage error, never 'unbounded' nor a count from the end"),
   "noninteractive.no-hang": c(
     "§3",
     "with stdin a pipe no one answers: nothing hangs, nothing reads stdin under --no-input, and nothing is left running once the tool exits",
@@ -149,6 +163,10 @@ export const CHECKS = {
   "fs.dry-run": c(
     "§3",
     "a write command's --dry-run changes nothing: no file in its working folder, HOME or inputs (run from golden cases and from the tool's examples, with a plan made by its own plan examples)",
+  ),
+  "fs.plan": c(
+    "§8",
+    "plan, run for real from its examples before an apply, writes only its changeset (the file apply's examples take, else a JSON file) and its scratch (TMPDIR, run dir): it changes nothing else",
   ),
   "net.read-only": c(
     "§1",

@@ -100,6 +100,24 @@ function examplesOf(raw: unknown): ExampleDoc[] | null {
   return parsed.output.map((e) => ({ argv: e.argv, summary: e.summary ?? null, command_line: e.command_line ?? null }));
 }
 
+const ErrorCodes = v.record(
+  v.pipe(v.string(), v.minLength(1)),
+  v.looseObject({ exit: v.pipe(v.number(), v.integer()), retryable: v.optional(v.boolean()) }),
+);
+
+/**
+ * A tool's own `error_codes` (code → { exit }), read on their own: a tool
+ * that publishes its codes' classes is held to them even where the rest of
+ * the kit's describe fields are missing or malformed.
+ */
+function errorCodesOf(raw: unknown): Record<string, { exit: number; retryable: boolean }> | null {
+  const parsed = v.safeParse(ErrorCodes, raw);
+  if (!parsed.success) return null;
+  return Object.fromEntries(
+    Object.entries(parsed.output).map(([code, e]) => [code, { exit: e.exit, retryable: e.retryable ?? false }]),
+  );
+}
+
 /** The document in verify's own terms: contract fields always, kit fields where they are all there and valid. */
 export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): {
   doc: DescribeDoc;
@@ -149,7 +167,7 @@ export function normalizeDescribe(raw: v.InferOutput<typeof ContractDescribe>): 
       commands,
       universal_flags: k ? k.universal_flags.map((u) => u.name.replace(/^--/, "")) : null,
       env: k?.env ?? [],
-      error_codes: k?.error_codes ?? null,
+      error_codes: k?.error_codes ?? errorCodesOf(r.error_codes),
       extensions: Array.isArray(r.extensions) ? r.extensions.map(String) : [],
       documents: r.documents && typeof r.documents === "object" ? (r.documents as Record<string, unknown>) : null,
       bindings: r.bindings && typeof r.bindings === "object" ? (r.bindings as Record<string, unknown>) : null,

@@ -30,20 +30,24 @@ const readIf = (path: string): Found | null =>
 /**
  * Whether the current folder is the tool's repository: its spec.yaml has
  * contract_version (the one key the contract defines) and names no other
- * tool (by `name:` or `tool:`, whichever it uses).
+ * tool (by `name:` or `tool:`, whichever it uses). A spec.yaml there that is
+ * not YAML is said so (the parser's own words), not taken for another tool's.
  */
-function repoRootOf(tool: string): boolean {
+function repoRootOf(tool: string): boolean | { invalid: string } {
+  let text: string;
   try {
-    const spec = parseYaml(readFileSync("spec.yaml", "utf8")) as {
-      contract_version?: unknown;
-      name?: unknown;
-      tool?: unknown;
-    } | null;
-    if (!spec || spec.contract_version === undefined) return false;
-    return [spec.name, spec.tool].every((n) => n === undefined || n === tool);
+    text = readFileSync("spec.yaml", "utf8");
   } catch {
     return false;
   }
+  let spec: { contract_version?: unknown; name?: unknown; tool?: unknown } | null;
+  try {
+    spec = parseYaml(text);
+  } catch (e) {
+    return { invalid: (e as Error).message.split("\n")[0]! };
+  }
+  if (!spec || typeof spec !== "object" || spec.contract_version === undefined) return false;
+  return [spec.name, spec.tool].every((n) => n === undefined || n === tool);
 }
 
 export function documentsOf(s: Subject, doc: DescribeDoc, share: string | null): Documents {
@@ -60,14 +64,19 @@ export function documentsOf(s: Subject, doc: DescribeDoc, share: string | null):
       if (r.exit === 0 && r.stdout.trim()) return { text: r.stdout, where: `\`${printer}\`` };
       return { missing: `\`${printer}\` (listed in --describe's documents) exited ${r.exit} without printing ${file}` };
     }
-    if (repoRootOf(doc.tool)) {
+    const root = repoRootOf(doc.tool);
+    if (root === true) {
       const here = readIf(resolve(file));
       if (here) return here;
     }
     const beside = join(dirname(s.sandbox.binary), "share", doc.tool, file);
+    const here =
+      typeof root === "object"
+        ? `the current folder's spec.yaml is not valid YAML (${root.invalid}), so verify cannot tell whether the folder is the tool's repository`
+        : "the current folder is not its repository";
     return (
       readIf(beside) ?? {
-        missing: `no ${file}: the tool does not print it (no "documents" in --describe), the current folder is not its repository, and there is none at ${beside}; pass --share DIR`,
+        missing: `no ${file}: the tool does not print it (no "documents" in --describe), ${here}, and there is none at ${beside}; pass --share DIR`,
       }
     );
   };

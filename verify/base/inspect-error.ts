@@ -5,19 +5,25 @@
 import { KNOWN_CODE_EXITS, SCREAMING_SNAKE } from "./contract.ts";
 import type { RunResult } from "./sandbox.ts";
 import type { CommandDoc, Envelope } from "./schemas.ts";
-import { holds, type Subject } from "./subject.ts";
+import { classOf, holds, type Subject } from "./subject.ts";
 
 /**
  * The class of a code: fixed by the contract and SPEC for some, by --describe's
- * error_codes where the tool publishes them, and otherwise by the first exit
- * seen with it: one code never exits two ways.
+ * error_codes where the tool publishes them (read on their own, whether or not
+ * the rest of the kit's fields are there), and otherwise by the first exit
+ * seen with it, never 0: one code never exits two ways, and an error never
+ * exits as a success (contract §5).
  */
 function inspectExit(s: Subject, r: RunResult, code: string): void {
   const f = s.findings;
+  if (r.exit === 0) {
+    f.fail("errors.exit-class", `ok is false (${code}) but the exit is 0, which means success (contract §5)`, r);
+    return;
+  }
   const declaredExit = s.doc?.error_codes?.[code]?.exit;
   const seen = s.exits.get(code);
-  if (seen === undefined) s.exits.set(code, r.exit);
-  const expected = KNOWN_CODE_EXITS[code] ?? declaredExit ?? seen;
+  if (seen === undefined && r.exit !== null) s.exits.set(code, r.exit);
+  const expected = KNOWN_CODE_EXITS[code] ?? declaredExit ?? seen ?? undefined;
   const by =
     KNOWN_CODE_EXITS[code] !== undefined
       ? " (fixed by the contract)"
@@ -33,6 +39,19 @@ function inspectExit(s: Subject, r: RunResult, code: string): void {
       `--describe gives ${code} exit ${declaredExit}; the contract gives ${KNOWN_CODE_EXITS[code]}`,
       r,
     );
+}
+
+/** contract §4: retryable is false for usage and policy errors (exit 2 and 5): the same invocation cannot succeed. */
+function inspectRetryable(s: Subject, r: RunResult, env: Envelope): void {
+  const { code, retryable } = env.error!;
+  const cls = classOf(s, code, r.exit);
+  if (cls !== 2 && cls !== 5) return s.findings.exercised("errors.retryable");
+  s.findings.expect(
+    "errors.retryable",
+    retryable === false,
+    `${code} is a ${cls === 2 ? "usage error (exit 2)" : "policy rejection (exit 5)"} but says retryable: true; retrying the same invocation cannot succeed`,
+    r,
+  );
 }
 
 /** Kit extension describe-schema: the code is in error_codes and among the command's; a missing variable is declared. */
@@ -81,5 +100,6 @@ export function inspectError(s: Subject, r: RunResult, env: Envelope, command: C
     r,
   );
   inspectExit(s, r, code);
+  inspectRetryable(s, r, env);
   inspectDeclared(s, r, env, command);
 }

@@ -82,27 +82,28 @@ export function inspectStreams(s: Subject, r: RunResult): boolean {
   return true;
 }
 
-/** stdout as exactly one JSON document on one line, or null (and a finding). */
+/**
+ * stdout as exactly one JSON object, or null (and a finding). contract §2 asks
+ * for exactly one object, not one line: a pretty-printed envelope is one.
+ */
 export function parseStdout(s: Subject, r: RunResult): unknown {
   const out = r.stdout;
-  const one = out.endsWith("\n") && !out.slice(0, -1).includes("\n") && out.trim().length > 0;
   let value: unknown;
   let parsed = false;
-  if (one)
-    try {
-      value = JSON.parse(out);
-      parsed = true;
-    } catch {
-      parsed = false;
-    }
+  try {
+    value = JSON.parse(out);
+    parsed = true;
+  } catch {
+    parsed = false;
+  }
   const isObject = parsed && value !== null && typeof value === "object" && !Array.isArray(value);
   s.findings.expect(
     "output.one-json",
     isObject,
     out.trim() === ""
       ? "stdout is empty"
-      : !one
-        ? "stdout is not exactly one line ending in a newline"
+      : !parsed
+        ? "stdout is not exactly one JSON document (something else before, after or between)"
         : "stdout is not a JSON object",
     r,
   );

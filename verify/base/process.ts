@@ -1,6 +1,7 @@
 /**
  * The plumbing that keeps a tool from hanging verify: a stdin verify can see
- * read, output read with a bound, and process groups killed whole and
+ * read, output read with a bound, and every process a run started (its
+ * process group, and any that left it for a session of its own) killed and
  * waited for.
  */
 import {
@@ -144,4 +145,84 @@ export function groupAlive(group: number): boolean {
 /** Waits (bounded) until a killed group has no live member, so verify never ends with a tool's process still running. */
 export async function groupGone(group: number, boundMs = 3000): Promise<void> {
   for (let waited = 0; groupAlive(group) && waited < boundMs; waited += 10) await Bun.sleep(10);
+}
+
+/**
+ * The variable every run's environment carries, its value the run's own: a
+ * process keeps the environment it was started with (/proc/PID/environ), so
+ * whatever a tool starts is found by it, in its group or in a session of its
+ * own (setsid, a daemon's double fork). Only a process that clears its whole
+ * environment escapes this, as it escapes any caller.
+ */
+export const RUN_MARK = "VERIFY_RUN_MARK";
+
+/**
+ * Whether a pid was handed out after the tool's: pids go upward and wrap
+ * around to the bottom, and /proc/loadavg's last field is the newest one.
+ * Without it, every pid is a candidate.
+ */
+function startedSince(toolPid: number): (pid: number) => boolean {
+  let newest: number;
+  try {
+    newest = Number(readFileSync("/proc/loadavg", "utf8").trim().split(" ").pop());
+  } catch {
+    return () => true;
+  }
+  if (!Number.isInteger(newest)) return () => true;
+  return newest >= toolPid ? (pid) => pid >= toolPid && pid <= newest : (pid) => pid >= toolPid || pid <= newest;
+}
+
+/**
+ * Live processes (not zombies) started by the run with this mark, whatever
+ * their group or session. Only pids handed out since the tool's own are read
+ * (what it starts comes later).
+ */
+export function marked(mark: string, toolPid: number): number[] {
+  const needle = Buffer.from(`${RUN_MARK}=${mark}`);
+  const out: number[] = [];
+  let pids: string[];
+  try {
+    pids = readdirSync("/proc");
+  } catch {
+    return out; // no /proc: the process group is all verify can follow
+  }
+  const since = startedSince(toolPid);
+  for (const pid of pids) {
+    if (!/^\d+$/.test(pid) || !since(Number(pid)) || Number(pid) === process.pid) continue;
+    try {
+      if (!readFileSync(`/proc/${pid}/environ`).includes(needle)) continue;
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
+      if (state !== "Z" && state !== "X") out.push(Number(pid));
+    } catch {
+      // gone while looking, or not ours to read
+    }
+  }
+  return out;
+}
+
+/** Kills the run's marked processes found (`found`) and any they start meanwhile, waiting (bounded) until none is left. */
+export async function killMarked(mark: string, toolPid: number, found: number[], boundMs = 3000): Promise<void> {
+  for (let left = found, waited = 0; left.length > 0 && waited < boundMs; waited += 10) {
+    for (const pid of left)
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    await Bun.sleep(10);
+    left = marked(mark, toolPid);
+  }
+}
+
+/**
+ * After the tool exits: whether it left a process running (in its group, or
+ * one carrying the run's mark outside it); every one of them killed and waited for.
+ */
+export async function reap(group: number, mark: string, timedOut: boolean): Promise<boolean> {
+  const strays = marked(mark, group);
+  const left = !timedOut && (groupAlive(group) || strays.length > 0);
+  killGroup(group);
+  await Promise.all([groupGone(group), killMarked(mark, group, strays)]);
+  return left;
 }

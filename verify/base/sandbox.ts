@@ -4,7 +4,8 @@
  * stdin a pipe verify watches (a read from it shows, a wait on it is a
  * hang), colour asked for (so a tool that ignores "not a terminal" shows it),
  * and a time limit on every run, so a hang is a finding. Each run is its own
- * process group, killed whole at the time limit and when the tool exits, and
+ * process group, killed whole at the time limit and when the tool exits (with
+ * any process that left it, found by the run's mark: process.ts), and
  * its output is read with a bound: nothing a tool leaves behind can hang verify.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -12,15 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { snapshot } from "./files.ts";
 import type { Pool } from "./pool.ts";
-import {
-  type BoundedRead,
-  groupAlive,
-  groupGone,
-  killGroup,
-  readBounded,
-  StdinWatch,
-  type WatchedStdin,
-} from "./process.ts";
+import { type BoundedRead, killGroup, RUN_MARK, readBounded, reap, StdinWatch, type WatchedStdin } from "./process.ts";
 import { onTerminal, readTerminal, type TerminalSeen } from "./terminal.ts";
 
 export interface Run {
@@ -164,7 +157,10 @@ export class Sandbox {
   }
 
   /** The tool started in a process group of its own: directly, or on a pty through the terminal helper. */
-  #spawn(run: Run): {
+  #spawn(
+    run: Run,
+    mark: string,
+  ): {
     proc: Bun.Subprocess<number | Blob, "pipe", "pipe">;
     stdin: WatchedStdin | null;
     tty: string | null;
@@ -174,7 +170,7 @@ export class Sandbox {
     const binary = run.program ?? this.binary;
     const proc = Bun.spawn(tty ? onTerminal(run.terminal!.python, tty, binary, run.argv) : [binary, ...run.argv], {
       cwd: run.cwd ?? this.cwd,
-      env: this.env(run.env),
+      env: this.env({ ...run.env, [RUN_MARK]: mark }),
       stdin: stdin ? stdin.fd : new Blob([run.stdin ?? ""]),
       stdout: "pipe",
       stderr: "pipe",
@@ -188,7 +184,8 @@ export class Sandbox {
   async run(run: Run): Promise<RunResult> {
     return this.pool.use(async () => {
       const started = performance.now();
-      const { proc, stdin, tty } = this.#spawn(run);
+      const mark = random();
+      const { proc, stdin, tty } = this.#spawn(run, mark);
       const group = proc.pid;
       let timedOut = false;
       const limit = this.#limitFor(run);
@@ -200,10 +197,8 @@ export class Sandbox {
       const err = readBounded(proc.stderr);
       const exit = await proc.exited;
       clearTimeout(timer);
-      // Whatever the tool left running is a finding, and is killed: a caller reading its output to the end would wait for it.
-      const leftover = !timedOut && groupAlive(group);
-      killGroup(group);
-      await groupGone(group);
+      // Whatever the tool left running, in its group or not, is a finding, and is killed: a caller reading its output to the end would wait for it.
+      const leftover = await reap(group, mark, timedOut);
       const streams = await settled(out, err);
       const [stdout, stderr] = streams ?? [out.sofar(), err.sofar()];
       const result: RunResult = {

@@ -26,27 +26,32 @@ export const ErrorObject = v.looseObject({
 export const Pagination = v.looseObject({
   limit: v.pipe(v.number(), v.integer(), v.minValue(1)),
   returned: count,
-  total: v.nullable(count),
-  next_cursor: v.nullable(v.pipe(v.string(), v.minLength(1))),
+  total: v.nullish(count, null),
+  next_cursor: v.nullish(v.pipe(v.string(), v.minLength(1)), null),
 });
 
+/**
+ * meta (contract §2, §11): a key whose value would be null may be left out
+ * (docs/contract-notes.md, 5); the numbers the harness sums, truncated and the
+ * outcome sub-object are always there.
+ */
 export const Outcome = v.looseObject({
   unit: v.picklist(["usd", "rank", "pct", "count", "ms"]),
-  projected: v.nullable(v.number()),
-  realized: v.nullable(v.number()),
+  projected: v.nullish(v.number(), null),
+  realized: v.nullish(v.number(), null),
   cost_usd: nonNegative,
-  confidence: v.nullable(v.pipe(v.number(), v.minValue(0), v.maxValue(1))),
+  confidence: v.nullish(v.pipe(v.number(), v.minValue(0), v.maxValue(1)), null),
 });
 
 export const Meta = v.looseObject({
-  schema: v.nullable(v.string()),
+  schema: v.nullish(v.string(), null),
   duration_ms: nonNegative,
   cost_usd: nonNegative,
   llm_tokens: count,
-  pagination: v.nullable(Pagination),
+  pagination: v.nullish(Pagination, null),
   truncated: v.boolean(),
-  truncation_hint: v.nullable(v.string()),
-  run_dir: v.nullable(v.string()),
+  truncation_hint: v.nullish(v.string(), null),
+  run_dir: v.nullish(v.string(), null),
   outcome: Outcome,
   /** What a caller would run next (a kit addition; where present, command lines). */
   next: v.optional(v.array(v.pipe(v.string(), v.minLength(1)))),
@@ -83,6 +88,8 @@ export interface FlagDoc {
   readonly enum?: string[];
   readonly minimum?: number;
   readonly maximum?: number;
+  /** A required flag's value the tool's own usage error taught (its `allowed`), where --describe lists none: see taught.ts. */
+  taught?: string;
 }
 
 /** One command as verify works with it: the contract's fields, and the kit's where the document has them (else null). */

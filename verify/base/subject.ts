@@ -9,10 +9,12 @@ export interface Subject {
   readonly findings: Findings;
   /** Null until --describe has been read. */
   doc: DescribeDoc | null;
-  /** --strict: every kit extension is demanded, claimed or not. */
+  /** --strict: every check at the level the tool claims must be proven; one no probe proved fails. */
   readonly strict: boolean;
   /** The gate given by --gate, for the tool's own plans and golden cases that drive it; else found beside the tool or on PATH. */
   readonly gate?: string | null;
+  /** --all-extensions: every kit extension is demanded, claimed or not. */
+  readonly allExtensions: boolean;
   /** The exit each error code was first seen with: one code, one exit class (contract §5). */
   readonly exits: Map<string, number | null>;
 }
@@ -21,5 +23,6 @@ export interface Subject {
 export const classOf = (s: Subject, code: string, exit: number | null): number | null =>
   KNOWN_CODE_EXITS[code] ?? s.doc?.error_codes?.[code]?.exit ?? s.exits.get(code) ?? exit;
 
-/** Whether the tool is held to a kit extension: it claims it, or verify runs --strict. */
-export const holds = (s: Subject, ext: Extension): boolean => s.strict || (s.doc?.extensions.includes(ext) ?? false);
+/** Whether the tool is held to a kit extension: it claims it, or verify runs --all-extensions. */
+export const holds = (s: Subject, ext: Extension): boolean =>
+  s.allExtensions || (s.doc?.extensions.includes(ext) ?? false);

@@ -10,6 +10,8 @@ import { isDeepStrictEqual } from "node:util";
 import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
 import { classOf, holds, type Subject } from "../base/subject.ts";
 import type { CommandDoc, Envelope } from "../base/schemas.ts";
+import { checkFields } from "./fields.ts";
+import { checkOptionalFlags } from "./honest-flags.ts";
 import { checkBadInput, probe } from "./usage.ts";
 import { firstField, requiredArgv } from "./values.ts";
 
@@ -40,7 +42,8 @@ async function checkUniversalFlags(s: Subject, c: CommandDoc): Promise<void> {
   const runDir = s.sandbox.dir("run");
   const sets: string[][] = [
     ["--json", "--dry-run", "--force", "--yes", "--no-input", "--wait", "--limit", "1", "--run-dir", runDir],
-    ...(holds(s, "cursor") ? [["--cursor", "not-a-real-cursor", "--no-input"]] : []),
+    // --cursor is the kit's, and only for a list: contract §3 does not make it universal.
+    ...(holds(s, "cursor") && c.isList ? [["--cursor", "not-a-real-cursor", "--no-input"]] : []),
     ...(firstField(c) ? [["--fields", firstField(c)!, "--no-input"]] : []),
   ];
   for (const set of sets) {
@@ -123,9 +126,22 @@ export async function checkToon(s: Subject, c: CommandDoc): Promise<void> {
   );
 }
 
+/** contract §3: --fields on a read's own result (its first example, else its required flags); lists get theirs on their data. */
+async function checkReadFields(s: Subject, c: CommandDoc): Promise<void> {
+  if (c.rw !== "read" || c.isList) return;
+  const r = await probe(s, c, "its own result (for --fields)", [
+    ...(c.examples?.[0]?.argv ?? requiredArgv(c)),
+    "--no-input",
+  ]);
+  const env = inspectEnvelope(s, r, c);
+  if (env?.ok) await checkFields(s, c, r, env);
+}
+
 export async function checkCommand(s: Subject, c: CommandDoc): Promise<void> {
   await Promise.all([
     checkUniversalFlags(s, c),
+    checkReadFields(s, c),
+    checkOptionalFlags(s, c),
     ...(holds(s, "params") ? [checkParams(s, c)] : []),
     checkBadInput(s, c),
   ]);

@@ -21,9 +21,9 @@ import { jsonMismatch, textMismatch } from "../golden/match.ts";
 import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
 import type { Subject } from "../base/subject.ts";
 import { Sandbox, type RunResult } from "../base/sandbox.ts";
-import type { CommandDoc, DescribeDoc, Envelope } from "../base/schemas.ts";
+import type { CommandDoc, DescribeDoc } from "../base/schemas.ts";
 import { checkList } from "./lists.ts";
-import { firstField } from "./values.ts";
+import { checkFields } from "./fields.ts";
 
 export interface GoldenOptions {
   dir: string;
@@ -231,27 +231,4 @@ async function replay(
   await checkFields(s, command, r, env);
   if (command.isList)
     listed.set(command.name, (await checkList(s, command, r.run.argv)).listed || (listed.get(command.name) ?? false));
-}
-
-export async function checkFields(s: Subject, command: CommandDoc, r: RunResult, full: Envelope): Promise<void> {
-  const field = firstField(command) ?? Object.keys((full.data ?? {}) as object)[0] ?? null;
-  if (!field || r.run.argv.some((a) => a.startsWith("--fields"))) return;
-  const p = await s.sandbox.run({
-    ...r.run,
-    label: `${r.run.label} --fields ${field}`,
-    argv: [...r.run.argv, "--fields", field],
-  });
-  const slim = inspectEnvelope(s, p, command);
-  if (!slim || slim.data === null || typeof slim.data !== "object") return;
-  const sameShape =
-    isDeepStrictEqual(Object.keys(slim), Object.keys(full)) &&
-    isDeepStrictEqual(Object.keys(slim.meta).sort(), Object.keys(full.meta).sort()) &&
-    slim.ok;
-  const onlyField = slim.ok && Object.keys(slim.data as object).every((k) => k === field);
-  s.findings.expect(
-    "output.fields-shape",
-    sameShape && onlyField,
-    `--fields ${field} ${sameShape ? `left data keys ${Object.keys(slim.data as object).join(", ")}` : "changed the envelope's shape"}`,
-    p,
-  );
 }

@@ -54,6 +54,33 @@ const TRUNCATION = 'must set truncated and a truncation_hint naming a flag (e.g.
 const saysCut = (env: Envelope): boolean =>
   env.meta.truncated === true && /--[a-z]/.test(env.meta.truncation_hint ?? "");
 
+/**
+ * contract §2, §6: a page that holds the whole list (--limit its total) says
+ * nothing is left: not truncated, and no next_cursor (the cursor extension's
+ * finding where the tool claims it, else the truncation one).
+ */
+async function judgeWhole(s: Subject, command: CommandDoc, total: number, run: PageRun): Promise<void> {
+  const max = command.pagination?.max_limit;
+  if (max !== undefined && total > max) return;
+  const whole = await run(`--limit ${total} (the whole list)`, ["--limit", String(total)]);
+  const pg = whole.env?.ok ? whole.env.meta.pagination : null;
+  // Refused, or capped below its total (a page limit of its own): not a page that holds everything.
+  if (!whole.env || !pg || pg.returned < total) return;
+  const f = s.findings;
+  f.expect(
+    "lists.truncation",
+    whole.env.meta.truncated !== true,
+    `--limit ${total} returned all ${total} items of '${command.name}', nothing left, but says truncated: true`,
+    whole.r,
+  );
+  f.expect(
+    holds(s, "cursor") ? "lists.cursor" : "lists.truncation",
+    pg.next_cursor === null,
+    `--limit ${total} returned all ${total} items of '${command.name}', nothing left, but gives a next_cursor`,
+    whole.r,
+  );
+}
+
 /** A cut list says so: the default page of a longer list, then --limit 1; with the cursor extension, a walk. */
 async function judgeCut(s: Subject, command: CommandDoc, dflt: { r: RunResult; env: Envelope }, run: PageRun) {
   const f = s.findings;
@@ -71,6 +98,7 @@ async function judgeCut(s: Subject, command: CommandDoc, dflt: { r: RunResult; e
   const cut = await run("--limit 1", ["--limit", "1"]);
   if (cut.env?.ok && f.expect("lists.truncation", saysCut(cut.env), `--limit 1 of a longer list ${TRUNCATION}`, cut.r))
     prove(s, "lists.truncation");
+  if (total !== null) await judgeWhole(s, command, total, run);
   if (!holds(s, "cursor")) return;
   if (cut.env?.ok)
     f.expect(

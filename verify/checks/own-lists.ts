@@ -12,7 +12,7 @@ import { grow } from "./grow.ts";
 import { declaredDefault, isObject, without } from "./list-items.ts";
 import { LIST_CHECKS, madeData, proven, unproven } from "./list-proof.ts";
 import { checkList } from "./lists.ts";
-import { firstField, requiredArgv, words } from "./values.ts";
+import { requiredArgv, words } from "./values.ts";
 
 type FieldsCheck = (s: Subject, c: CommandDoc, r: RunResult, env: Envelope) => Promise<void>;
 
@@ -32,18 +32,27 @@ async function onMadeData(s: Subject, doc: DescribeDoc, c: CommandDoc, argv: rea
   if (seen.listed && seen.boundShown) madeData(s, c.name, grown.how);
 }
 
+/**
+ * The list on its own data: each way to run it in turn (its examples, its
+ * required flags alone) until one shows its
+ * bound; an example with a filter may list too few where the plain list has plenty.
+ */
 async function ownList(s: Subject, doc: DescribeDoc, c: CommandDoc, drove: ReadonlySet<string>, fields: FieldsCheck) {
   const candidates = [...(c.examples ?? []).map((e) => e.argv), requiredArgv(c)];
+  let first: { argv: readonly string[]; bound: number } | null = null;
   for (const argv of candidates) {
     const full = listArgv(c, argv);
     const seen = await checkList(s, c, full);
     if (!seen.listed) continue;
-    const r = await s.sandbox.run({ label: `${c.name} (its own data)`, argv: full });
-    const env = inspectEnvelope(s, r, c);
-    if (env?.ok && isObject(env.data) && firstField(c) !== null) await fields(s, c, r, env);
-    if (!seen.boundShown) await onMadeData(s, doc, c, argv, seen.bound);
-    return;
+    if (first === null) {
+      first = { argv, bound: seen.bound };
+      const r = await s.sandbox.run({ label: `${c.name} (its own data)`, argv: full });
+      const env = inspectEnvelope(s, r, c);
+      if (env?.ok && isObject(env.data)) await fields(s, c, r, env);
+    }
+    if (seen.boundShown) return;
   }
+  if (first) return onMadeData(s, doc, c, first.argv, first.bound);
   // No list from its own data: perhaps it lists only what was made first (a file its create path writes).
   await onMadeData(s, doc, c, candidates[0]!, declaredDefault(c));
   if (!drove.has(c.name))

@@ -111,25 +111,28 @@ async function checkFlagErrors(s: Subject, c: CommandDoc): Promise<void> {
     );
 }
 
-/** contract §6: --limit 0 is a usage error (a range rejection with allowed and got), never "unbounded". */
+/** contract §6: --limit 0, or below 0, is a usage error (a range rejection with allowed and got), never "unbounded" nor a count from the end. */
 async function checkLimitZero(s: Subject, c: CommandDoc): Promise<void> {
-  const r = await probe(s, c, "--limit 0", [...requiredArgv(c), "--limit", "0", "--no-input"]);
-  const env = inspectEnvelope(s, r, c);
-  if (
-    env &&
-    s.findings.expect(
-      "lists.limit-zero",
-      r.exit === 2 && !env.ok,
-      `--limit 0 gave exit ${r.exit} (${env?.error?.code ?? "success"}), expected exit 2: 0 is not 'unbounded'`,
-      r,
+  for (const bad of [["--limit", "0"], ["--limit=-1"]]) {
+    const label = bad.join(" ");
+    const r = await probe(s, c, label, [...requiredArgv(c), ...bad, "--no-input"]);
+    const env = inspectEnvelope(s, r, c);
+    if (
+      env &&
+      s.findings.expect(
+        "lists.limit-zero",
+        r.exit === 2 && !env.ok,
+        `${label} gave exit ${r.exit} (${env?.error?.code ?? "success"}), expected exit 2: it is no bound`,
+        r,
+      )
     )
-  )
-    s.findings.expect(
-      "errors.range",
-      env.error!.allowed !== undefined && env.error!.got !== undefined,
-      `--limit 0: the range rejection has no ${env.error!.allowed === undefined ? "allowed" : "got"}: ${JSON.stringify(env.error)}`,
-      r,
-    );
+      s.findings.expect(
+        "errors.range",
+        env.error!.allowed !== undefined && env.error!.got !== undefined,
+        `${label}: the range rejection has no ${env.error!.allowed === undefined ? "allowed" : "got"}: ${JSON.stringify(env.error)}`,
+        r,
+      );
+  }
 }
 
 /** Each kind of bad input, answered with exit 2 and an error that teaches. */

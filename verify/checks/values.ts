@@ -39,7 +39,7 @@ export function requiredArgv(c: CommandDoc, except: readonly string[] = []): str
   const out: string[] = [];
   for (const flag of c.flags) {
     if (!flag.required || except.includes(flag.name)) continue;
-    const value = plausible(props(c)[flag.name] ?? fromFlag(flag));
+    const value = flag.taught ?? plausible(props(c)[flag.name] ?? fromFlag(flag));
     out.push(value === null ? `--${flag.name}` : `--${flag.name}=${value}`);
   }
   return out;
