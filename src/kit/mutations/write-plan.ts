@@ -9,13 +9,19 @@ import * as z from "zod/mini";
 import { type CommandContext, describe } from "../declare/index.ts";
 import { asKitError } from "../output/index.ts";
 import { buildPlan, PLAN_FILE, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
+import { showItems } from "./shown-items.ts";
 
 export const planResult = z.object({
   plan: describe(z.string(), "The plan.json written: give it to the gate, then to `apply --plan`."),
   checksum: z.string(),
   expiry: z.string(),
-  items: z.array(
-    z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
+  total: describe(z.int(), "How many items the plan holds; plan.json has them all."),
+  counts: describe(z.record(z.string(), z.int()), "How many items per action."),
+  items: describe(
+    z.array(
+      z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
+    ),
+    "The first page of the items (--limit, --cursor); `item list --plan` reads the rest.",
   ),
 });
 
@@ -53,15 +59,12 @@ export async function writePlan(
   }
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
   writePlanFile(path, plan);
-  return {
-    plan: path,
-    checksum: plan.checksum,
-    expiry: plan.expiry,
-    items: plan.items.map((i) => ({
-      id: i.id,
-      action: i.action,
-      reason: i.reason,
-      target_resource_ids: i.target_resource_ids,
-    })),
-  };
+  const rows = plan.items.map((i) => ({
+    id: i.id,
+    action: i.action,
+    reason: i.reason,
+    target_resource_ids: i.target_resource_ids,
+  }));
+  const shown = showItems(ctx, rows, { tool: ctx.tool.name, plan: path }, (i) => i.action);
+  return { plan: path, checksum: plan.checksum, expiry: plan.expiry, ...shown };
 }

@@ -3,6 +3,7 @@ import { APPROVER_KEY_ENV, approve, candidate, person } from "../../../src/gate/
 import { judge } from "../../../src/gate/judge.ts";
 import { readBack } from "../../../src/gate/readback.ts";
 import { defineCommand } from "agent-cli-kit";
+import { PLAN_LIST, showItems } from "agent-cli-kit/writes";
 import { APPROVE_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({
@@ -31,6 +32,7 @@ export default defineCommand({
     "MISSING_ENV",
   ],
   env: APPROVE_ENV,
+  list: PLAN_LIST,
   examples: [
     { argv: ["--plan", "./run"], summary: "Approve the plan in ./run, signed with the key in AGENT_APPROVER_KEY." },
   ],
@@ -40,6 +42,11 @@ export default defineCommand({
     // A person's decision on the policy's limits, but the read-back still proves the targets are the tool's to touch.
     const live = await readBack(c.tool, c.path, ctx.env, ctx.signal);
     const items = judge(c.plan, c.policy, live).items.map((i) => ({ ...i, exceeded: [] }));
-    return approve(c, signer, ctx.now(), items);
+    const approved = approve(c, signer, ctx.now(), items);
+    ctx.next(`${c.plan.tool} apply --plan ${ctx.flags.plan}`);
+    return {
+      ...approved,
+      ...showItems(ctx, approved.items, { tool: c.plan.tool, plan: ctx.flags.plan }, (i) => i.action),
+    };
   },
 });
