@@ -3,7 +3,7 @@ import { APPROVER_KEY_ENV, approve, candidate, person } from "../../../src/gate/
 import { judge } from "../../../src/gate/judge.ts";
 import { readBack } from "../../../src/gate/readback.ts";
 import { defineCommand } from "agent-cli-kit";
-import { PLAN_LIST, showItems } from "agent-cli-kit/writes";
+import { showItems } from "agent-cli-kit/writes";
 import { APPROVE_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({
@@ -32,7 +32,6 @@ export default defineCommand({
     "MISSING_ENV",
   ],
   env: APPROVE_ENV,
-  list: PLAN_LIST,
   examples: [
     { argv: ["--plan", "./run"], summary: "Approve the plan in ./run, signed with the key in AGENT_APPROVER_KEY." },
   ],
@@ -43,6 +42,7 @@ export default defineCommand({
     const live = await readBack(c.tool, c.path, ctx.env, ctx.signal);
     const items = judge(c.plan, c.policy, live).items.map((i) => ({ ...i, exceeded: [] }));
     const approved = approve(c, signer, ctx.now(), items);
+    // A person's act at the command line, no list to page: the first page of the items, and the counts of them all.
     ctx.next(`${c.plan.tool} apply --plan ${ctx.flags.plan}`);
     return {
       ...approved,
