@@ -55,14 +55,14 @@ describe("the text a model reads", () => {
       arguments: { "run-dir": RUN, limit: 2, cursor: meta.next_cursor },
     });
     expect(JSON.parse((rest.content as Text)[0]!.text).items[0].id).not.toBe(JSON.parse(content[0]!.text).items[0].id);
-  }, 60_000);
+  }, 120_000);
 
   test("a host that asks (--structured) gets outputSchema and structuredContent", async () => {
     const client = await connect(["--structured"]);
     expect((await client.listTools()).tools.every((t) => t.outputSchema !== undefined)).toBe(true);
     const r = await client.callTool({ name: "seo_list_finding", arguments: { "run-dir": RUN, limit: 2 } });
     expect(r.structuredContent).toEqual(JSON.parse((r.content as Text)[0]!.text));
-  }, 60_000);
+  }, 120_000);
 });
 
 describe("progress", () => {
@@ -98,5 +98,5 @@ describe("progress", () => {
     } finally {
       site.stop();
     }
-  }, 60_000);
+  }, 120_000);
 });
