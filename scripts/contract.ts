@@ -37,7 +37,7 @@ async function mcpProfiles(
   doc: DescribeDoc,
 ): Promise<Record<string, { tools: string[]; count: number; sha256: string }>> {
   const listed: Record<string, { name: string }[]> = Object.fromEntries(
-    MCP_PROFILES.map((p) => [p, servedTools(doc, p).map(toolOf)]),
+    MCP_PROFILES.map((p) => [p, servedTools(doc, p).map((s) => toolOf(s))]),
   );
   if (tool.mcpProfiles?.length) {
     const { profiles } = (await import(join(root, "tools", name, "mcp.ts"))) as McpExtensionModule;

@@ -240,7 +240,7 @@ const viaMcp: Door = async (kb, command, input) => {
   });
   return r.isError
     ? { ok: false, data: null, error: errorOf(r) }
-    : { ok: true, data: r.structuredContent, error: null };
+    : { ok: true, data: JSON.parse((r.content as { text: string }[])[0]!.text), error: null };
 };
 
 const viaManifest: Door = async (kb, command, input) => {

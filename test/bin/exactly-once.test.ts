@@ -31,7 +31,7 @@ async function planned(ws: Workspace): Promise<number> {
   const p = await ws.seo(["plan", "--run-dir", ws.run]);
   expect(p.code).toBe(0);
   expect((await ws.gate(["review", "--plan", ws.run])).code).toBe(0);
-  return p.json.data.items.length;
+  return p.json.data.total;
 }
 
 const executedPerKey = (rows: any[]) =>

@@ -1,7 +1,7 @@
 /**
  * `<tool> --mcp`, driven by the official SDK's client over stdio against the
  * compiled binaries: the tool list, both profiles, the same data and errors as
- * the argv door, cursors, TOON text blocks, and a plan made over MCP that apply
+ * the argv door (structured content, which a host asks for with --structured), cursors, TOON text blocks, and a plan made over MCP that apply
  * still refuses without the gate.
  */
 import { afterAll, describe, expect, test } from "bun:test";
@@ -57,7 +57,7 @@ describe("seo --mcp", () => {
   });
 
   test("every case gives the data and the error the argv door gives", async () => {
-    const client = await connect("seo");
+    const client = await connect("seo", ["--structured"]);
     const cases: [string, Record<string, unknown>, string[]][] = [
       [
         "seo_list_finding",
@@ -96,7 +96,7 @@ describe("seo --mcp", () => {
   });
 
   test("a list pages across two calls with the cursor the first returns", async () => {
-    const client = await connect("seo");
+    const client = await connect("seo", ["--structured"]);
     const one = await client.callTool({ name: "seo_list_finding", arguments: { "run-dir": RUN, limit: 5 } });
     const cursor = (one._meta as { meta: { pagination: { next_cursor: string } } }).meta.pagination.next_cursor;
     expect(cursor).toBeTruthy();
@@ -108,8 +108,8 @@ describe("seo --mcp", () => {
 
   test("TOON text blocks (--toon, or AGENT_MCP_OUTPUT_FORMAT=toon) decode to the structured content; an unknown format or profile fails the start", async () => {
     for (const client of [
-      await connect("seo", ["--toon"]),
-      await connect("seo", [], { AGENT_MCP_OUTPUT_FORMAT: "toon" }),
+      await connect("seo", ["--toon", "--structured"]),
+      await connect("seo", [], { AGENT_MCP_OUTPUT_FORMAT: "toon", AGENT_MCP_STRUCTURED: "1" }),
     ]) {
       const r = await client.callTool({ name: "seo_list_finding", arguments: { "run-dir": RUN, limit: 3 } });
       const text = (r.content as { text: string }[])[0]!.text;
@@ -131,7 +131,7 @@ describe("seo --mcp", () => {
 describe("brain --mcp", () => {
   test("a note planned over MCP is a plan: apply refuses it until the gate approves", async () => {
     const { dir, repo, git, env } = knowledgeBase();
-    const client = await connect("brain", [], env);
+    const client = await connect("brain", ["--structured"], env);
     const planned = await client.callTool({
       name: "brain_create_note",
       arguments: { repo, title: "Planned over MCP", body: "A body.", "run-dir": join(dir, "run") },

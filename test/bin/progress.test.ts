@@ -1,6 +1,7 @@
 /**
  * Long work shows progress to a person at a terminal (stderr is a
- * pseudo-terminal from script(1)), and never on stdout or off a terminal.
+ * pseudo-terminal from script(1)), and never on stdout, off a terminal or
+ * under --json (stdout to a file is JSON anyway).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -28,7 +29,7 @@ function onTerminal(argv: string[], env: Record<string, string> = {}): { termina
 
 describe("progress on a terminal", () => {
   test("seo crawl: pages counted on stderr; stdout is the one envelope; piped, nothing", async () => {
-    const args = ["crawl", "--dir", join(root, "examples", "site"), "--json"];
+    const args = ["crawl", "--dir", join(root, "examples", "site")];
     const t = onTerminal([binary("seo"), ...args, "--run-dir", mkdtempSync(join(tmpdir(), "crawl-"))]);
     expect(t.terminal).toMatch(/crawled pages: \d+/);
     expect(t.stdout).not.toContain("crawled pages");
@@ -42,9 +43,23 @@ describe("progress on a terminal", () => {
     expect((await ws.seo(["plan", "--run-dir", ws.run])).code).toBe(0);
     expect((await ws.gate(["review", "--plan", ws.run])).code).toBe(0);
     const n = JSON.parse(readFileSync(join(ws.run, "plan.json"), "utf8")).items.length;
-    const t = onTerminal([binary("seo"), "apply", "--plan", ws.run, "--json"], ws.env);
+    const t = onTerminal([binary("seo"), "apply", "--plan", ws.run], ws.env);
     expect(t.terminal).toContain(`applied: ${n} of ${n}`);
     expect(JSON.parse(t.stdout).data.executed).toBe(n);
+  }, 120_000);
+
+  test("extract, audit and plan: pages counted to the last one; under --json, nothing", async () => {
+    const ws = await workspace({ pages: 30, maxPages: 30 });
+    for (const [stage, label] of [
+      ["extract", "extracted pages"],
+      ["audit", "audited pages"],
+      ["plan", "planned pages"],
+    ] as const) {
+      const t = onTerminal([binary("seo"), stage, "--run-dir", ws.run], ws.env);
+      expect(t.terminal).toContain(`${label}: 30 of 30`);
+      expect(JSON.parse(t.stdout).ok).toBe(true);
+      expect(onTerminal([binary("seo"), stage, "--run-dir", ws.run, "--json"], ws.env).terminal).not.toContain(label);
+    }
   }, 120_000);
 
   test("brain search over a repository indexed for the first time: notes counted", () => {
@@ -56,7 +71,7 @@ describe("progress on a terminal", () => {
         `---\nid: n-${i}\ntitle: Note ${i}\ntags: [t]\n---\n\nwhetstone ${i}\n`,
       );
     commitAll(repo);
-    const t = onTerminal([binary("brain"), "search", "--query", "whetstone", "--repo", repo, "--json"]);
+    const t = onTerminal([binary("brain"), "search", "--query", "whetstone", "--repo", repo]);
     expect(t.terminal).toContain("indexed notes: 2000 of 2000");
     expect(JSON.parse(t.stdout).ok).toBe(true);
   });

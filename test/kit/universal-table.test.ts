@@ -163,7 +163,7 @@ describe("one row in the universal flag table", () => {
     const doc = k.compileTool(k.tool).describe;
     const want = { type: "boolean", description: "The probe flag." };
     expect(k.declaredTools([doc]).tools.probe_list_item.input_schema.properties["probe-flag"]).toEqual(want);
-    const served = k.servedTools(doc, "full").map(k.toolOf);
+    const served = k.servedTools(doc, "full").map((s: unknown) => k.toolOf(s));
     expect(served[0].inputSchema.properties["probe-flag"]).toEqual(want);
   });
 

@@ -230,5 +230,10 @@ async function replay(
   if (!env?.ok || !command || env.data === null || typeof env.data !== "object") return;
   await checkFields(s, command, r, env);
   if (command.isList)
-    listed.set(command.name, (await checkList(s, command, r.run.argv)).listed || (listed.get(command.name) ?? false));
+    // Paged in the case's own environment: a list that needs its variables (a key, a policy) lists nothing without them.
+    listed.set(
+      command.name,
+      (await checkList(s, command, r.run.argv, { ...(r.run.env ? { env: r.run.env } : {}) })).listed ||
+        (listed.get(command.name) ?? false),
+    );
 }

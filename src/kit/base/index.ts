@@ -1,5 +1,6 @@
 /**
- * contract §1's verb table, node:fs loaded on first use, and a child run as a process group of its own: what every
+ * contract §1's verb table, node:fs loaded on first use, a child run as a process group of its own, and how progress
+ * crosses to a door: what every
  * layer of the kit may import. It imports no other kit folder, so nothing here can lean on a layer above it.
  */
 export { fs } from "./node-fs.ts";
@@ -12,3 +13,4 @@ export {
   type Tier1Verb,
 } from "./verbs.ts";
 export { endGroup, type GroupOptions, type GroupRun, groupMembers, runInGroup } from "./process-group.ts";
+export { PROGRESS_ENV, PROGRESS_PREFIX, type ProgressReport, progressOf } from "./progress-lines.ts";

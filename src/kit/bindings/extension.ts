@@ -7,6 +7,7 @@
  * tools declare their arguments in zod, as commands declare flags; the build
  * derives the JSON Schema `tools/list` shows (a binary carries no zod).
  */
+import type { ProgressReport } from "../base/index.ts";
 import type { ZodMiniObject } from "zod/mini";
 
 /** What a command answered: its envelope, as the argv door prints it. */
@@ -21,7 +22,7 @@ export interface CommandAnswer {
 /** Runs `argv` on this tool (or on the fleet tool `tool`), with `input` as its --params document. */
 export type RunCommand = (
   argv: readonly string[],
-  opts?: { input?: Record<string, unknown>; tool?: string },
+  opts?: { input?: Record<string, unknown>; tool?: string; onProgress?: (p: ProgressReport) => void },
 ) => Promise<CommandAnswer>;
 
 export interface ExtensionTool {

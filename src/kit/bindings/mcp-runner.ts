@@ -1,4 +1,5 @@
 /** How every MCP call runs: the command as a child of this binary, as the argv door runs it. */
+import { PROGRESS_ENV, type ProgressReport, progressOf } from "../base/index.ts";
 import type { Calls } from "./calls.ts";
 import { doorEnv } from "../identity/index.ts";
 import type { CommandAnswer, RunCommand } from "./extension.ts";
@@ -17,11 +18,29 @@ const cancelled = (): CommandAnswer => ({
   meta: {},
 });
 
+/** The child's stderr, line by line: progress reports to `onProgress`, every other line on to the server's stderr. */
+async function splitStderr(stream: ReadableStream<Uint8Array>, onProgress: (p: ProgressReport) => void): Promise<void> {
+  const decoder = new TextDecoder();
+  let rest = "";
+  const line = (l: string) => {
+    const p = progressOf(l);
+    if (p) onProgress(p);
+    else process.stderr.write(`${l}\n`);
+  };
+  for await (const chunk of stream) {
+    const lines = (rest + decoder.decode(chunk, { stream: true })).split("\n");
+    rest = lines.pop()!;
+    lines.forEach(line);
+  }
+  if (rest) line(rest);
+}
+
 /**
  * Runs a command of this tool (or of the fleet tool `tool`) as the argv door
  * does, its input as the --params document: how every MCP call acts. The
  * child gets the server's environment (as the runtime read it) with the door
- * named; its diagnostics go to the server's stderr (stdout is protocol frames).
+ * named; its diagnostics go to the server's stderr (stdout is protocol frames),
+ * and its progress, when `onProgress` takes it, to the caller.
  * `start` is the argv that starts a tool, as the runtime that serves knows it
  * (this binary, the multicall, or a sibling binary).
  */
@@ -31,17 +50,22 @@ export const commandRunner =
     const base = start(o.tool);
     const spawn = () =>
       Bun.spawn([...base, ...argv, ...(o.input ? ["--params", "-"] : []), "--json", "--no-input"], {
-        env: doorEnv(env, "mcp"),
+        // Progress lines on stderr only when the caller takes them (runtime/progress.ts).
+        env: o.onProgress ? { ...doorEnv(env, "mcp"), [PROGRESS_ENV]: "lines" } : doorEnv(env, "mcp"),
         stdin: o.input ? new Blob([JSON.stringify(o.input)]) : "ignore",
         stdout: "pipe",
-        stderr: "inherit",
+        stderr: o.onProgress ? "pipe" : "inherit",
         // A group of its own: on a signal the server stops whatever the command started, too (calls.ts).
         detached: true,
       });
     return calls.child(
       spawn,
       async (child) => {
-        const [out, exit] = await Promise.all([new Response(child.stdout as ReadableStream).text(), child.exited]);
+        const [out, exit] = await Promise.all([
+          new Response(child.stdout as ReadableStream).text(),
+          child.exited,
+          o.onProgress ? splitStderr(child.stderr as ReadableStream<Uint8Array>, o.onProgress) : null,
+        ]);
         try {
           const env = JSON.parse(out) as Omit<CommandAnswer, "exit">;
           return { exit, ok: env.ok, data: env.data, error: env.error, meta: env.meta };

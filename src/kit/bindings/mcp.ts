@@ -18,27 +18,21 @@ import {
   McpError,
   ReadResourceRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { encode as toToon } from "@toon-format/toon";
 import type { CommandDoc, DescribeDoc } from "../introspection/index.ts";
-import { inputOf, toolName } from "./manifest.ts";
+import { toolName } from "./manifest.ts";
 import { ResourceError, type ProfileContext, type RunCommand, type ServedProfile } from "./extension.ts";
 import { commandRunner } from "./mcp-runner.ts";
 import { Calls } from "./calls.ts";
-import { errorText, failedCall, forMcp } from "./mcp-errors.ts";
+import { errorText, failedCall } from "./mcp-errors.ts";
 import { LineTransport } from "./stdio.ts";
+import { type Answering, call, type Served, toolOf } from "./mcp-answer.ts";
+import { progressNotifier } from "./mcp-progress.ts";
 
 export const MCP_PROFILES = ["full", "read-only"] as const;
 export const MCP_FORMATS = ["json", "toon"] as const;
 export type McpProfile = (typeof MCP_PROFILES)[number];
 export type McpFormat = (typeof MCP_FORMATS)[number];
-
-/** Past this a TOON text block is not worth the encoding: the call answers compact JSON instead. */
-const MAX_TOON_BYTES = 256 * 1024;
-
-interface Served {
-  readonly name: string;
-  readonly command: CommandDoc;
-}
+export { toolOf } from "./mcp-answer.ts";
 
 /** The tools a profile lists, sorted by name so `tools/list` is the same on every run; never a person's act. */
 export function servedTools(doc: DescribeDoc, profile: McpProfile): Served[] {
@@ -46,38 +40,6 @@ export function servedTools(doc: DescribeDoc, profile: McpProfile): Served[] {
     .filter((c) => !c.person && (profile === "full" || c.rw === "read"))
     .map((c) => ({ name: toolName(doc.tool, c), command: c }))
     .sort((a, b) => (a.name < b.name ? -1 : 1));
-}
-
-/** A served command as `tools/list` shows it. */
-export const toolOf = ({ name, command: c }: Served) => ({
-  name,
-  description: c.description ? `${c.summary} ${c.description}` : c.summary,
-  inputSchema: inputOf(c),
-  outputSchema: c.output_schema,
-  annotations: {
-    title: c.summary,
-    readOnlyHint: c.rw === "read",
-    destructiveHint: c.rw === "write",
-    idempotentHint: c.rw === "read",
-    openWorldHint: false,
-  },
-});
-
-/** One call: the command run as argv would run it, its envelope folded into an MCP result. */
-async function call(run: RunCommand, served: Served, args: Record<string, unknown>, format: McpFormat) {
-  const envelope = await run(served.command.name.split(" "), { input: args });
-  if (!envelope.ok)
-    return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(forMcp(envelope.error)) }] };
-  const data = envelope.data ?? {};
-  let text = JSON.stringify(data);
-  if (format === "toon")
-    try {
-      const toon = toToon(data);
-      if (Buffer.byteLength(toon) <= MAX_TOON_BYTES) text = toon;
-    } catch {
-      // Unencodable as TOON: the compact JSON stands, and structuredContent carries the data either way.
-    }
-  return { structuredContent: data, content: [{ type: "text" as const, text }], _meta: { meta: envelope.meta } };
 }
 
 /** A command this profile does not list, called by name: POLICY_DENIED, saying why. */
@@ -102,14 +64,16 @@ function serveCommands(
   server: Server,
   doc: DescribeDoc,
   profile: McpProfile,
-  format: McpFormat,
+  how: Answering,
   calls: Calls,
   run: RunCommand,
 ): void {
   const served = servedTools(doc, profile);
   const byName = new Map(served.map((s) => [s.name, s]));
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: served.map(toolOf) }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: served.map((s) => toolOf(s, how.structured)),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const target = byName.get(request.params.name);
     if (!target) {
       const unlisted = doc.commands.find((c) => toolName(doc.tool, c) === request.params.name);
@@ -119,9 +83,13 @@ function serveCommands(
         `no tool is named ${request.params.name}; tools: ${served.map((s) => s.name).join(", ")}`,
       );
     }
-    return calls.call(target.command.rw !== "read", () =>
-      call(run, target, (request.params.arguments ?? {}) as Record<string, unknown>, format),
-    );
+    const args = (request.params.arguments ?? {}) as Record<string, unknown>;
+    const notifier = progressNotifier(request.params._meta?.progressToken, extra.sendNotification);
+    try {
+      return await calls.call(target.command.rw !== "read", () => call(run, target, args, how, notifier.onProgress));
+    } finally {
+      notifier.stop();
+    }
   });
 }
 
@@ -175,6 +143,8 @@ function serveExtension(
 export interface ServeOptions {
   readonly profile: string;
   readonly format: McpFormat;
+  /** The host reads structuredContent (`--structured`, AGENT_MCP_STRUCTURED=1): tools list their outputSchema. */
+  readonly structured: boolean;
   readonly version: string;
   /**
    * The argv door's redactor. Every frame the server writes passes it, the
@@ -197,7 +167,15 @@ export async function serveMcp(doc: DescribeDoc, opts: ServeOptions, extension?:
   const calls = new Calls(opts.io.env);
   const run = commandRunner(calls, opts.io.env, opts.start);
   if (extension) serveExtension(server, extension, calls, run, opts.io);
-  else serveCommands(server, doc, opts.profile as McpProfile, opts.format, calls, run);
+  else
+    serveCommands(
+      server,
+      doc,
+      opts.profile as McpProfile,
+      { format: opts.format, structured: opts.structured },
+      calls,
+      run,
+    );
   const log = (line: string) => void Bun.write(Bun.stderr, `${doc.tool}: ${line}\n`);
   const stop = (signal: string) => {
     if (calls.stopping) return;

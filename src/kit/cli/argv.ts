@@ -11,6 +11,8 @@ export interface ArgvFlag {
   readonly name: string;
   /** Switches take no value; everything else takes exactly one per occurrence. */
   readonly kind: "boolean" | "value" | "repeatable";
+  /** A flag the command cannot run without: a stray word is most likely its value. */
+  readonly required?: boolean;
 }
 
 /** Raw values as typed: strings (or string lists), `true`/`false` for switches. */
@@ -36,6 +38,21 @@ const BOOLEAN_TEXT: ReadonlyMap<string, boolean> = new Map([
   ["0", false],
 ]);
 
+const given = (tokens: readonly string[], name: string): boolean =>
+  tokens.some((t) => t === `--${name}` || t.startsWith(`--${name}=`));
+
+/** A word where a flag was expected: name the required flag still missing (the word is most likely its value), else any flag that takes one. */
+function strayHint(word: string, tokens: readonly string[], known: readonly ArgvFlag[], usage: string): string {
+  const missing = known.filter((f) => f.required && !given(tokens, f.name));
+  const help = `see \`${usage} --help\``;
+  if (missing.length > 0) {
+    const value = /^[\w./:@-]+$/.test(word) ? word : JSON.stringify(word);
+    const rest = missing.slice(1).map((f) => ` --${f.name}=VALUE`);
+    return `the required --${missing[0]!.name} is missing: pass the value as a flag, \`${usage} --${missing[0]!.name}=${value}${rest.join("")}\`; ${help}`;
+  }
+  return `pass values as flags, e.g. --${known.find((f) => f.kind !== "boolean")?.name ?? "flag"}=VALUE; ${help}`;
+}
+
 export function parseFlags(tokens: readonly string[], known: readonly ArgvFlag[], usage: string): RawFlags {
   const byName = new Map(known.map((f) => [f.name, f]));
   const names = known.map((f) => `--${f.name}`);
@@ -51,7 +68,7 @@ export function parseFlags(tokens: readonly string[], known: readonly ArgvFlag[]
       const got = token === "--" ? tokens.slice(i + 1).join(" ") : token;
       throw new KitError("USAGE", `unexpected argument '${got}': ${usage} takes flags only`, {
         got,
-        hint: `pass values as flags, e.g. --${known.find((f) => f.kind !== "boolean")?.name ?? "flag"}=VALUE; see \`${usage} --help\``,
+        hint: strayHint(got, tokens, known, usage),
       });
     }
     const eq = token.indexOf("=");

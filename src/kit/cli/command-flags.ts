@@ -30,7 +30,7 @@ export async function readCommandFlags(
 ): Promise<CommandFlags> {
   const raw: RawFlags = parseFlags(
     tokens,
-    [...specs.map((s) => ({ name: s.name, kind: argvKind(s) })), ...UNIVERSAL_ARGV],
+    [...specs.map((s) => ({ name: s.name, kind: argvKind(s), required: s.required })), ...UNIVERSAL_ARGV],
     usage,
   );
   if (typeof raw.params !== "string") return { input: convertFlags(specs, raw, "argv"), universal: universalOf(raw) };

@@ -20,6 +20,8 @@ export interface FlagSpec {
   /** The schema supplies a value when the flag is absent. */
   readonly defaulted: boolean;
   readonly enumValues?: readonly string[];
+  /** A repeatable flag's values, each of which must be one of these. */
+  readonly itemEnumValues?: readonly string[];
   /** For arrays: the kind of each element. */
   readonly itemKind?: FlagKind;
 }

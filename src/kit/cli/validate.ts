@@ -76,6 +76,9 @@ export function convertFlags(
     if (Object.hasOwn(raw, spec.name)) {
       const value = convert(spec, raw[spec.name], source);
       if (spec.enumValues && !spec.enumValues.includes(value as string)) throw notInEnum(spec, value);
+      const stray =
+        spec.itemEnumValues && (value as unknown[]).find((v) => !spec.itemEnumValues!.includes(v as string));
+      if (stray !== undefined && stray !== false) throw notInEnum({ ...spec, enumValues: spec.itemEnumValues }, stray);
       input[spec.key] = value;
     }
     // An absent switch is false unless the schema gives its own default.

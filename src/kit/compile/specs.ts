@@ -15,11 +15,19 @@ const core = (js: JsonSchema): JsonSchema => {
   return value?.length === 1 ? core(value[0]!) : js;
 };
 
-function kindOf(js: JsonSchema): { kind: FlagKind; enumValues?: string[]; itemKind?: FlagKind } {
+function kindOf(js: JsonSchema): {
+  kind: FlagKind;
+  enumValues?: string[];
+  itemKind?: FlagKind;
+  itemEnumValues?: string[];
+} {
   const c = core(js);
   if (Array.isArray(c.enum)) return { kind: "enum", enumValues: c.enum.map(String) };
   if (c.type === "boolean" || c.type === "integer" || c.type === "number") return { kind: c.type };
-  if (c.type === "array") return { kind: "array", itemKind: kindOf((c.items ?? {}) as JsonSchema).kind };
+  if (c.type === "array") {
+    const item = kindOf((c.items ?? {}) as JsonSchema);
+    return { kind: "array", itemKind: item.kind, ...(item.enumValues ? { itemEnumValues: item.enumValues } : {}) };
+  }
   return { kind: "string" };
 }
 

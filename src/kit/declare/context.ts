@@ -41,15 +41,21 @@ export interface CommandContext<F> extends ContextUniversal {
    * `{ total, items }` to paginate. Null for a command that returns no list.
    */
   readonly page: { readonly offset: number; readonly limit: number } | null;
-  /** Bounds a list (contract §6): returns this page's items and fills meta.pagination. */
-  paginate<T>(items: readonly T[] | CutPage<T>, noun?: string): T[];
+  /**
+   * Bounds a list (contract §6): returns this page's items and fills
+   * meta.pagination; `also` ends the truncation hint (another way to the rest).
+   */
+  paginate<T>(items: readonly T[] | CutPage<T>, noun?: string, also?: string): T[];
+  /** A next step this run knows of (a command line): in meta.next before the declared ones, or after them (`last`). */
+  next(command: string, order?: "first" | "last"): void;
   /** Adds to meta.cost_usd and meta.llm_tokens. */
   addCost(cost: { usd?: number; tokens?: number }): void;
   /** Fills meta.outcome (contract §11). */
   setOutcome(outcome: Partial<Omit<Outcome, "cost_usd">>): void;
   /**
-   * Progress of long work, for a person at a terminal: a line on stderr at
-   * most every half second, and the last one. Off a terminal it says nothing.
+   * Progress of long work: for a person at a terminal, a line on stderr at
+   * most every half second, and the last one (never under --json, never off
+   * a terminal); for an MCP client that asked, a progress notification.
    */
   progress(label: string, done: number, total?: number): void;
   /** What the command has done so far: the `detail` of its CANCELLED error if a signal stops it. */

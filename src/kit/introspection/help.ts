@@ -6,16 +6,60 @@
  */
 import type { CommandDoc, DescribeDoc, FlagDoc } from "./describe-doc.ts";
 
-const table = (rows: readonly (readonly [string, string])[]): string => {
+const table = (rows: readonly (readonly [string, string])[], below: readonly (readonly string[])[] = []): string => {
   const width = Math.max(0, ...rows.map(([a]) => a.length));
-  return rows.map(([a, b]) => `  ${a.padEnd(width)}  ${b}`.trimEnd()).join("\n");
+  return rows
+    .map(([a, b], i) =>
+      [`  ${a.padEnd(width)}  ${b}`.trimEnd(), ...(below[i] ?? []).map((l) => `  ${" ".repeat(width)}  ${l}`)].join(
+        "\n",
+      ),
+    )
+    .join("\n");
 };
 
-export const flagUsage = (f: FlagDoc): string => {
-  if (f.type === "boolean") return `--${f.name}`;
-  const value = f.enum ? f.enum.join("|") : f.type === "array" ? `${f.items ?? "value"}…` : f.type;
-  return `--${f.name} <${value}>`;
+/** Past this, a flag's values leave its usage and go on lines of their own below it. */
+const INLINE_VALUES = 40;
+/** Help reads well on an 80-column terminal: the value lines end within it. */
+const HELP_WIDTH = 80;
+
+/** The values a flag takes, its own or (a repeatable flag's) each item's: from the command's input schema. */
+export const flagValues = (f: FlagDoc, c?: CommandDoc): readonly string[] | null => {
+  if (f.enum) return f.enum;
+  const p = (c?.input_schema.properties as Record<string, { items?: { enum?: unknown[] } }> | undefined)?.[f.name];
+  return Array.isArray(p?.items?.enum) ? p.items.enum.map(String) : null;
 };
+
+const inline = (values: readonly string[] | null): boolean =>
+  values !== null && values.join("|").length <= INLINE_VALUES;
+
+export const flagUsage = (f: FlagDoc, c?: CommandDoc): string => {
+  if (f.type === "boolean") return `--${f.name}`;
+  const values = flagValues(f, c);
+  const value = inline(values)
+    ? values!.join("|")
+    : f.type === "array"
+      ? `${values ? "value" : (f.items ?? "value")}…`
+      : values
+        ? "value"
+        : f.type;
+  return `--${f.name} <${value}${f.type === "array" && inline(values) ? "…" : ""}>`;
+};
+
+/** A flag's values too long for its usage: "one of:" lines, each within the help's width. */
+export function valueLines(f: FlagDoc, c: CommandDoc | undefined, width: number): string[] {
+  const values = flagValues(f, c);
+  if (!values || inline(values)) return [];
+  const lines: string[] = [];
+  let line = "one of:";
+  for (const v of values) {
+    // ", " before the value and the "," that ends a full line
+    if (line.length + v.length + 3 > width && line !== "one of:") {
+      lines.push(`${line},`);
+      line = `  ${v}`;
+    } else line = line === "one of:" ? `${line} ${v}` : `${line}, ${v}`;
+  }
+  return [...lines, line];
+}
 
 export const flagNotes = (f: FlagDoc): string => {
   const notes: string[] = [];
@@ -67,6 +111,16 @@ const writes = (c: CommandDoc): string =>
         ? "Writes only a plan (apply carries it out)"
         : "Writes directly, not through a plan";
 
+/** A command's flags: usage, description and notes, and long value lists below, within HELP_WIDTH. */
+function flagTable(c: CommandDoc): string {
+  const usages = c.flags.map((f) => flagUsage(f, c));
+  const room = Math.max(30, HELP_WIDTH - 4 - Math.max(...usages.map((u) => u.length)));
+  return table(
+    c.flags.map((f, i) => [usages[i]!, `${f.description ?? ""}${flagNotes(f)}`]),
+    c.flags.map((f) => valueLines(f, c, room)),
+  );
+}
+
 export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
   const lines = [
     `${doc.tool} ${c.name}: ${c.summary}`,
@@ -80,13 +134,7 @@ export function commandHelp(doc: DescribeDoc, c: CommandDoc): string {
       : []),
   ];
   if (c.description) lines.push("", ...c.description.split("\n").map((l) => `  ${l}`.trimEnd()));
-  lines.push(
-    "",
-    "FLAGS",
-    c.flags.length
-      ? table(c.flags.map((f) => [flagUsage(f), `${f.description ?? ""}${flagNotes(f)}`]))
-      : "  (none beyond the universal flags)",
-  );
+  lines.push("", "FLAGS", c.flags.length ? flagTable(c) : "  (none beyond the universal flags)");
   lines.push("", "UNIVERSAL FLAGS", table(doc.universal_flags.map((f) => [`--${f.name}`, f.description])));
   if (c.pagination)
     lines.push(

@@ -9,7 +9,7 @@ import { KIT_DEFAULT_LIMIT } from "../lists/index.ts";
 import { EXIT, type ExitClass } from "../output/index.ts";
 import type { DescribeDoc } from "./describe-doc.ts";
 import { EXIT_READINGS } from "./exits.ts";
-import { flagNotes } from "./help.ts";
+import { flagNotes, flagValues } from "./help.ts";
 
 const cell = (s: string): string => s.replace(/\|/g, "\\|").replace(/\n/g, " ");
 const code = (word: string): string => `\`${word}\``;
@@ -76,7 +76,9 @@ function commandSkill(doc: DescribeDoc, c: DescribeDoc["commands"][number]): str
   if (c.flags.length) {
     out.push("| Flag | Type | Notes | What |", "|---|---|---|---|");
     for (const f of c.flags) {
-      const type = f.enum ? f.enum.map((v) => `\`${v}\``).join(" \\| ") : f.type === "array" ? `${f.items}[]` : f.type;
+      const values = flagValues(f, c);
+      const listed = values?.map((v) => `\`${v}\``).join(" \\| ");
+      const type = f.type === "array" ? `${listed ? `(${listed})` : f.items}[]` : (listed ?? f.type);
       out.push(
         `| \`--${f.name}\` | ${type} | ${cell(flagNotes(f).replace(/^ \(|\)$/g, "") || "optional")} | ${cell(f.description ?? "")} |`,
       );
@@ -161,10 +163,13 @@ ${exitTable()}
 ${[...codes].map(([k, v]) => `| \`${k}\` | ${v.exit} | ${v.retryable ? "yes" : "no"} | ${cell(v.summary)} |`).join("\n")}
 
 ## Lists
-Every list is bounded (default at most ${KIT_DEFAULT_LIMIT}). A cut list sets \`meta.truncated\` and a \`truncation_hint\`; continue with \`--cursor <meta.pagination.next_cursor>\` and the same flags. \`--limit 0\` is an error, not "everything". \`--fields a,b.c\` trims \`data\` to those paths.
+Every list is bounded (default at most ${KIT_DEFAULT_LIMIT}). A cut list sets \`meta.truncated\` and a \`truncation_hint\`; continue with \`--cursor <meta.pagination.next_cursor>\` and the same flags. \`--limit 0\` is an error, not "everything"; \`--limit\` on a command that returns no list is \`USAGE\` (exit 2), naming the commands that take it. \`--fields a,b.c\` trims \`data\` to those paths. \`meta.next\` lists the commands to run next.
+
+## Over MCP
+A tool's answer is a text block with \`data\` and, when there is more to say, a second text block \`{"meta": {truncated, next_cursor, truncation_hint, next}}\`: the same cursor, hint and next steps as \`meta\` (pass \`next_cursor\` as the argument \`cursor\`). A long call sends progress notifications when the request carries a progress token.
 
 ## Writes
-Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5).
+Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5). A plan, a review and an apply answer with \`total\`, \`counts\` (per action, or per outcome) and the first page of their items; \`<tool> item list --plan <run dir>\` reads the rest, and plan.json holds them all.
 
 ## Identity
 Credentials come from the environment only and are never printed: secrets in output are redacted. No tool writes a credential, a profile or a config file. Injected credentials fail in known ways, each with its code:

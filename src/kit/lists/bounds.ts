@@ -34,21 +34,33 @@ export function parseLimit(text: string | undefined, bounds: ListBounds): number
   return n;
 }
 
-/** The page a command is asked for; null for a command that returns no list (where a cursor has nothing to continue). */
+/**
+ * The page a command is asked for; null for a command that returns no list,
+ * where --limit has nothing to bound (USAGE, naming the commands that take
+ * it: a limit silently ignored reads as honoured) and a cursor nothing to
+ * continue. `listing`: the tool's commands that return a list.
+ */
 export function pageRequestOf(
   command: { readonly name: string; readonly pagination: ListBounds | null },
   asked: { readonly limit?: string; readonly cursor?: string },
   flags: Record<string, unknown>,
+  listing: readonly string[] = [],
 ): PageRequest | null {
-  const bounds = command.pagination ?? KIT_BOUNDS;
-  const limit = parseLimit(asked.limit, bounds);
   if (!command.pagination) {
+    if (asked.limit !== undefined)
+      throw new KitError("USAGE", `${command.name} returns no list, so --limit has nothing to bound`, {
+        got: asked.limit,
+        ...(listing.length > 0 ? { allowed: [...listing] } : {}),
+        hint: `drop --limit; ${listing.length > 0 ? `the commands that take it: ${listing.join(", ")}` : "no command of this tool takes it"}`,
+      });
     if (asked.cursor !== undefined)
       throw new KitError("INVALID_CURSOR", `${command.name} returns no list, so --cursor has nothing to continue`, {
         got: asked.cursor,
       });
     return null;
   }
+  const bounds = command.pagination;
+  const limit = parseLimit(asked.limit, bounds);
   const fingerprint = queryFingerprint(command.name, flags);
   const offset = asked.cursor === undefined ? 0 : decodeCursor(asked.cursor, fingerprint);
   return { limit, maxLimit: bounds.maxLimit, offset, fingerprint };

@@ -62,7 +62,8 @@ export interface CutPage<T> {
 
 const isCut = <T>(list: readonly T[] | CutPage<T>): list is CutPage<T> => !Array.isArray(list);
 
-export function paginate<T>(list: readonly T[] | CutPage<T>, req: PageRequest, noun = "items"): Page<T> {
+/** `also`, when given, ends the truncation hint: another way to the rest (a read that needs no re-run). */
+export function paginate<T>(list: readonly T[] | CutPage<T>, req: PageRequest, noun = "items", also?: string): Page<T> {
   const total = isCut(list) ? list.total : list.length;
   if (req.offset > total)
     throw new KitError("INVALID_CURSOR", `--cursor points past the end of the list (${total} ${noun})`, {
@@ -76,7 +77,7 @@ export function paginate<T>(list: readonly T[] | CutPage<T>, req: PageRequest, n
     items,
     pagination: { limit: req.limit, returned: items.length, total, next_cursor: next },
     truncationHint: next
-      ? `${rest} more ${noun}: add --cursor=${next} for the next page, or --limit=${Math.min(total - req.offset, req.maxLimit)} for a bigger one`
+      ? `${rest} more ${noun}: add --cursor=${next} for the next page, or --limit=${Math.min(total - req.offset, req.maxLimit)} for a bigger one${also ? `; ${also}` : ""}`
       : null,
   };
 }

@@ -1,8 +1,9 @@
 /**
  * contract §8, `apply`: admit the plan, run its items through the ledger
- * (apply/loop.ts), and answer with every item's outcome. A partial or failed
- * apply is an error whose detail lists every item and whose hint is the
- * next step; so is a cancelled one (apply/stopping.ts).
+ * (apply/loop.ts), and answer with the counts of its outcomes and the first
+ * page of its items (shown-items.ts). A partial or failed apply is an error
+ * whose detail lists every item and whose hint is the next step; so is a
+ * cancelled one (apply/stopping.ts).
  */
 import { refuseSecrets } from "./plan-secrets.ts";
 import { dirname, join } from "node:path";
@@ -18,6 +19,7 @@ import { applyItems } from "./apply/loop.ts";
 import { rootGuard } from "./apply/root.ts";
 import { IN_PLACE, ITEM_OUTCOMES, type ItemReport } from "./apply/report.ts";
 import { Stopping } from "./apply/stopping.ts";
+import { PLAN_LIST, showItems } from "./shown-items.ts";
 import { LEDGER_ENV, openLedger } from "./ledger/open.ts";
 import { keyIsDerived, readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
 import { POLICY_ENV } from "./policy.ts";
@@ -38,7 +40,9 @@ const applyResult = z.object({
     "applied: every item is in place; dry-run: nothing was executed. Partial and failed runs are errors whose detail has the same shape.",
   ),
   executed: z.int(),
-  items: z.array(itemReport),
+  total: describe(z.int(), "How many items the plan holds."),
+  counts: describe(z.record(z.string(), z.int()), "How many items per outcome."),
+  items: describe(z.array(itemReport), "The first page of the items (--limit, --cursor)."),
 });
 
 export const APPLY_ENV: readonly EnvVar[] = [
@@ -137,8 +141,11 @@ function answer(
 ): z.input<typeof applyResult> {
   const executed = reports.filter((r) => r.executed && (r.outcome === "applied" || r.outcome === "unconfirmed")).length;
   const failed = reports.filter((r) => r.error);
-  if (failed.length === 0)
-    return { plan: plan.checksum, status: ctx.dryRun ? "dry-run" : "applied", executed, items: reports };
+  if (failed.length === 0) {
+    const where = { tool: ctx.tool.name, plan: ctx.flags.plan };
+    const shown = showItems(ctx, reports, where, (r) => r.outcome);
+    return { plan: plan.checksum, status: ctx.dryRun ? "dry-run" : "applied", executed, ...shown };
+  }
   const first = failed[0]!.error!;
   const done = reports.length - failed.length;
   const status = done > 0 ? "partial" : "failed";
@@ -207,6 +214,7 @@ export function applyCommand(tool: string, m: Mutations): CommandSpec<any, any> 
     ],
     env: [...APPLY_ENV, ...(m.env ?? [])],
     outcome: "count",
+    list: PLAN_LIST,
     ...(m.maxDuration === undefined ? {} : { maxDuration: m.maxDuration }),
     ...(m.secretsOut ? { secretsOut: m.secretsOut } : {}),
     writes: writesOf(m),

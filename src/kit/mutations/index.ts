@@ -35,3 +35,4 @@ export {
 } from "./plan.ts";
 export { POLICY_ENV, readPolicy, type Policy } from "./policy.ts";
 export { planResult, ttlFlag, writePlan } from "./write-plan.ts";
+export { countBy, PLAN_LIST, showItems, type ShownItems } from "./shown-items.ts";

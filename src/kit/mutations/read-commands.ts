@@ -1,7 +1,8 @@
 /**
  * contract §8, the reads a mutating tool gets: `target list`, the live state
- * of every resource a plan targets (what the gate judges a plan by), and
- * `action list`, the action log from the ledger.
+ * of every resource a plan targets (what the gate judges a plan by),
+ * `item list`, a plan's items page by page (a plan's answer shows only the
+ * first page), and `action list`, the action log from the ledger.
  */
 import { existsSync } from "node:fs";
 import * as z from "zod/mini";
@@ -72,6 +73,40 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
         });
       }
       return { items: ctx.paginate(rows, "targets") };
+    },
+  });
+}
+
+export function itemListCommand(tool: string): CommandSpec<any, any> {
+  return defineCommand({
+    resource: "item",
+    verb: "list",
+    tier: 1,
+    rw: "read",
+    summary: "List a plan's items, page by page: what `plan`, `gate review` and `apply` show the first page of.",
+    flags: z.object({
+      plan: planFlag,
+      action: describe(z.optional(z.string().check(z.minLength(1))), "Only the items of this action."),
+    }),
+    result: z.object({
+      items: z.array(
+        z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
+      ),
+    }),
+    schema: `${tool}.item.list@1`,
+    errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID"],
+    list: KIT_BOUNDS,
+    async run(ctx) {
+      const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
+      const rows = plan.items
+        .filter((it) => ctx.flags.action === undefined || it.action === ctx.flags.action)
+        .map((it) => ({
+          id: it.id,
+          action: it.action,
+          reason: it.reason,
+          target_resource_ids: it.target_resource_ids,
+        }));
+      return { items: ctx.paginate(rows, "plan items") };
     },
   });
 }

@@ -10,6 +10,7 @@ import { type CommandContext, describe } from "../declare/index.ts";
 import { asKitError } from "../output/index.ts";
 import { refuseSecrets } from "./plan-secrets.ts";
 import { buildPlan, PLAN_FILE, writePlanFile, type ItemInput, type Plan } from "./plan.ts";
+import { showItems } from "./shown-items.ts";
 
 export const planResult = z.object({
   plan: describe(
@@ -18,8 +19,13 @@ export const planResult = z.object({
   ),
   checksum: z.string(),
   expiry: z.string(),
-  items: z.array(
-    z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
+  total: describe(z.int(), "How many items the plan holds; plan.json has them all."),
+  counts: describe(z.record(z.string(), z.int()), "How many items per action."),
+  items: describe(
+    z.array(
+      z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
+    ),
+    "The first page of the items (--limit, --cursor); `item list --plan` reads the rest.",
   ),
 });
 
@@ -39,7 +45,7 @@ export async function writePlan(
   ttlSeconds = 86400,
 ): Promise<z.output<typeof planResult>> {
   // contract §3: everything but the side effect, and a plan command's is the plan file (and a fresh run dir for it).
-  if (ctx.dryRun) return resultOf("", buildPlan({ ...baseOf(ctx, ttlSeconds), ...(await make()) }));
+  if (ctx.dryRun) return resultOf(ctx, "", buildPlan({ ...baseOf(ctx, ttlSeconds), ...(await make()) }));
   ctx.runDir.create();
   const path = join(ctx.runDir.path, PLAN_FILE);
   const base = baseOf(ctx, ttlSeconds);
@@ -60,7 +66,7 @@ export async function writePlan(
   }
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
   writePlanFile(path, plan);
-  return resultOf(path, plan);
+  return resultOf(ctx, path, plan);
 }
 
 const baseOf = (ctx: CommandContext<unknown>, ttlSeconds: number) => ({
@@ -70,14 +76,14 @@ const baseOf = (ctx: CommandContext<unknown>, ttlSeconds: number) => ({
   ttlSeconds,
 });
 
-const resultOf = (path: string, plan: Plan): z.output<typeof planResult> => ({
-  plan: path,
-  checksum: plan.checksum,
-  expiry: plan.expiry,
-  items: plan.items.map((i) => ({
+/** The answer: the plan's counts and its first page of items (contract §6); plan.json holds them all. */
+function resultOf(ctx: CommandContext<unknown>, path: string, plan: Plan): z.output<typeof planResult> {
+  const rows = plan.items.map((i) => ({
     id: i.id,
     action: i.action,
     reason: i.reason,
     target_resource_ids: i.target_resource_ids,
-  })),
-});
+  }));
+  const shown = showItems(ctx, rows, { tool: ctx.tool.name, plan: path }, (i) => i.action);
+  return { plan: path, checksum: plan.checksum, expiry: plan.expiry, ...shown };
+}

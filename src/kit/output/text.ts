@@ -42,9 +42,6 @@ export function wrap(text: string, width: number): string[] {
   return lines;
 }
 
-/** Columns a person reads a row by: they get their room first. */
-const KEY_COLUMN = /^(id|url|final_url|path|file|message|title|name)$/;
-
 /** `https://one.host/a/b` → `/a/b` when every URL in the column is on that one host: the host says nothing. */
 function siteRelative(values: readonly string[]): string[] {
   const origins = new Set(values.map((v) => /^https?:\/\/[^/]+/.exec(v)?.[0] ?? null));
@@ -53,53 +50,120 @@ function siteRelative(values: readonly string[]): string[] {
   return values.map((v) => v.slice(origin.length) || "/");
 }
 
+/** A column's cells as lines: a scalar is one, a list of scalars (the commands of a `next`) one per value. */
+const cellLines = (v: unknown): string[] =>
+  Array.isArray(v)
+    ? v.length === 0
+      ? ["-"]
+      : v.map((x) => scalarText(x).replace(/\s+/g, " "))
+    : [scalarText(v).replace(/\s+/g, " ")];
+
 /**
- * Each column its natural width when the terminal has room; otherwise every
- * column first gets a little, then the key columns (id, URL, message, …) get
- * what they need, then the rest, and only what still does not fit is cut.
+ * How a column gives way when the terminal is narrow: `token` (an id, an
+ * enum value, a code: one word without a slash) is never cut; `path` (a URL,
+ * a file: one word with a slash) stays whole while it can; `text` (anything
+ * with a space) wraps first.
  */
-export function columnWidths(columns: readonly string[], natural: readonly number[], width: number): number[] {
-  const room = width - 2 * (columns.length - 1);
+export type ColumnKind = "token" | "path" | "text";
+
+export function columnKind(cells: readonly string[][]): ColumnKind {
+  const all = cells.flat();
+  if (all.some((v) => v.includes(" "))) return "text";
+  return all.some((v) => v.includes("/")) ? "path" : "token";
+}
+
+/** The least a text column is given before the table gives way to blocks. */
+const MIN_TEXT = 16;
+
+/**
+ * Each column its natural width when the terminal has room. Otherwise tokens
+ * and paths keep theirs and text shares what is left, wrapping: it gives way
+ * first. Null when that leaves text less than ${MIN_TEXT} columns: the rows
+ * are then drawn as blocks (`stacked`), never by cutting an id or a path.
+ */
+export function columnWidths(kinds: readonly ColumnKind[], natural: readonly number[], width: number): number[] | null {
+  const room = width - 2 * (kinds.length - 1);
   if (natural.reduce((a, b) => a + b, 0) <= room) return [...natural];
-  const widths = natural.map((n) => Math.min(n, 6));
+  const text = kinds.map((k, i) => (k === "text" ? i : -1)).filter((i) => i >= 0);
+  const widths = natural.map((n, i) => (kinds[i] === "text" ? 0 : n));
   let left = room - widths.reduce((a, b) => a + b, 0);
-  const order = columns
-    .map((_c, i) => i)
-    .sort(
-      (a, b) =>
-        Number(KEY_COLUMN.test(columns[b]!)) - Number(KEY_COLUMN.test(columns[a]!)) || natural[a]! - natural[b]!,
-    );
-  for (const i of order) {
-    const add = Math.max(0, Math.min(natural[i]! - widths[i]!, left));
-    widths[i]! += add;
-    left -= add;
-  }
+  if (left < text.reduce((a, i) => a + Math.min(natural[i]!, MIN_TEXT), 0)) return null;
+  const byNeed = [...text].sort((a, b) => natural[a]! - natural[b]!);
+  byNeed.forEach((i, k) => {
+    widths[i] = Math.min(natural[i]!, Math.floor(left / (byNeed.length - k)));
+    left -= widths[i]!;
+  });
   return widths;
 }
 
-export function renderTable(rows: readonly Record<string, unknown>[], style: TextStyle): string {
-  const columns = Object.keys(rows[0] ?? {}).filter((k) => rows.every((r) => isScalar(r[k]) || r[k] === undefined));
-  if (columns.length === 0) return rows.map((r) => renderValue(r, style, 0)).join("\n\n");
-  const byColumn = columns.map((c) => siteRelative(rows.map((r) => scalarText(r[c]).replace(/\s+/g, " "))));
-  const cells = rows.map((_, r) => columns.map((_c, i) => byColumn[i]![r]!));
-  const natural = columns.map((c, i) => Math.max(c.length, ...byColumn[i]!.map((v) => v.length)));
-  const widths = columnWidths(columns, natural, style.width);
-  const last = columns.length - 1;
-  const offset = widths.slice(0, last).reduce((a, w) => a + w + 2, 0);
-  // The last column (a message, usually) wraps onto continuation lines rather than losing its end.
-  const line = (values: readonly string[]) => {
-    const [first = "", ...rest] = wrap(values[last]!, Math.max(1, widths[last]!));
-    const head = values
-      .map((v, i) => (i === last ? first : clip(v, widths[i]!).padEnd(widths[i]!)))
+const isCell = (v: unknown): boolean => isScalar(v) || v === undefined || (Array.isArray(v) && v.every(isScalar));
+
+/** One row's lines: each cell's lines side by side, padded to its column. */
+function layRow(cells: readonly string[][], widths: readonly number[]): string {
+  const last = cells.length - 1;
+  const height = Math.max(...cells.map((c) => c.length));
+  return Array.from({ length: height }, (_, k) =>
+    cells
+      .map((c, i) => (i === last ? (c[k] ?? "") : (c[k] ?? "").padEnd(widths[i]!)))
       .join("  ")
-      .trimEnd();
-    return [head, ...rest.map((chunk) => `${" ".repeat(offset)}${chunk}`)].join("\n");
+      .trimEnd(),
+  ).join("\n");
+}
+
+/**
+ * Too narrow for a table: each row a block, its tokens (ids, enum values,
+ * codes) whole on the first line, then each path and text cell on lines of
+ * its own, named and wrapped.
+ */
+function stacked(columns: readonly string[], kinds: readonly ColumnKind[], rows: string[][][], width: number) {
+  const tokens = columns.map((_c, i) => i).filter((i) => kinds[i] === "token");
+  const rest = columns.map((_c, i) => i).filter((i) => kinds[i] !== "token");
+  const widths = columns.map((c, i) => Math.max(c.length, ...rows.map((r) => Math.max(...r[i]!.map((v) => v.length)))));
+  const head = tokens.map((i) => columns[i]!.toUpperCase().padEnd(widths[i]!));
+  const block = (row: string[][]) => {
+    const first = layRow(
+      tokens.map((i) => row[i]!.map((l) => clip(l, width))),
+      tokens.map((i) => widths[i]!),
+    );
+    const more = rest.flatMap((i) => {
+      const label = `${columns[i]}: `;
+      const lines = row[i]!.flatMap((l) => wrap(l, Math.max(8, width - 4 - label.length)));
+      return lines.map((l, k) => `    ${k === 0 ? label : " ".repeat(label.length)}${l}`);
+    });
+    return [first, ...more].join("\n");
   };
-  const head = columns
-    .map((c, i) => (i === last ? c.toUpperCase() : clip(c.toUpperCase(), widths[i]!).padEnd(widths[i]!)))
-    .join("  ")
-    .trimEnd();
-  return [style.colour ? `\u001b[1m${head}\u001b[0m` : head, ...cells.map(line)].join("\n");
+  return { head: head.join("  ").trimEnd(), body: rows.map(block) };
+}
+
+export function renderTable(rows: readonly Record<string, unknown>[], style: TextStyle): string {
+  const columns = Object.keys(rows[0] ?? {}).filter((k) => rows.every((r) => isCell(r[k])));
+  if (columns.length === 0) return rows.map((r) => renderValue(r, style, 0)).join("\n\n");
+  const byColumn = columns.map((c) => {
+    const cells = rows.map((r) => cellLines(r[c]));
+    const relative = siteRelative(cells.map((l) => l.join("\n")));
+    return cells.map((l, r) => (l.length === 1 ? [relative[r]!] : l));
+  });
+  const kinds = byColumn.map(columnKind);
+  const natural = columns.map((c, i) => Math.max(c.length, ...byColumn[i]!.flat().map((v) => v.length)));
+  const widths = columnWidths(kinds, natural, style.width);
+  const byRow = rows.map((_, r) => byColumn.map((col) => col[r]!));
+  const bold = (h: string) => (style.colour ? `\u001b[1m${h}\u001b[0m` : h);
+  if (!widths) {
+    const { head, body } = stacked(columns, kinds, byRow, style.width);
+    return [bold(head), ...body].join("\n");
+  }
+  // Only text wraps (a list cell, one value a line); ids, enum values and paths stay whole.
+  const body = byRow.map((cells) =>
+    layRow(
+      cells.map((lines, i) => (kinds[i] === "text" ? lines.flatMap((l) => wrap(l, widths[i]!)) : lines)),
+      widths,
+    ),
+  );
+  const head = layRow(
+    columns.map((c, i) => [clip(c.toUpperCase(), Math.max(widths[i]!, c.length))]),
+    widths,
+  );
+  return [bold(head), ...body].join("\n");
 }
 
 export function renderValue(value: unknown, style: TextStyle, indent = 0): string {
@@ -125,7 +189,7 @@ export function renderValue(value: unknown, style: TextStyle, indent = 0): strin
     .join("\n");
 }
 
-/** What a person sees: the data on stdout; an error, hints and truncation on stderr. */
+/** What a person sees: the data on stdout; an error, hints, truncation and the next steps (meta.next) on stderr. */
 export function renderText(env: Envelope, style: TextStyle): { stdout: string; stderr: string } {
   const red = (s: string) => (style.colour ? `\u001b[31m${s}\u001b[0m` : s);
   const dim = (s: string) => (style.colour ? `\u001b[2m${s}\u001b[0m` : s);
@@ -135,6 +199,7 @@ export function renderText(env: Envelope, style: TextStyle): { stdout: string; s
     if (e.hint) lines.push(`hint: ${e.hint}`);
     return { stdout: "", stderr: `${lines.join("\n")}\n` };
   }
-  const stderr = env.meta.truncation_hint ? `${dim(`… ${env.meta.truncation_hint}`)}\n` : "";
+  const next = (env.meta.next ?? []).map((c) => `next: ${c}\n`).join("");
+  const stderr = (env.meta.truncation_hint ? `${dim(`… ${env.meta.truncation_hint}`)}\n` : "") + next;
   return { stdout: `${renderValue(env.data, style)}\n`, stderr };
 }

@@ -20,6 +20,8 @@ export class RunState {
   llmTokens = 0;
   page: Page<unknown> | null = null;
   next: string[] = [];
+  /** Next steps the run named to come after the declared ones. */
+  nextLast: string[] = [];
   /** Reported with CANCELLED if a signal stops the command. */
   checkpoint: Record<string, unknown> | null = null;
   /** What a cancellation waits for before it answers, and for how long at most (null: as long as it takes). */
@@ -50,26 +52,12 @@ export interface ContextParts<F> {
   readonly now: () => number;
   readonly readStdin: () => Promise<string>;
   readonly state: RunState;
-  /** stderr is a terminal: progress is shown. */
-  readonly showProgress: boolean;
+  /** Where ctx.progress goes (progress.ts). */
+  readonly progress: CommandContext<unknown>["progress"];
   readonly credentials: Credentials;
   /** The secrets out the command declares, and how a newly issued one is masked from then on. */
   readonly secretsOut: readonly string[];
   readonly maskFromNow: (value: string) => void;
-}
-
-const PROGRESS_EVERY_MS = 500;
-
-/** Progress lines for a person: throttled, the last always shown; nothing at all when nobody is watching. */
-function progressLine(log: Logger, now: () => number, on: boolean): CommandContext<unknown>["progress"] {
-  if (!on) return () => {};
-  let last = Number.NEGATIVE_INFINITY;
-  return (label, done, total) => {
-    const final = total !== undefined && done >= total;
-    if (!final && now() - last < PROGRESS_EVERY_MS) return;
-    last = now();
-    log.info(`${label}: ${done}${total === undefined ? "" : ` of ${total}`}`);
-  };
 }
 
 export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
@@ -89,12 +77,16 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     interactive: p.prompts.interactive,
     now: p.now,
     page: p.pageRequest ? { offset: p.pageRequest.offset, limit: p.pageRequest.limit } : null,
-    paginate<T>(items: readonly T[] | CutPage<T>, noun?: string): T[] {
+    paginate<T>(items: readonly T[] | CutPage<T>, noun?: string, also?: string): T[] {
       if (!p.pageRequest) throw new KitError("INTERNAL", `${p.command} returns a page but declares no list bounds`);
       if (state.page) throw new KitError("INTERNAL", `${p.command} paginated twice`);
-      const page = paginate(items, p.pageRequest, noun);
+      const page = paginate(items, p.pageRequest, noun, also);
       state.page = page as Page<unknown>;
       return page.items;
+    },
+    next(command, order = "first") {
+      const list = order === "first" ? state.next : state.nextLast;
+      if (!list.includes(command)) list.push(command);
     },
     addCost({ usd = 0, tokens = 0 }) {
       state.costUsd += usd;
@@ -103,7 +95,7 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     setOutcome(outcome) {
       state.outcome = { ...state.outcome, ...outcome };
     },
-    progress: progressLine(p.log, p.now, p.showProgress),
+    progress: p.progress,
     checkpoint(detail) {
       state.checkpoint = detail;
     },

@@ -34,6 +34,7 @@ import { createContext } from "./context.ts";
 import { Invocation } from "./invocation.ts";
 import type { KitIO } from "./io.ts";
 import type { ToolSource } from "./source.ts";
+import { PROGRESS_ENV, progressChannel } from "./progress.ts";
 import { printDescribe, printHelp, toolLevel } from "./tool-level.ts";
 
 export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
@@ -83,7 +84,9 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
   const returned = await execute(inv, head, command, flags, universal);
   if (inv.abort.signal.aborted) return 130;
   const data = checkResult(checks, command, returned);
-  inv.state.next = nextCommands(inv.tool, head, inv.runDir?.used ? inv.runDir.path : null, flags);
+  // What the run named first (the apply after an approval), the stages and declared steps, then what it named last.
+  const later = nextCommands(inv.tool, head, inv.runDir?.used ? inv.runDir.path : null, flags);
+  inv.state.next = [...new Set([...inv.state.next, ...later, ...inv.state.nextLast])];
   return inv.succeed(fields ? project(data, fields) : data);
 }
 
@@ -96,7 +99,8 @@ async function execute(
   u: Universal,
 ): Promise<unknown> {
   const { io, tool } = inv;
-  const pageRequest = pageRequestOf(command, u, flags);
+  const listing = tool.commands.filter((c) => c.pagination).map((c) => c.name);
+  const pageRequest = pageRequestOf(command, u, flags, listing);
   assertRequiredEnv(tool, head, io.env);
   const runDir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
     tool: tool.name,
@@ -117,6 +121,7 @@ async function execute(
   });
   await credentials.check((command.maxDuration ?? 0) * 1000);
   if (command.stage) runDir.create(); // a stage always reports its run dir, and a bad one fails before the work
+  const progress = progressOf(inv, u);
   const ctx = createContext({
     flags,
     tool: { name: tool.name, version: tool.version },
@@ -133,7 +138,7 @@ async function execute(
     now: io.now,
     readStdin: io.readStdin,
     state: inv.state,
-    showProgress: io.stderrIsTTY,
+    progress: progress.report,
     credentials,
     secretsOut: (command.secretsOut ?? []).map((o) => o.name),
     maskFromNow: (value) => inv.redact.add(value),
@@ -142,6 +147,8 @@ async function execute(
     return await command.run(ctx);
   } catch (e) {
     throw await undeclared(e, command, envOf(tool, head));
+  } finally {
+    progress.stop();
   }
 }
 
@@ -173,6 +180,14 @@ async function undeclared(e: unknown, command: Command, env: readonly EnvVar[]):
     },
   );
 }
+
+/** Progress for a person at a terminal, never under --json; a door's machine lines when it asked (progress.ts). */
+const progressOf = (inv: Invocation, u: Universal) =>
+  progressChannel({
+    terminal: inv.io.stderrIsTTY && !u.json ? inv.log : null,
+    machine: inv.io.env[PROGRESS_ENV] === "lines" ? (line) => inv.io.writeStderr(inv.redact(line)) : null,
+    now: inv.io.now,
+  });
 
 /** A result that breaks the command's own schema is the tool's bug: INTERNAL, naming where. */
 function checkResult(checks: Checks, command: Command, returned: unknown): unknown {

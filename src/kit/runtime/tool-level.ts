@@ -95,10 +95,11 @@ export async function toolLevel(inv: Invocation, rest: readonly string[]): Promi
 }
 
 /**
- * `<tool> --mcp [--profile full|read-only] [--toon]`: the commands over MCP
- * stdio (bindings/, loaded only here). The profile and the text-block
- * format come from the flags, else AGENT_MCP_PROFILE and
- * AGENT_MCP_OUTPUT_FORMAT; an unknown one fails the start with one line on stderr.
+ * `<tool> --mcp [--profile full|read-only] [--toon] [--structured]`: the
+ * commands over MCP stdio (bindings/, loaded only here). The profile, the
+ * text-block format and structured content come from the flags, else
+ * AGENT_MCP_PROFILE, AGENT_MCP_OUTPUT_FORMAT and AGENT_MCP_STRUCTURED=1; an
+ * unknown profile or format fails the start with one line on stderr.
  */
 async function startMcp(inv: Invocation, rest: readonly string[]): Promise<number> {
   inv.delegated = true; // stdout carries protocol frames from here on: no envelope, not even on a signal
@@ -128,6 +129,7 @@ async function startMcp(inv: Invocation, rest: readonly string[]): Promise<numbe
     {
       profile,
       format: format as (typeof MCP_FORMATS)[number],
+      structured: rest.includes("--structured") || io.env.AGENT_MCP_STRUCTURED === "1",
       version: tool.version,
       redact: inv.redact,
       start: (name) => (name ? fleetTool(name) : selfArgv()),

@@ -1,6 +1,6 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe } from "agent-cli-kit";
-import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
+import { PLAN_LIST, planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
 import { REPO_VARS, repoFlag } from "../lib/flags.ts";
 import { checkId, requireNote } from "../lib/notes.ts";
 import { cleanRepo } from "../lib/plan-notes.ts";
@@ -21,6 +21,7 @@ export default defineCommand({
     ttl: ttlFlag,
   }),
   result: planResult,
+  list: PLAN_LIST,
   schema: "brain.note.delete@1",
   next: ["gate review --plan {run_dir}"],
   errors: [

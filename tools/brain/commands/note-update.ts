@@ -1,6 +1,6 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
-import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
+import { PLAN_LIST, planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
 import { bodyFileFlag, bodyFlag, idFlag, REPO_VARS, repoFlag, sourceFlag, tagFlag } from "../lib/flags.ts";
 import { checkId, requireNote } from "../lib/notes.ts";
 import { cleanRepo, noteInput, noteParams } from "../lib/plan-notes.ts";
@@ -23,6 +23,7 @@ export default defineCommand({
     ttl: ttlFlag,
   }),
   result: planResult,
+  list: PLAN_LIST,
   schema: "brain.note.update@1",
   next: ["gate review --plan {run_dir}"],
   errors: [

@@ -33,7 +33,7 @@ const WAITING = new WeakSet<ToolAnswer>();
 function waitingFor(review: CommandAnswer, plan: string, runDir: string): ToolAnswer {
   const code: ErrorCode = review.error?.code === "POLICY_DENIED" ? "POLICY_DENIED" : "APPROVAL_REQUIRED";
   const why = new KitError(code, `the standing policy does not approve this save: ${String(review.error?.message)}`, {
-    hint: `a person the policy names as an approver runs \`gate approve --plan ${runDir}\` at a terminal, their key in AGENT_APPROVER_KEY; then \`brain apply --plan ${runDir}\``,
+    hint: `a person the policy names as an approver runs \`gate approve --plan ${runDir}\` with their own key in AGENT_APPROVER_KEY; then \`brain apply --plan ${runDir}\``,
   });
   const waiting = errorAnswer(why, { plan });
   WAITING.add(waiting);

@@ -3,6 +3,7 @@ import { APPROVER_KEY_ENV, approve, candidate, person } from "../../../src/gate/
 import { judge } from "../../../src/gate/judge.ts";
 import { readBack } from "../../../src/gate/readback.ts";
 import { defineCommand } from "agent-cli-kit";
+import { showItems } from "agent-cli-kit/writes";
 import { APPROVE_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({
@@ -40,6 +41,12 @@ export default defineCommand({
     // A person's decision on the policy's limits, but the read-back still proves the targets are the tool's to touch.
     const live = await readBack(c.tool, c.declared, c.path, ctx.env, ctx.signal);
     const items = judge(c.plan, c.policy, live).items.map((i) => ({ ...i, exceeded: [] }));
-    return approve(c, signer, ctx.now(), items);
+    const approved = approve(c, signer, ctx.now(), items);
+    // A person's act at the command line, no list to page: the first page of the items, and the counts of them all.
+    ctx.next(`${c.plan.tool} apply --plan ${ctx.flags.plan}`);
+    return {
+      ...approved,
+      ...showItems(ctx, approved.items, { tool: c.plan.tool, plan: ctx.flags.plan }, (i) => i.action),
+    };
   },
 });

@@ -3,6 +3,7 @@ import { GATE_PRIVATE_KEY_ENV, approve, candidate } from "../../../src/gate/appr
 import { judge } from "../../../src/gate/judge.ts";
 import { readBack } from "../../../src/gate/readback.ts";
 import { defineCommand, KitError } from "agent-cli-kit";
+import { PLAN_LIST, showItems } from "agent-cli-kit/writes";
 import { REVIEW_ENV, approvalResult, planFlag } from "./shared.ts";
 
 export default defineCommand({
@@ -31,6 +32,7 @@ export default defineCommand({
     "MISSING_ENV",
   ],
   env: REVIEW_ENV,
+  list: PLAN_LIST,
   examples: [{ argv: ["--plan", "./run"], summary: "Approve the plan in ./run if the standing policy allows it." }],
   async run(ctx) {
     const c = await candidate(ctx.flags.plan, ctx.cwd, ctx.env, ctx.now(), ctx.signal);
@@ -56,9 +58,21 @@ export default defineCommand({
         `policy ${policy.version} does not cover this plan: ${reasons[0]}${reasons.length > 1 ? ` (and ${reasons.length - 1} more)` : ""}`,
         {
           detail: { policy_version: policy.version, exceeded: reasons, items: verdict.items },
-          hint: `a person the policy names as an approver must decide, at a terminal: \`gate approve --plan ${ctx.flags.plan}\`, their key in AGENT_APPROVER_KEY`,
+          // What makes it a person's act is their key, which no agent holds; a terminal proves nothing (docs/trust.md).
+          hint: `a person the policy names as an approver must decide: \`gate approve --plan ${ctx.flags.plan}\`, with their own key in AGENT_APPROVER_KEY; no agent's door (MCP, declared tools, a job step) offers it`,
         },
       );
-    return approve(c, { mode: "policy", privateKey: ctx.env[GATE_PRIVATE_KEY_ENV]! }, ctx.now(), verdict.items);
+    const approved = approve(
+      c,
+      { mode: "policy", privateKey: ctx.env[GATE_PRIVATE_KEY_ENV]! },
+      ctx.now(),
+      verdict.items,
+    );
+    // The next step is the tool's own apply; the answer shows the first page of the items judged.
+    ctx.next(`${c.plan.tool} apply --plan ${ctx.flags.plan}`);
+    return {
+      ...approved,
+      ...showItems(ctx, approved.items, { tool: c.plan.tool, plan: ctx.flags.plan }, (i) => i.action),
+    };
   },
 });

@@ -53,6 +53,8 @@ export const approvalResult = z.object({
     z.string(),
     "Who approved: `policy VERSION` for the gate, else the name the policy gives the approver's key.",
   ),
+  total: describe(z.optional(z.int()), "How many items the plan holds."),
+  counts: describe(z.optional(z.record(z.string(), z.int())), "How many items per action."),
   items: z.array(
     z.object({
       id: z.string(),

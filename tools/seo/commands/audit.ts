@@ -40,7 +40,14 @@ export default defineCommand({
     const { findingsPage, sectionsOf } = await import("../lib/findings.ts");
     const { removeStale } = await import("../lib/page-store.ts");
     const dir = ctx.runDir.path;
-    const audited = auditStage(dir, site, (t) => ctx.runDir.redact(t), ctx.dryRun, ctx.now());
+    const audited = auditStage(
+      dir,
+      site,
+      (t) => ctx.runDir.redact(t),
+      ctx.dryRun,
+      ctx.now(),
+      (n) => ctx.progress("audited pages", n, site.pages_file?.count ?? site.page_count),
+    );
     try {
       const written = ctx.dryRun ? null : ctx.runDir.write("audit", audited.data);
       if (written) removeStale(dir, "audit", audited.data.findings_file!.file, "findings");

@@ -50,6 +50,7 @@ export default defineCommand({
         if (page.html) tally.html_pages++;
         tally.links += page.links.length;
         tally.images += page.images.length;
+        ctx.progress("extracted pages", tally.pages, crawl.pages_file?.count);
       }
     } catch (e) {
       writer?.abandon();

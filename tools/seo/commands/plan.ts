@@ -1,6 +1,6 @@
 import * as z from "agent-cli-kit/schema";
 import { defineCommand, describe, KitError } from "agent-cli-kit";
-import { planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
+import { PLAN_LIST, planResult, ttlFlag, writePlan } from "agent-cli-kit/writes";
 import type { Skipped } from "../lib/plan-run.ts";
 import type { AuditData, ExtractData } from "../lib/artifacts.ts";
 import { FIX_ACTIONS } from "../lib/fix-actions.ts";
@@ -24,9 +24,11 @@ export default defineCommand({
   result: z.extend(planResult, {
     skipped: describe(
       z.optional(z.array(z.object({ file: z.string(), action: z.nullable(z.enum(FIX_ACTIONS)), reason: z.string() }))),
-      "Fixes the plan leaves out, and why (a page in an encoding seo does not edit; too little prose for a description).",
+      "Fixes the plan leaves out, and why (a page in an encoding seo does not edit; too little prose for a description): the first of them; plan.json's context has them all.",
     ),
+    skipped_total: describe(z.optional(z.int()), "How many fixes the plan leaves out."),
   }),
+  list: PLAN_LIST,
   schema: "seo.plan@1",
   next: ["gate review --plan {run_dir}"],
   errors: ["MISSING_ARTIFACT", "INVALID_ARTIFACT", "INVALID_INPUT", "PLAN_INVALID"],
@@ -47,7 +49,9 @@ export default defineCommand({
           );
         const { planSite } = await import("../lib/plan-run.ts");
         // Page by page, beside each page's findings: neither the pages nor the findings are held.
-        const planned = planSite(ctx.runDir.path, extract, audit, ctx.flags.lang, ctx.flags.only);
+        const planned = planSite(ctx.runDir.path, extract, audit, ctx.flags.lang, ctx.flags.only, (n) =>
+          ctx.progress("planned pages", n, extract.pages_file?.count ?? extract.page_count),
+        );
         skipped = planned.skipped;
         return {
           context: { root: extract.source.dir, base_url: extract.source.base_url, skipped },
@@ -56,7 +60,8 @@ export default defineCommand({
       },
       ctx.flags.ttl,
     );
-    ctx.setOutcome({ projected: result.items.length });
-    return { ...result, skipped };
+    ctx.setOutcome({ projected: result.total });
+    // Bounded as the items are: the whole list is in plan.json's context.
+    return { ...result, skipped: skipped.slice(0, ctx.page?.limit), skipped_total: skipped.length };
   },
 });

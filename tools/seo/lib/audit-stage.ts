@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { AuditData, ExtractData } from "./artifacts.ts";
 import { FindingSpills, writeFindings } from "./finding-store.ts";
-import { PageWriter, readPages } from "./page-store.ts";
+import { counted, PageWriter, readPages } from "./page-store.ts";
 import { type AuditCounts, audit } from "./rules.ts";
 import type { Finding } from "./schemas.ts";
 
@@ -16,13 +16,14 @@ export interface Audited {
   discard(): void;
 }
 
-/** Audits extract's pages in `runDir`; on a dry run, nothing is written there. */
+/** Audits extract's pages in `runDir`; on a dry run, nothing is written there. `onPage` counts the pages read. */
 export function auditStage(
   runDir: string,
   site: ExtractData,
   redact: (t: string) => string,
   dryRun: boolean,
   now: number,
+  onPage: (n: number) => void = () => {},
 ): Audited {
   const dir = dryRun ? mkdtempSync(join(tmpdir(), "seo-audit-")) : runDir;
   const discard = () => {
@@ -33,7 +34,7 @@ export function auditStage(
   try {
     const counts = audit(
       site,
-      () => readPages(runDir, "extract", site),
+      () => counted(readPages(runDir, "extract", site), onPage),
       (f) => spills.add(f),
       now,
     );

@@ -205,3 +205,12 @@ export function* readRange<T>(dir: string, stage: string, file: string, range: R
   if (!whole || rest.trim() !== "" || `sha256:${hash.digest("hex")}` !== range.sha256 || count !== range.count)
     throw broken(stage, dir, `do not match their checksum (${file})`, what);
 }
+
+/** The same pages, `each` told how many have gone by (a stage's progress). */
+export function* counted<T>(pages: Iterable<T>, each: (n: number) => void): Generator<T> {
+  let n = 0;
+  for (const p of pages) {
+    yield p;
+    each(++n);
+  }
+}

@@ -22,7 +22,7 @@ import { editBeyond } from "./fix-effects.ts";
 import { FindingsByPage } from "./findings-by-page.ts";
 import { readFindings } from "./findings.ts";
 import { FIX_RULES, type Fix, fixesFor, type SitePlan } from "./fixes.ts";
-import { readPages } from "./page-store.ts";
+import { counted, readPages } from "./page-store.ts";
 import { locate, type Located } from "./source.ts";
 
 /** A fix the plan leaves out, and why. */
@@ -44,13 +44,14 @@ export function planSite(
   audit: AuditData,
   langFlag: string | undefined,
   only: readonly string[] | undefined,
+  onPage: (n: number) => void = () => {},
 ): { items: ItemInput[]; skipped: Skipped[] } {
   const judged = audit.extract_pages;
   if (judged && extract.pages_file && judged !== extract.pages_file.sha256)
     throw new KitError("INVALID_ARTIFACT", `audit.json in ${dir} was made from other pages than extract.json's`, {
       hint: `run \`seo audit\` again with --run-dir ${dir}`,
     });
-  const pages = () => readPages<ExtractedPage>(dir, "extract", extract);
+  const pages = () => counted(readPages<ExtractedPage>(dir, "extract", extract), onPage);
   const broken = brokenPaths(readFindings(dir, audit, (r) => r === "broken-link"));
   const findings = new FindingsByPage(dir, audit, FIX_RULES);
   const root = extract.source.kind === "dir" ? extract.source.dir : "";

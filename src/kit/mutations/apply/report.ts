@@ -3,6 +3,7 @@
  * whether this run performed the side effect, and the error when it failed.
  */
 import { KitError } from "../../output/index.ts";
+import { readFileSync } from "node:fs";
 import { userInfo } from "node:os";
 import type { ExecContext } from "../actions.ts";
 import type { PlanItem } from "../plan.ts";
@@ -58,13 +59,37 @@ export const lostLease = (it: PlanItem, executed: boolean): ItemReport =>
     message: `lost the ledger lease on item ${it.id}: another apply took it over${executed ? " after this one executed it; it reconciles the item" : ""}`,
   });
 
-/** Who applies, for the action log, when AGENT_ACTOR does not say. */
-export const safeUser = (): string => {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
+/** The name the OS's user database gives a uid (`/etc/passwd`), or null. */
+export function passwdName(uid: number, passwd: string): string | null {
+  for (const line of passwd.split("\n")) {
+    const [name, , id] = line.split(":");
+    if (name && id !== undefined && Number(id) === uid) return name;
   }
+  return null;
+}
+
+/**
+ * Who applies, for the action log, when AGENT_ACTOR does not say: the OS
+ * user the process runs as, by its uid. Bun's os.userInfo() reads $USER and
+ * says "unknown" without it (a service, a container, `env -i`), where the
+ * uid still names someone.
+ */
+export const safeUser = (): string => {
+  const uid = process.getuid?.();
+  if (uid !== undefined)
+    try {
+      const name = passwdName(uid, readFileSync("/etc/passwd", "utf8"));
+      if (name) return name;
+    } catch {
+      // No user database here: what the runtime says, below.
+    }
+  try {
+    const name = userInfo().username;
+    if (name && name !== "unknown") return name;
+  } catch {
+    // Neither: the uid is still someone.
+  }
+  return uid === undefined ? "unknown" : `uid-${uid}`;
 };
 
 /** An apply run without the command's identity (a library caller): a credential or a secret out is the caller's bug. */
