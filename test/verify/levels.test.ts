@@ -34,10 +34,11 @@ describe("a tool from outside the kit", () => {
     expect(ids(checks, "fail")).toEqual([]);
     expect(r.code).toBe(0);
     // What it does not claim is skipped, saying which extension and how to demand it; what it has nothing for says so.
-    for (const id of ["fs.dry-run", "fs.plan", "net.dry-run"])
+    const plans = ["plans.reapply", "plans.expiry", "plans.checksum"];
+    for (const id of ["fs.dry-run", "fs.plan", "net.dry-run", ...plans])
       expect(checks.find((c) => c.id === id)!.note).toBe("the tool has no write command");
     expect(checks.find((c) => c.id === "net.read-only")!.note).toStartWith("no read command declares an upstream");
-    const nothingFor = ["fs.dry-run", "fs.plan", "net.dry-run", "net.read-only"];
+    const nothingFor = ["fs.dry-run", "fs.plan", "net.dry-run", "net.read-only", ...plans];
     for (const c of checks.filter((x) => x.status === "skip" && !nothingFor.includes(x.id))) {
       expect(c.title).toStartWith("kit extension ");
       // --version is the kit's addition: only a tool that claims it is held to it, whatever the level.

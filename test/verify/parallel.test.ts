@@ -3,6 +3,7 @@
  * probes, and a verdict that does not depend on how many runs are in flight
  * (--concurrency 1 runs one at a time, in the order verify always used).
  */
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 import { beforeAll, describe, expect, test } from "bun:test";
 import { Pool } from "../../verify/base/pool.ts";
 import { buildCorpus, type Corpus } from "../fixtures/nonconforming/corpus.ts";
@@ -46,7 +47,7 @@ describe("verify --concurrency", () => {
   let corpus: Corpus;
   beforeAll(async () => {
     corpus = await buildCorpus(["fuzz-crash"]);
-  });
+  }, SLOW_HOOK);
 
   test("a crash under fuzzing is caught with the same shrunk argv one run at a time and many at once", async () => {
     const judged = async (extra: string[]) => {

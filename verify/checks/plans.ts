@@ -129,6 +129,10 @@ const notProven = (s: Subject, ids: readonly CheckId[], why: string): void => {
 };
 
 export async function checkPlans(s: Subject, doc: DescribeDoc): Promise<void> {
+  if (!doc.commands.some((c) => c.rw === "write")) {
+    for (const id of PROBES) s.findings.skip(id, "the tool has no write command");
+    return;
+  }
   const ways = waysOf(doc).filter((way) => way.length === 2 && way[1]!.command.verb === "apply");
   if (ways.length === 0)
     return notProven(s, PROBES, "the tool documents no plan (or create) example followed by an apply example");
