@@ -41,6 +41,12 @@ export interface CommandContext<F> extends ContextUniversal {
   readonly page: { readonly offset: number; readonly limit: number } | null;
   /** Bounds a list (contract §6): returns this page's items and fills meta.pagination. */
   paginate<T>(items: readonly T[] | CutPage<T>, noun?: string): T[];
+  /**
+   * The answer is short of the whole for a reason other than a list's page
+   * (a crawl stopped by its bound, contract §6): meta.truncated is true and
+   * meta.truncation_hint says how to get the rest.
+   */
+  truncated(hint: string): void;
   /** Adds to meta.cost_usd and meta.llm_tokens. */
   addCost(cost: { usd?: number; tokens?: number }): void;
   /** Fills meta.outcome (contract §11). */

@@ -2,6 +2,7 @@
  * contract §8, the plan half: a planning command writes plan.json into its
  * run dir and changes nothing else. A plan whose making fails is written as
  * `failed`, so a stale plan.json from before cannot be applied by mistake.
+ * A plan.json with items not yet applied is never replaced unasked (plan-guard.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -36,6 +37,7 @@ export async function writePlan(
 ): Promise<z.output<typeof planResult>> {
   ctx.runDir.create();
   const path = join(ctx.runDir.path, PLAN_FILE);
+  if (existsSync(path)) await (await import("./plan-guard.ts")).assertReplaceable(ctx, path);
   const base = { tool: ctx.tool.name, toolVersion: ctx.tool.version, now: ctx.now(), ttlSeconds };
   let plan: Plan;
   try {

@@ -20,6 +20,8 @@ export class RunState {
   llmTokens = 0;
   page: Page<unknown> | null = null;
   next: string[] = [];
+  /** Set when the answer is cut short other than by pagination (ctx.truncated). */
+  truncationHint: string | null = null;
   /** Reported with CANCELLED if a signal stops the command. */
   checkpoint: Record<string, unknown> | null = null;
   /** What a cancellation waits for before it answers, and for how long at most (null: as long as it takes). */
@@ -94,6 +96,9 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
       const page = paginate(items, p.pageRequest, noun);
       state.page = page as Page<unknown>;
       return page.items;
+    },
+    truncated(hint) {
+      state.truncationHint = hint;
     },
     addCost({ usd = 0, tokens = 0 }) {
       state.costUsd += usd;

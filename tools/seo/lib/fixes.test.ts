@@ -14,6 +14,7 @@ import type { ItemInput } from "agent-cli-kit/writes";
 import { auditSite, folderPages, siteOf, type TestPage } from "../../../test/helpers/seo-pages.ts";
 import { applyEdits, type Edit } from "./edits.ts";
 import { brokenPaths, planPages } from "./plan-run.ts";
+import type { FixAction } from "./fix-actions.ts";
 
 const ORIGIN = "https://harbour.example/";
 const EXAMPLE = join(import.meta.dir, "..", "..", "..", "examples", "site");
@@ -48,7 +49,7 @@ function planned(
       (url) => byPage.get(url) ?? [],
       brokenPaths(findings),
       opts.lang,
-      opts.only,
+      { only: opts.only as FixAction[] | undefined, findings: null, page: null },
     ),
   };
 }

@@ -125,10 +125,16 @@ export class PageWriter<T> {
   }
 }
 
-/** Removes the stage's files of this kind other than `keep`: those of earlier runs into this dir. */
+/** Removes the stage's files of this kind other than `keep` (and its index): those of earlier runs into this dir. */
 export function removeStale(dir: string, stage: string, keep: string, kind = "pages"): void {
+  const keepIndex = keep.replace(/\.ndjson$/, ".index.json");
   for (const name of readdirSync(dir))
-    if (name.startsWith(`${stage}.${kind}.`) && name.endsWith(".ndjson") && name !== keep)
+    if (
+      name.startsWith(`${stage}.${kind}.`) &&
+      (name.endsWith(".ndjson") || name.endsWith(".index.json")) &&
+      name !== keep &&
+      name !== keepIndex
+    )
       rmSync(join(dir, name), { force: true });
 }
 
