@@ -12,7 +12,10 @@ import { readPlanFile, type Plan } from "./plan.ts";
 import { actionLog } from "./read-commands.ts";
 
 /** How many of the plan at `path`'s items are still to apply (0: it may be replaced). */
-async function itemsLeft(ctx: CommandContext<unknown>, path: string): Promise<{ left: number; plan: Plan | null }> {
+export async function itemsLeft(
+  ctx: CommandContext<unknown>,
+  path: string,
+): Promise<{ left: number; plan: Plan | null }> {
   let plan: Plan;
   try {
     plan = readPlanFile(path, null);
@@ -27,9 +30,8 @@ async function itemsLeft(ctx: CommandContext<unknown>, path: string): Promise<{ 
   return { left: plan.items.filter((i) => !settled.has(i.id)).length, plan };
 }
 
-/** CONFLICT when the run dir's plan.json at `path` has items not yet applied; --force replaces it. */
+/** CONFLICT when the run dir's plan.json at `path` has items not yet applied (the caller skips it under --force). */
 export async function assertReplaceable(ctx: CommandContext<unknown>, path: string): Promise<void> {
-  if (ctx.force) return;
   const { left, plan } = await itemsLeft(ctx, path);
   if (left === 0 || !plan) return;
   throw new KitError(

@@ -37,7 +37,8 @@ export async function writePlan(
 ): Promise<z.output<typeof planResult>> {
   ctx.runDir.create();
   const path = join(ctx.runDir.path, PLAN_FILE);
-  if (existsSync(path)) await (await import("./plan-guard.ts")).assertReplaceable(ctx, path);
+  // Checked once the plan is made, so a mistake in the input is reported first.
+  const guard = existsSync(path) && !ctx.force ? await import("./plan-guard.ts") : null;
   const base = { tool: ctx.tool.name, toolVersion: ctx.tool.version, now: ctx.now(), ttlSeconds };
   let plan: Plan;
   try {
@@ -45,14 +46,16 @@ export async function writePlan(
     plan = buildPlan({ ...base, ...made });
   } catch (e) {
     const err = asKitError(e);
-    // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against.
-    if (existsSync(ctx.runDir.path))
+    // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against;
+    // a plan not yet applied stays as it is (planning over it would have been refused).
+    if (existsSync(ctx.runDir.path) && !(guard && (await unapplied(guard, ctx, path))))
       writePlanFile(
         path,
         buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: err.message } }),
       );
     throw err;
   }
+  await guard?.assertReplaceable(ctx, path);
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
   writePlanFile(path, plan);
   return {
@@ -66,4 +69,16 @@ export async function writePlan(
       target_resource_ids: i.target_resource_ids,
     })),
   };
+}
+
+/** Whether plan.json still has items to apply; a ledger that cannot tell counts as yes (nothing is overwritten). */
+async function unapplied(
+  guard: typeof import("./plan-guard.ts"),
+  ctx: CommandContext<unknown>,
+  path: string,
+): Promise<boolean> {
+  return guard.itemsLeft(ctx, path).then(
+    (r) => r.left > 0,
+    () => true,
+  );
 }

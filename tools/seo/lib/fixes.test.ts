@@ -108,7 +108,7 @@ describe("the example site's plan", () => {
       '<link rel="canonical" href="https://harbour.example/journal/">',
     ]);
     // What it cannot fix it says, finding by finding: a relative canonical, and two links to pages that never existed.
-    const left = (file: string, action: string, reason: string) => ({
+    const left = (file: string, action: FixAction, reason: string) => ({
       file,
       action,
       reason: expect.stringContaining(reason),
