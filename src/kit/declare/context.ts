@@ -48,6 +48,12 @@ export interface CommandContext<F> extends ContextUniversal {
   paginate<T>(items: readonly T[] | CutPage<T>, noun?: string, also?: string): T[];
   /** A next step this run knows of (a command line): in meta.next before the declared ones, or after them (`last`). */
   next(command: string, order?: "first" | "last"): void;
+  /**
+   * The answer is short of the whole for a reason other than a list's page
+   * (a crawl stopped by its bound, contract §6): meta.truncated is true and
+   * meta.truncation_hint says how to get the rest.
+   */
+  truncated(hint: string): void;
   /** Adds to meta.cost_usd and meta.llm_tokens. */
   addCost(cost: { usd?: number; tokens?: number }): void;
   /** Fills meta.outcome (contract §11). */

@@ -2,6 +2,7 @@
  * contract §8, the plan half: a planning command writes plan.json into its
  * run dir and changes nothing else. A plan whose making fails is written as
  * `failed`, so a stale plan.json from before cannot be applied by mistake.
+ * A plan.json with items not yet applied is never replaced unasked (plan-guard.ts).
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -48,6 +49,8 @@ export async function writePlan(
   if (ctx.dryRun) return resultOf(ctx, "", buildPlan({ ...baseOf(ctx, ttlSeconds), ...(await make()) }));
   ctx.runDir.create();
   const path = join(ctx.runDir.path, PLAN_FILE);
+  // Checked once the plan is made, so a mistake in the input is reported first.
+  const guard = existsSync(path) && !ctx.force ? await import("./plan-guard.ts") : null;
   const base = baseOf(ctx, ttlSeconds);
   let plan: Plan;
   try {
@@ -56,14 +59,16 @@ export async function writePlan(
     plan = buildPlan({ ...base, ...made });
   } catch (e) {
     const err = asKitError(e);
-    // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against.
-    if (existsSync(ctx.runDir.path))
+    // A run dir that is gone (a fresh one, removed because its input was missing) holds no stale plan to guard against;
+    // a plan not yet applied stays as it is (planning over it would have been refused).
+    if (existsSync(ctx.runDir.path) && !(guard && (await unapplied(guard, ctx, path))))
       writePlanFile(
         path,
         buildPlan({ ...base, context: {}, items: [], failure: { code: err.code, message: ctx.redact(err.message) } }),
       );
     throw err;
   }
+  await guard?.assertReplaceable(ctx, path);
   if (plan.items.length === 0) ctx.log.info("nothing to change: the plan has no items");
   writePlanFile(path, plan);
   return resultOf(ctx, path, plan);
@@ -86,4 +91,16 @@ function resultOf(ctx: CommandContext<unknown>, path: string, plan: Plan): z.out
   }));
   const shown = showItems(ctx, rows, { tool: ctx.tool.name, plan: path }, (i) => i.action);
   return { plan: path, checksum: plan.checksum, expiry: plan.expiry, ...shown };
+}
+
+/** Whether plan.json still has items to apply; a ledger that cannot tell counts as yes (nothing is overwritten). */
+async function unapplied(
+  guard: typeof import("./plan-guard.ts"),
+  ctx: CommandContext<unknown>,
+  path: string,
+): Promise<boolean> {
+  return guard.itemsLeft(ctx, path).then(
+    (r) => r.left > 0,
+    () => true,
+  );
 }

@@ -22,6 +22,8 @@ export class RunState {
   next: string[] = [];
   /** Next steps the run named to come after the declared ones. */
   nextLast: string[] = [];
+  /** Set when the answer is cut short other than by pagination (ctx.truncated). */
+  truncationHint: string | null = null;
   /** Reported with CANCELLED if a signal stops the command. */
   checkpoint: Record<string, unknown> | null = null;
   /** What a cancellation waits for before it answers, and for how long at most (null: as long as it takes). */
@@ -87,6 +89,9 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     next(command, order = "first") {
       const list = order === "first" ? state.next : state.nextLast;
       if (!list.includes(command)) list.push(command);
+    },
+    truncated(hint) {
+      state.truncationHint = hint;
     },
     addCost({ usd = 0, tokens = 0 }) {
       state.costUsd += usd;

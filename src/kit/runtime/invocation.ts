@@ -85,8 +85,8 @@ export class Invocation {
       cost_usd: roundUsd(state.costUsd),
       llm_tokens: state.llmTokens,
       pagination: state.page?.pagination ?? null,
-      truncated: Boolean(state.page?.pagination.next_cursor),
-      truncation_hint: state.page?.truncationHint ?? null,
+      truncated: Boolean(state.page?.pagination.next_cursor) || state.truncationHint !== null,
+      truncation_hint: state.page?.truncationHint ?? state.truncationHint,
       run_dir: this.runDir?.used ? this.runDir.path : null,
       outcome: {
         unit: state.outcome.unit,

@@ -44,7 +44,12 @@ export function openRepo(
       hint: `add --repo ./knowledge (a git repository of notes), or set ${REPO_ENV}`,
     });
   const root = resolvePath(cwd, path);
-  if (!existsSync(root) || !statSync(root).isDirectory())
+  if (!existsSync(root))
+    throw new KitError("INVALID_INPUT", `${path} does not exist`, {
+      got: path,
+      hint: `give the path of a git repository of notes, or start one there: git init ${path}`,
+    });
+  if (!statSync(root).isDirectory())
     throw new KitError("INVALID_INPUT", `${path} is not a folder`, {
       got: path,
       hint: "give the path of a git repository",

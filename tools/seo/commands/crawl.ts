@@ -57,7 +57,7 @@ export default defineCommand({
   rw: "read",
   summary: "Crawl a site (--url) or a static-site folder (--dir) into crawl.json.",
   description:
-    "Breadth-first over same-origin links, bounded by --max-pages and --max-depth, honouring robots.txt. Records each page's status, redirects and what its HTML says (title, meta, headings, links, images, words: parsed once, here) for the next stage, `extract`. The same site always gives the same pages in the same order.",
+    "Breadth-first over same-origin links, bounded by --max-pages and --max-depth, honouring robots.txt. Records each page's status, redirects and what its HTML says (title, meta, headings, links, images, words: parsed once, here) for the next stage, `extract`. The same site always gives the same pages in the same order. A crawl stopped by --max-pages with pages left answers meta.truncated true, its hint naming the flag and how many pages were left.",
   flags,
   result,
   schema: "seo.crawl@1",
@@ -102,6 +102,11 @@ export default defineCommand({
       };
     const done = await crawlStage(ctx, opened);
     ctx.setOutcome({ realized: done.tally.pages });
+    const unfetched = done.skipped["max-pages"] ?? 0;
+    if (unfetched > 0)
+      ctx.truncated(
+        `the crawl stopped at --max-pages ${ctx.flags.maxPages}: ${unfetched} more page(s) were found but not fetched (and what they link to is unknown); crawl again with --max-pages ${ctx.flags.maxPages + unfetched} or more`,
+      );
     return {
       source: { kind: opened.source.kind, location },
       start_url: opened.start,

@@ -69,7 +69,12 @@ export default defineCommand({
       max_body_bytes: crawl.options.max_body_bytes,
     };
     const written = pagesFile ? ctx.runDir.write("extract", data) : null;
-    if (pagesFile) removeStale(dir, "extract", pagesFile.file);
+    if (pagesFile) {
+      removeStale(dir, "extract", pagesFile.file);
+      // The index `page list`/`get` and `score` answer from, made now rather than by the first of them.
+      const { pageIndex } = await import("../lib/page-index.ts");
+      pageIndex(dir, pagesFile);
+    }
     ctx.setOutcome({ realized: tally.pages });
     return { ...tally, dry_run: ctx.dryRun, artifact: written?.path ?? null };
   },

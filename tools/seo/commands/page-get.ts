@@ -23,13 +23,12 @@ export default defineCommand({
   async run(ctx) {
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const wanted = ctx.flags.url;
-    const { readPages } = await import("../lib/page-store.ts");
-    const pages = () => readPages(ctx.runDir.path, "extract", site);
-    const page = pages().find((p) => p.url === wanted || p.final_url === wanted);
+    const { findPage, listedPages } = await import("../lib/page-index.ts");
+    const page = findPage(ctx.runDir.path, site, (p) => p.url === wanted || p.final_url === wanted);
     if (!page) {
       const guess = nearest(
         wanted,
-        pages()
+        Iterator.from(listedPages(ctx.runDir.path, site))
           .map((p) => p.url)
           .toArray(),
       );

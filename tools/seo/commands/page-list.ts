@@ -32,12 +32,12 @@ export default defineCommand({
     const audited = ctx.runDir.readIfPresent<AuditData>("audit");
     const q = ctx.flags.query?.toLowerCase();
     const cls = ctx.flags.status;
-    const { readPages } = await import("../lib/page-store.ts");
+    const { listedPages } = await import("../lib/page-index.ts");
     const { offset, limit } = ctx.page!;
     // Only the page of rows asked for is held: a big site's list is never held whole.
     const rows: Row[] = [];
     let total = 0;
-    for (const p of readPages(ctx.runDir.path, "extract", site)) {
+    for (const p of listedPages(ctx.runDir.path, site)) {
       if (cls && (cls === "failed" ? p.status !== 0 : Math.floor(p.status / 100) !== Number(cls[0]))) continue;
       if (q && !p.url.toLowerCase().includes(q) && !(p.title ?? "").toLowerCase().includes(q)) continue;
       if (total++ < offset || rows.length >= limit) continue;

@@ -9,7 +9,7 @@ export default defineCommand({
   rw: "read",
   summary: "Score the audited site 0–100, overall and per category; write score.json.",
   description:
-    "Each rule scores the share of applicable pages that pass it, weighted by severity (high 3, medium 2, low 1); a category is the weighted mean of its rules and the overall score the weighted mean of the categories. Deterministic: the same audit gives the same score. Reads audit.json and extract.json; run `audit` first.",
+    "Each rule scores the share of applicable pages that pass it, weighted by severity (high 3, medium 2, low 1); a category is the weighted mean of its rules, scaled down by the share of pages with a canonical that is not http(s) (such a page fails its whole category), and the overall score the weighted mean of the categories. Deterministic: the same audit gives the same score. Reads audit.json and extract.json; run `audit` first.",
   flags: z.object({}),
   result: z.object({
     score: describe(z.number(), "0–100, higher is better."),
@@ -28,12 +28,12 @@ export default defineCommand({
     const audited = ctx.runDir.read<AuditData>("audit").data;
     const site = ctx.runDir.read<ExtractData>("extract").data;
     const { scoreSite, grade } = await import("../lib/score.ts");
-    const { readPages } = await import("../lib/page-store.ts");
+    const { listedPages } = await import("../lib/page-index.ts");
     const { sectionsOf } = await import("../lib/findings.ts");
     const counts = { all: 0, content: 0 };
-    for (const p of readPages(ctx.runDir.path, "extract", site)) {
+    for (const p of listedPages(ctx.runDir.path, site)) {
       counts.all++;
-      if (p.status >= 200 && p.status < 300 && p.html) counts.content++;
+      if (p.content) counts.content++;
     }
     // Each rule's count and pages are in audit.json: the findings themselves are not read.
     const scored: ScoreData = scoreSite(sectionsOf(audited), counts);

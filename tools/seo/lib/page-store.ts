@@ -125,10 +125,16 @@ export class PageWriter<T> {
   }
 }
 
-/** Removes the stage's files of this kind other than `keep`: those of earlier runs into this dir. */
+/** Removes the stage's files of this kind other than `keep` (and its index): those of earlier runs into this dir. */
 export function removeStale(dir: string, stage: string, keep: string, kind = "pages"): void {
+  const keepIndex = keep.replace(/\.ndjson$/, ".index.json");
   for (const name of readdirSync(dir))
-    if (name.startsWith(`${stage}.${kind}.`) && name.endsWith(".ndjson") && name !== keep)
+    if (
+      name.startsWith(`${stage}.${kind}.`) &&
+      (name.endsWith(".ndjson") || name.endsWith(".index.json")) &&
+      name !== keep &&
+      name !== keepIndex
+    )
       rmSync(join(dir, name), { force: true });
 }
 
@@ -176,7 +182,8 @@ export function* readRange<T>(dir: string, stage: string, file: string, range: R
     throw broken(stage, dir, `are missing (${file})`, what);
   }
   const hash = new Bun.CryptoHasher("sha256");
-  const block = Buffer.alloc(FLUSH_BYTES);
+  // A section smaller than a block gets a buffer its size: a 1 MiB one per section cost ~20 ms each.
+  const block = Buffer.allocUnsafe(Math.max(1, Math.min(FLUSH_BYTES, range.bytes)));
   const decoder = new TextDecoder();
   let rest = "";
   let count = 0;

@@ -17,20 +17,15 @@ import type { Finding } from "./schemas.ts";
 import type { AuditData, ExtractData } from "./artifacts.ts";
 import { BrokenTargets } from "./broken-targets.ts";
 import { applyEdits } from "./edits.ts";
-import type { FixAction } from "./fix-actions.ts";
 import { editBeyond } from "./fix-effects.ts";
 import { FindingsByPage } from "./findings-by-page.ts";
 import { readFindings } from "./findings.ts";
 import { FIX_RULES, type Fix, fixesFor, type SitePlan } from "./fixes.ts";
 import { counted, readPages } from "./page-store.ts";
 import { locate, type Located } from "./source.ts";
+import { inScope, onPage, type PlanScope, type Skipped, unanswered } from "./plan-scope.ts";
 
-/** A fix the plan leaves out, and why. */
-export interface Skipped {
-  file: string;
-  action: FixAction | null;
-  reason: string;
-}
+export type { Skipped } from "./plan-scope.ts";
 
 /** Bytes to text only when they are UTF-8, a byte order mark kept: the text written back is the same bytes. */
 const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -43,21 +38,35 @@ export function planSite(
   extract: ExtractData,
   audit: AuditData,
   langFlag: string | undefined,
-  only: readonly string[] | undefined,
-  onPage: (n: number) => void = () => {},
+  scope: PlanScope,
+  pagesRead: (n: number) => void = () => {},
 ): { items: ItemInput[]; skipped: Skipped[] } {
   const judged = audit.extract_pages;
   if (judged && extract.pages_file && judged !== extract.pages_file.sha256)
     throw new KitError("INVALID_ARTIFACT", `audit.json in ${dir} was made from other pages than extract.json's`, {
       hint: `run \`seo audit\` again with --run-dir ${dir}`,
     });
-  const pages = () => counted(readPages<ExtractedPage>(dir, "extract", extract), onPage);
+  const pages = () => counted(readPages<ExtractedPage>(dir, "extract", extract), pagesRead);
   const broken = brokenPaths(readFindings(dir, audit, (r) => r === "broken-link"));
-  const findings = new FindingsByPage(dir, audit, FIX_RULES);
+  const named = scope.findings ? namedRules(dir, audit, scope.findings) : [];
+  const findings = new FindingsByPage(dir, audit, [...new Set([...FIX_RULES, ...named])]);
   const root = extract.source.kind === "dir" ? extract.source.dir : "";
-  const planned = planPages(root, pages, (url) => findings.of(url), broken, langFlag, only);
+  const planned = planPages(root, pages, (url) => findings.of(url), broken, langFlag, scope);
   findings.finish();
   return planned;
+}
+
+/** The rules of the findings named by id; an id no finding has is NOT_FOUND. */
+function namedRules(dir: string, audit: AuditData, ids: ReadonlySet<string>): string[] {
+  const rules = new Map<string, string>();
+  for (const f of readFindings(dir, audit)) if (ids.has(f.id)) rules.set(f.id, f.rule);
+  const unknown = [...ids].filter((id) => !rules.has(id));
+  if (unknown.length > 0)
+    throw new KitError("NOT_FOUND", `no finding has the id ${unknown.join(", ")}`, {
+      got: unknown,
+      hint: `\`seo finding list --run-dir ${dir}\` shows each finding's id`,
+    });
+  return [...rules.values()];
 }
 
 /** The paths a site's broken links name as written in its pages (a fix repoints those): from broken-link findings. */
@@ -78,9 +87,15 @@ export function planPages(
   findingsOf: (url: string) => Finding[],
   broken: Iterable<string>,
   langFlag: string | undefined,
-  only: readonly string[] | undefined,
+  scope: PlanScope,
 ): { items: ItemInput[]; skipped: Skipped[] } {
-  return planFixes(root, pages, findingsOf, { ...siteFacts(pages(), broken), langFlag, only });
+  const planned = planFixes(root, pages, findingsOf, { ...siteFacts(pages(), broken), langFlag, scope });
+  if (scope.page !== null && !planned.found)
+    throw new KitError("NOT_FOUND", `no crawled page has the URL ${scope.page}`, {
+      got: scope.page,
+      hint: "`seo page list` shows every URL",
+    });
+  return { items: planned.items, skipped: planned.skipped };
 }
 
 interface SiteFacts {
@@ -110,8 +125,10 @@ function planFixes(
   root: string,
   pages: () => Iterable<ExtractedPage>,
   findingsOf: (url: string) => Finding[],
-  facts: SiteFacts & { langFlag: string | undefined; only: readonly string[] | undefined },
-): { items: ItemInput[]; skipped: Skipped[] } {
+  facts: SiteFacts & { langFlag: string | undefined; scope: PlanScope },
+): { items: ItemInput[]; skipped: Skipped[]; found: boolean } {
+  const { scope } = facts;
+  let found = false;
   const items: ItemInput[] = [];
   const skipped: Skipped[] = [];
   let current = "";
@@ -125,17 +142,26 @@ function planFixes(
   const planned = new Set<bigint>(); // one file reached by two URLs is planned once
   for (const page of pages()) {
     const mine = findingsOf(page.url);
-    if (!page.file || page.status !== 200 || planned.has(hashOf(page.file))) continue;
-    planned.add(hashOf(page.file));
-    current = page.file;
-    const fixes = fixesFor(page, mine, site).filter((f) => !facts.only || facts.only.includes(f.action));
-    if (fixes.length > 0) planPage(root, page, fixes, items, skipped);
+    if (!onPage(scope, page)) continue;
+    found = true;
+    const scoped = inScope(scope, mine);
+    if (page.file && page.status === 200 && planned.has(hashOf(page.file))) continue;
+    const [itemsFrom, skippedFrom] = [items.length, skipped.length];
+    if (page.file && page.status === 200) {
+      planned.add(hashOf(page.file));
+      current = page.file;
+      const fixes = fixesFor(page, scoped, site).filter((f) => !scope.only || scope.only.includes(f.action));
+      if (fixes.length > 0) planPage(root, page, fixes, items, skipped);
+    }
+    const answered = { items: items.slice(itemsFrom), skipped: skipped.slice(skippedFrom) };
+    skipped.push(...unanswered(page, scoped, answered));
   }
   // In the files' order, as a person reads a folder (each file's items stay in the order they were planned).
   const fileOf = (i: ItemInput) => String(i.params.file);
   return {
     items: items.sort((a, b) => fileOf(a).localeCompare(fileOf(b))),
     skipped: skipped.sort((a, b) => a.file.localeCompare(b.file)),
+    found,
   };
 }
 

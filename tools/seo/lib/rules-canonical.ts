@@ -48,6 +48,11 @@ export function canonicalRules(p: ExtractedPage, site: ExtractData, index: SiteI
       { canonical: canonical.href },
       "root",
     );
+  // A file: (or any non-web) canonical tells engines the page lives where none can fetch it: worse than off-site.
+  if (canonical.protocol !== "http:" && canonical.protocol !== "https:")
+    return emit("canonical-not-http", p.url, `canonical is not an http(s) URL: ${canonical.href}`, {
+      canonical: canonical.href,
+    });
   if (!withinSite(canonical.href, siteRootOf(site.start_url)))
     emit("canonical-offsite", p.url, `canonical points off-site, to ${canonical.href}`, { canonical: canonical.href });
   const status = index.status.get(canonical.href);

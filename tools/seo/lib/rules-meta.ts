@@ -30,6 +30,12 @@ export const RULES = {
     title:
       "The canonical URL is invalid, relative or conflicting, points at another hreflang alternate, or at the host's root from another page (Lighthouse's judgement).",
   },
+  "canonical-not-http": {
+    category: "indexability",
+    severity: "high",
+    title:
+      "The canonical URL is not http(s) (a file: or other scheme no search engine fetches): the page names an address it cannot be indexed at. A page with one fails its whole indexability category in the score.",
+  },
   "canonical-offsite": {
     category: "indexability",
     severity: "low",

@@ -18,6 +18,13 @@ export const CATEGORY_WEIGHTS: Record<Category, number> = {
   mobile: 1,
 };
 
+/**
+ * Rules that keep a page out of search whatever else it gets right: a page
+ * failing one counts as failing its whole category (the category's score is
+ * scaled by the share of pages free of them), not as one rule among many.
+ */
+const BLOCKING: ReadonlySet<RuleId> = new Set(["canonical-not-http"]);
+
 /** Rules that judge every fetched page; the rest judge pages that could be indexed. */
 const ALL_PAGES: ReadonlySet<RuleId> = new Set(["http-status-code", "redirect-chain"]);
 
@@ -30,6 +37,7 @@ export function scoreSite(rules: readonly RuleCount[], pages: { all: number; con
   const categories = CATEGORIES.map((category) => {
     let weighted = 0;
     let weights = 0;
+    let blocked = 0;
     const rulesFailed: string[] = [];
     for (const [id, meta] of Object.entries(RULES) as [RuleId, (typeof RULES)[RuleId]][]) {
       if (meta.category !== category) continue;
@@ -37,11 +45,12 @@ export function scoreSite(rules: readonly RuleCount[], pages: { all: number; con
       if (applicable === 0) continue;
       const failed = Math.min(applicable, failing.get(id)?.pages ?? 0);
       if (failed > 0) rulesFailed.push(id);
+      if (BLOCKING.has(id)) blocked = Math.max(blocked, failed / applicable);
       const w = SEVERITY_RANK[meta.severity];
       weighted += w * (1 - failed / applicable);
       weights += w;
     }
-    const score = weights === 0 ? 100 : Math.round((100 * weighted) / weights);
+    const score = weights === 0 ? 100 : Math.round(((100 * weighted) / weights) * (1 - blocked));
     const findings = rules.reduce((n, r) => n + (RULES[r.rule as RuleId]?.category === category ? r.count : 0), 0);
     return { category, score, weight: CATEGORY_WEIGHTS[category], findings, rules_failed: rulesFailed };
   });
