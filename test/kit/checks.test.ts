@@ -169,7 +169,9 @@ group("what cannot be compiled fails the compile step", () => {
       file,
       `import * as z from "zod/mini";\nexport const flags = z.object({ to: z.email(), n: z.optional(z.int()) });\ntype T = z.output<typeof flags>;\n`,
     );
-    expect(() => compileTool(toolWith(z.object({})), { sources: [file] })).toThrow(`z.email (${file}) is not among the zod members a compiled tool can declare with`);
+    expect(() => compileTool(toolWith(z.object({})), { sources: [file] })).toThrow(
+      `z.email (${file}) is not among the zod members a compiled tool can declare with`,
+    );
   });
 });
 

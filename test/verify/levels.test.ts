@@ -42,7 +42,9 @@ describe("a tool from outside the kit", () => {
     for (const c of checks.filter((x) => x.status === "skip" && !nothingFor.includes(x.id))) {
       expect(c.title).toStartWith("kit extension ");
       // --version is the kit's addition: only a tool that claims it is held to it, whatever the level.
-      expect(c.note).toContain(c.id === "introspection.version" ? "checked only where claimed" : "--all-extensions demands it");
+      expect(c.note).toContain(
+        c.id === "introspection.version" ? "checked only where claimed" : "--all-extensions demands it",
+      );
     }
     // Every check says what it enforces.
     for (const c of checks) expect(c.title).toMatch(/^(contract §|kit extension |golden cases)/);

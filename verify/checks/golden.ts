@@ -6,7 +6,6 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { isDeepStrictEqual } from "node:util";
 import {
   type CasePlaces,
   fill,
