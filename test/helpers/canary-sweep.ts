@@ -41,7 +41,14 @@ export interface Target {
   readonly free: string[];
 }
 
-export function targets(f: { site: string; seoRun: string; repo: string; plan: string; job: string }): Target[] {
+export function targets(f: {
+  site: string;
+  seoRun: string;
+  repo: string;
+  plan: string;
+  job: string;
+  gateInit: string;
+}): Target[] {
   const seo = (words: string, free: string[], base: string[] = []): Target => ({
     tool: "seo",
     words: words.split(" "),
@@ -70,6 +77,7 @@ export function targets(f: { site: string; seoRun: string; repo: string; plan: s
     seo("apply", ["plan"]),
     seo("target list", [], ["--plan", f.plan]),
     seo("action list", ["plan"]),
+    seo("plan-item list", ["action"], ["--plan", f.seoRun]),
     seo("page list", ["query"]),
     seo("page get", ["url"]),
     seo("finding list", ["url"]),
@@ -83,8 +91,10 @@ export function targets(f: { site: string; seoRun: string; repo: string; plan: s
     brain("apply", ["plan"], []),
     brain("target list", [], ["--plan", f.plan]),
     brain("action list", ["plan"], []),
+    brain("plan-item list", ["action"], ["--plan", f.plan]),
     other("gate", "review", ["plan"]),
     other("gate", "approve", ["plan"]),
+    other("gate", "init", ["approver"], ["--dir", f.gateInit, "--tool", "seo"]),
     other("harness", "job execute", ["job"]),
     other("harness", "report deliver", ["report", "url"]),
     other("harness", "receive", ["listen", "store"], ["--for", "1"]),
@@ -201,7 +211,7 @@ export async function runSweep(): Promise<Sweep> {
     "brain apply (a clean plan)",
     run(binary("brain"), ["apply", "--plan", planDir, "--json"], { env }),
   );
-  const f = { site, seoRun, repo: kb.repo, plan: planDir, job: join(root, "job.json") };
+  const f = { site, seoRun, repo: kb.repo, plan: planDir, job: join(root, "job.json"), gateInit: join(root, "gate-init") };
   const list = targets(f);
   for (const t of list) commands.add(`${t.tool} ${t.words.join(" ")}`);
   await argvDoors(list, c, env, root, places);

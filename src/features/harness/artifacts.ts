@@ -128,8 +128,10 @@ export async function routeArtifacts(
   redact: (text: string) => string,
 ): Promise<ArtifactRef[]> {
   const all = existsSync(runDir) ? readdirSync(runDir).sort() : [];
-  // A stage's side files (the pages, findings and referrers its artifact names by sha256) are redacted in place too.
-  for (const name of all) if (name.endsWith(".ndjson")) redactedFile(join(runDir, name), redact);
+  // A stage's side files (the pages, findings and referrers its artifact names by sha256, and the index of
+  // extract's pages) are redacted in place too.
+  for (const name of all)
+    if (name.endsWith(".ndjson") || name.endsWith(".index.json")) redactedFile(join(runDir, name), redact);
   const names = all.filter((n) => Object.hasOwn(ARTIFACT_TYPES, n));
   const refs: ArtifactRef[] = [];
   for (const name of names) {

@@ -185,6 +185,9 @@ function commandOf(c: CommandSpec<any, any>, i: number, place: Place): Command {
   return { ...c, name, pagination, ...(file ? { declaredIn: file } : {}) };
 }
 
+/** The commands `mutationCommands` adds; a tool's own command of the same name collides with one. */
+const KIT_WRITE_COMMANDS = new Set(["apply", "target list", "plan-item list", "action list"]);
+
 export function defineTool(spec: ToolSpec): Tool {
   const file = callerFile();
   const place: Place = { file, tool: typeof spec?.name === "string" ? spec.name : "(unnamed)" };
@@ -198,7 +201,9 @@ export function defineTool(spec: ToolSpec): Tool {
     if (seen.has(command.name))
       mistakeAt({ ...place, file: command.declaredIn, command: command.name })(
         `declared twice`,
-        `list each command once, or give the second its own verb or resource`,
+        KIT_WRITE_COMMANDS.has(command.name)
+          ? `"${command.name}" is a command the kit gives every tool that writes (mutationCommands): give yours another resource or verb`
+          : `list each command once, or give the second its own verb or resource`,
       );
     seen.add(command.name);
     return command;

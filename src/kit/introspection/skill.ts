@@ -169,7 +169,7 @@ Every list is bounded (default at most ${KIT_DEFAULT_LIMIT}). A cut list sets \`
 A tool's answer is a text block with \`data\` and, when there is more to say, a second text block \`{"meta": {truncated, next_cursor, truncation_hint, next}}\`: the same cursor, hint and next steps as \`meta\` (pass \`next_cursor\` as the argument \`cursor\`). A long call sends progress notifications when the request carries a progress token.
 
 ## Writes
-Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5). A plan, a review and an apply answer with \`total\`, \`counts\` (per action, or per outcome) and the first page of their items; \`<tool> item list --plan <run dir>\` reads the rest, and plan.json holds them all.
+Nothing changes the world except \`apply --plan <plan.json>\` of an approved plan. \`plan\` and the write verbs only write a plan. \`--dry-run\` reports what would happen. \`--yes\` answers a confirmation but never passes a policy gate (exit 5). A plan, a review and an apply answer with \`total\`, \`counts\` (per action, or per outcome) and the first page of their items; \`<tool> plan-item list --plan <run dir>\` reads the rest, and plan.json holds them all.
 
 ## Identity
 Credentials come from the environment only and are never printed: secrets in output are redacted. No tool writes a credential, a profile or a config file. Injected credentials fail in known ways, each with its code:

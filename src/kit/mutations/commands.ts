@@ -1,7 +1,7 @@
 /**
  * contract §8 on the tool's side: the commands the kit gives a mutating
  * tool whose actions are `m`: `apply`, `target list` (the gate's read-back),
- * `item list` (a plan's items, page by page) and `action list`.
+ * `plan-item list` (a plan's items, page by page) and `action list`.
  */
 import type { CommandSpec } from "../declare/index.ts";
 import type { Mutations } from "./actions.ts";

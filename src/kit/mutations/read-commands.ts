@@ -1,7 +1,7 @@
 /**
  * contract §8, the reads a mutating tool gets: `target list`, the live state
  * of every resource a plan targets (what the gate judges a plan by),
- * `item list`, a plan's items page by page (a plan's answer shows only the
+ * `plan-item list`, a plan's items page by page (a plan's answer shows only the
  * first page), and `action list`, the action log from the ledger.
  */
 import { existsSync } from "node:fs";
@@ -79,7 +79,7 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
 
 export function itemListCommand(tool: string): CommandSpec<any, any> {
   return defineCommand({
-    resource: "item",
+    resource: "plan-item",
     verb: "list",
     tier: 1,
     rw: "read",
@@ -93,7 +93,7 @@ export function itemListCommand(tool: string): CommandSpec<any, any> {
         z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
       ),
     }),
-    schema: `${tool}.item.list@1`,
+    schema: `${tool}.plan-item.list@1`,
     errors: ["NOT_FOUND", "MISSING_ARTIFACT", "PLAN_INVALID"],
     list: KIT_BOUNDS,
     async run(ctx) {

@@ -2,7 +2,7 @@
  * contract §6 on the write path: a plan, an approval or an apply answers
  * with counts and the first page of its items, never all of them (a plan of
  * a big site holds hundreds). The whole plan stays in plan.json, and
- * `<tool> item list --plan` reads the rest without re-running the write.
+ * `<tool> plan-item list --plan` reads the rest without re-running the write.
  */
 import type { CommandContext } from "../declare/index.ts";
 import { KIT_BOUNDS, KIT_DEFAULT_LIMIT } from "../lists/index.ts";
@@ -38,7 +38,7 @@ export function showItems<T>(
   key: (item: T) => string,
 ): ShownItems<T> {
   const counts = countBy(items, key);
-  const read = `${where.tool} item list --plan ${where.plan}`;
+  const read = `${where.tool} plan-item list --plan ${where.plan}`;
   const { offset, limit } = ctx.page ?? { offset: 0, limit: KIT_DEFAULT_LIMIT };
   if (items.length > offset + limit) ctx.next(read, "last");
   const page = ctx.page

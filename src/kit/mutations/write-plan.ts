@@ -26,7 +26,7 @@ export const planResult = z.object({
     z.array(
       z.object({ id: z.string(), action: z.string(), reason: z.string(), target_resource_ids: z.array(z.string()) }),
     ),
-    "The first page of the items (--limit, --cursor); `item list --plan` reads the rest.",
+    "The first page of the items (--limit, --cursor); `plan-item list --plan` reads the rest.",
   ),
 });
 
