@@ -13,6 +13,7 @@ import { checkFields } from "./checks/fields.ts";
 import { concludeLists } from "./checks/list-proof.ts";
 import { checkOwnLists } from "./checks/own-lists.ts";
 import { checkPlans } from "./checks/plans.ts";
+import { checkLimitHonoured, concludeLimitHonoured } from "./checks/limit-honoured.ts";
 import { learnRequiredValues } from "./checks/taught.ts";
 import { checkCommandHelp, checkSkill, checkToolHelp } from "./checks/introspection.ts";
 import { holds, type Subject } from "./base/subject.ts";
@@ -96,6 +97,7 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
     guarded(s, "fs.dry-run", () => checkEffects(s, doc)),
     guarded(s, "noninteractive.tty", () => checkTerminal(s, doc)),
     guarded(s, "plans.reapply", () => checkPlans(s, doc)),
+    guarded(s, "output.limit-honoured", () => checkLimitHonoured(s, doc)),
     guarded(s, "lists.bounded", async () => {
       // Golden cases first: a list they drove is judged on their data; the rest on the tool's own.
       const drove = opts.golden
@@ -106,6 +108,7 @@ async function probeAll(s: Subject, doc: DescribeDoc, opts: VerifyOptions): Prom
     }),
   ]);
   concludeTerminal(s);
+  concludeLimitHonoured(s);
 }
 
 /**

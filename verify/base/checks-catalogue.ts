@@ -82,6 +82,14 @@ export const CHECKS = {
   "output.one-json": c("§2, §5", "stdout is exactly one JSON object (in any layout), and nothing else"),
   "output.no-ansi": c("§3", "no ANSI escape sequences on stdout or stderr off a terminal"),
   "output.no-stack": c("§5", "no stack trace on stdout"),
+  "output.bounded": c(
+    "§6",
+    "no answer of a command (but a `list`, which lists.bounded holds), reads and writes alike (plan, review, apply), holds an array in data longer than its declared default limit, else the kit's default of 50 (or a --limit that widens it): an unbounded result blows the specialist's context window",
+  ),
+  "output.limit-honoured": c(
+    "§6",
+    "--limit 1 added to a command whose answer holds an array longer than 1 is honoured (no array in data longer than 1) or refused as a usage error (exit 2), never silently ignored",
+  ),
   "output.fields-shape": c(
     "§3",
     "--fields a or a.b projects data to exactly that path, nested paths too, and never changes the envelope's shape",

@@ -7,6 +7,7 @@ import Ajv2020 from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import * as v from "valibot";
 import { ANSI, EXIT_CODES, STACK_TRACE } from "./contract.ts";
+import { inspectBound } from "./bounded.ts";
 import { checkSecretsOut } from "./secrets-out.ts";
 import { inspectError } from "./inspect-error.ts";
 import type { RunResult } from "./sandbox.ts";
@@ -138,7 +139,9 @@ function inspectSuccess(s: Subject, r: RunResult, env: Envelope, command: Comman
   f.expect("errors.exit-class", r.exit === 0, `ok is true but the exit is ${r.exit}`, r);
   const projected = r.run.argv.some((a) => a === "--fields" || a.startsWith("--fields="));
   const dataIsObject = env.data !== null && typeof env.data === "object" && !Array.isArray(env.data);
-  if (!command || !dataIsObject || projected) return;
+  if (!command || !dataIsObject) return;
+  inspectBound(s, r, env, command);
+  if (projected) return;
   if (command.output_schema) {
     const validate = validatorFor(command.output_schema);
     f.expect(

@@ -8,23 +8,18 @@
 import { isDeepStrictEqual } from "node:util";
 import { KNOWN_CODE_EXITS } from "../base/contract.ts";
 import type { Documents } from "../base/documents.ts";
-import { inspectEnvelope, inspectStreams } from "../base/inspect.ts";
+import { inspectStreams } from "../base/inspect.ts";
 import { classOf, type Subject } from "../base/subject.ts";
 import type { CommandDoc, DescribeDoc, ExampleDoc } from "../base/schemas.ts";
 import { shellWords } from "../base/shell-words.ts";
+import { runExampleOnce } from "./example-runs.ts";
 import { section } from "./introspection.ts";
 
 const full = (doc: DescribeDoc, c: CommandDoc, e: ExampleDoc): string[] => [doc.tool, ...c.name.split(" "), ...e.argv];
 
 /** Runs one example as documented; it must not be refused, and may only fail in a way the command declares. */
 async function runExample(s: Subject, doc: DescribeDoc, c: CommandDoc, e: ExampleDoc, n: number): Promise<void> {
-  const dryRun = c.rw === "write" && !e.argv.includes("--dry-run") ? ["--dry-run"] : [];
-  const line = full(doc, c, e).join(" ");
-  const r = await s.sandbox.run({
-    label: `${c.name}: example ${n} (${line}${dryRun.length ? " --dry-run" : ""})`,
-    argv: [...c.name.split(" "), ...e.argv, ...dryRun],
-  });
-  const env = inspectEnvelope(s, r, c);
+  const { r, env } = await runExampleOnce(s, doc, c, e, n);
   if (!env) return;
   const f = s.findings;
   if (env.ok) return f.exercised("examples.run");

@@ -1,5 +1,5 @@
 /** Reading a list off an envelope and a command's declaration (contract §6). */
-import type { CommandDoc, Envelope } from "../base/schemas.ts";
+import type { Envelope } from "../base/schemas.ts";
 
 /** The flags `--name value` / `--name=value` removed from argv. */
 export const without = (argv: readonly string[], names: readonly string[]): string[] => {
@@ -34,9 +34,4 @@ export const itemsOf = (env: Envelope): unknown[] | null => {
 export const sizeOf = (env: Envelope | null): number | null =>
   env?.ok && env.meta.pagination ? (env.meta.pagination.total ?? env.meta.pagination.returned) : null;
 
-/** The default page size a command declares: the kit's pagination, or a plain `default_limit` beside its flags. */
-export const declaredDefault = (c: CommandDoc): number | null => {
-  const raw = c.raw as { default_limit?: unknown; pagination?: { default_limit?: unknown } };
-  const n = c.pagination?.default_limit ?? raw.pagination?.default_limit ?? raw.default_limit;
-  return typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null;
-};
+export { declaredDefault } from "../base/bounded.ts";

@@ -10,7 +10,9 @@ import type { RunResult } from "../base/sandbox.ts";
 import type { CommandDoc, Envelope } from "../base/schemas.ts";
 import { type PageRun, walk } from "./cursor-walk.ts";
 import { declaredDefault, isObject, itemsOf, without } from "./list-items.ts";
+import { judgeLimitOne } from "./limit-honoured.ts";
 import { prove, unproven } from "./list-proof.ts";
+import { longestArray } from "../base/bounded.ts";
 
 /** Where a list runs: a golden case's or a workspace's folder and environment. */
 export interface Where {
@@ -96,6 +98,8 @@ async function judgeCut(s: Subject, command: CommandDoc, dflt: { r: RunResult; e
     return;
   }
   const cut = await run("--limit 1", ["--limit", "1"]);
+  const before = longestArray(dflt.env.data);
+  if (cut.env && before && before.length > 1) judgeLimitOne(s, command, before, cut.r, cut.env);
   if (cut.env?.ok && f.expect("lists.truncation", saysCut(cut.env), `--limit 1 of a longer list ${TRUNCATION}`, cut.r))
     prove(s, "lists.truncation");
   if (total !== null) await judgeWhole(s, command, total, run);
