@@ -1,5 +1,5 @@
 /** A note as brain writes it: YAML front matter (id, title, tags, dates, source), one blank line, the body. */
-// yaml is required when a note is written, not when brain starts: a read renders none.
+import { stringify } from "yaml";
 
 export function renderNote(n: {
   id: string;
@@ -15,6 +15,5 @@ export function renderNote(n: {
   if (n.updated) meta.updated = n.updated;
   if (n.source) meta.source = n.source;
   const body = n.body.endsWith("\n") || n.body === "" ? n.body : `${n.body}\n`;
-  const { stringify } = require("yaml") as typeof import("yaml");
   return `---\n${stringify(meta).trimEnd()}\n---\n\n${body.replace(/^\n+/, "")}`;
 }
