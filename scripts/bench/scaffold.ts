@@ -21,21 +21,26 @@ function step(argv: readonly string[], cwd: string): string {
   return p.stdout.toString();
 }
 
-export async function benchScaffold(rounds: number): Promise<void> {
-  const dir = mkdtempSync(join(tmpdir(), "bench-scaffold-"));
+/** `agent-cli-kit new weather` and `agent-cli-kit build` in `dir`, beside a bare binary; each step printed. */
+export function scaffolded(dir: string, kit: string = root): { binary: string; entry: string; bare: string } {
   // The kit as `npm install` of its folder lays it out: node_modules/agent-cli-kit, its dependencies beside it.
-  mkdirSync(join(dir, "node_modules"));
-  symlinkSync(root, join(dir, "node_modules", "agent-cli-kit"));
-  symlinkSync(join(root, "node_modules", "zod"), join(dir, "node_modules", "zod"));
-  console.log("\n## a scaffolded tool's start-up against a bare compiled binary\n");
-  step([process.execPath, join(root, "src", "author", "main.ts"), "new", "weather", "--json"], dir);
+  mkdirSync(join(dir, "node_modules"), { recursive: true });
+  symlinkSync(kit, join(dir, "node_modules", "agent-cli-kit"));
+  symlinkSync(join(kit, "node_modules", "zod"), join(dir, "node_modules", "zod"));
+  step([process.execPath, join(kit, "src", "author", "main.ts"), "new", "weather", "--json"], dir);
   const tool = join(dir, "weather");
-  step([process.execPath, join(root, "src", "author", "main.ts"), "build", "--json"], tool);
-  const binary = join(tool, "dist", "weather");
+  step([process.execPath, join(kit, "src", "author", "main.ts"), "build", "--json"], tool);
   const bareEntry = join(dir, "bare.ts");
   writeFileSync(bareEntry, "console.log(JSON.stringify({ ok: true, data: {} }));\n");
   const bare = join(dir, "bare");
   step([process.execPath, "build", "--compile", "--minify", "--bytecode", bareEntry, "--outfile", bare], dir);
+  return { binary: join(tool, "dist", "weather"), entry: join(tool, "dist", ".build", "weather", "entry.ts"), bare };
+}
+
+export async function benchScaffold(rounds: number): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-scaffold-"));
+  console.log("\n## a scaffolded tool's start-up against a bare compiled binary\n");
+  const { binary, bare } = scaffolded(dir);
 
   const cases: Case[] = [
     { name: "bare (one JSON line)", argv: [bare] },

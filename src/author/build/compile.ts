@@ -26,17 +26,24 @@ export interface CompileOptions {
   readonly target?: string;
 }
 
-export async function compile(entry: string, outfile: string, opts: CompileOptions = {}): Promise<void> {
-  const result = await Bun.build({
+/** The bundle every build makes: one per binary, or unpacked into a folder to see what each start-up loads. */
+function buildConfig(entry: string, opts: CompileOptions) {
+  return {
     entrypoints: [entry],
     plugins: opts.zodStandIn ? [zodStandIn] : [],
     define: { KIT_FAILPOINTS: opts.failpoints ? "true" : "false" },
     // ESM bytecode: the default CJS bytecode builds "fine" and then breaks consola at run time.
     format: "esm",
-    bytecode: true,
     minify: true,
     target: "bun",
     splitting: true,
+  } satisfies Bun.BuildConfig;
+}
+
+export async function compile(entry: string, outfile: string, opts: CompileOptions = {}): Promise<void> {
+  const result = await Bun.build({
+    ...buildConfig(entry, opts),
+    bytecode: true,
     // A tool must not pick up a .env or bunfig.toml from whatever folder it is run in.
     // A CLI's start-up is run-once code: compiling it with the JIT costs more than it saves.
     compile: {
@@ -49,4 +56,16 @@ export async function compile(entry: string, outfile: string, opts: CompileOptio
   });
   if (!result.success)
     throw new AggregateError(result.logs, `build of ${entry} failed: ${result.logs.map(String).join("; ")}`);
+}
+
+/**
+ * The same bundle as `compile`, written into a folder as chunks, with Bun's
+ * metafile (which modules went into which chunk): the benchmark runs it to
+ * name what each start-up path evaluates.
+ */
+export async function bundle(entry: string, outdir: string, opts: CompileOptions = {}): Promise<Bun.BuildMetafile> {
+  const result = await Bun.build({ ...buildConfig(entry, opts), outdir, metafile: true });
+  if (!result.success || !result.metafile)
+    throw new AggregateError(result.logs, `bundle of ${entry} failed: ${result.logs.map(String).join("; ")}`);
+  return result.metafile;
 }

@@ -15,6 +15,8 @@ import { join, relative } from "node:path";
 import type { McpExtensionModule } from "../../kit/bindings/index.ts";
 import type { Tool } from "../../kit/declare/index.ts";
 import { compileTool, listedTools, type CompiledTool } from "../../kit/compile/index.ts";
+import { HELP_DOCUMENT } from "../../kit/base/index.ts";
+import { toolHelp } from "../../kit/introspection/index.ts";
 import { commandIn } from "../../kit/runtime/index.ts";
 import { sourcesUnder } from "./sources.ts";
 import { BuildError } from "./build-error.ts";
@@ -104,6 +106,8 @@ export async function writeEntry(
   writeFileSync(join(outDir, "describe.json"), JSON.stringify(compiled.describe));
   // The documents the binary carries and prints (`--skill`, `--spec`): a tool needs no file beside it.
   writeFileSync(join(outDir, "SKILL.md"), compiled.skill);
+  // `--help` as the binary prints it, rendered from the document as the binary would parse it.
+  writeFileSync(join(outDir, HELP_DOCUMENT), toolHelp(JSON.parse(JSON.stringify(compiled.describe))));
   copyFileSync(spec, join(outDir, "spec.yaml"));
   const mcp = tool.mcpProfiles?.length ? await writeMcpListing(toolDir, outDir, tool) : null;
   const entry = join(outDir, "entry.ts");
@@ -118,6 +122,7 @@ export async function writeEntry(
       `}, () => import("./describe.json", { with: { type: "text" } }), {`,
       `  "SKILL.md": () => import("./SKILL.md", { with: { type: "text" } }),`,
       `  "spec.yaml": () => import("./spec.yaml", { with: { type: "text" } }),`,
+      `  ${JSON.stringify(HELP_DOCUMENT)}: () => import("./${HELP_DOCUMENT}", { with: { type: "text" } }),`,
       // A tool that adds MCP profiles serves them from its mcp.ts, their tools listed from mcp.json; loaded only by `--mcp`.
       mcp
         ? `}, { profiles: () => import(${JSON.stringify(mcp)}), listed: () => import("./mcp.json", { with: { type: "text" } }) });`

@@ -10,7 +10,7 @@ import { compile } from "./compile.ts";
 import { compileFolder, writeEntry } from "./entry.ts";
 
 export { BuildError } from "./build-error.ts";
-export { compile } from "./compile.ts";
+export { bundle, compile, type CompileOptions } from "./compile.ts";
 export { compileFolder, loadTool, writeEntry } from "./entry.ts";
 
 export interface Built {

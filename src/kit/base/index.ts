@@ -1,8 +1,9 @@
 /**
- * contract §1's verb table, node:fs loaded on first use, a child run as a process group of its own, and how progress
- * crosses to a door: what every
+ * contract §1's verb table, the documents a binary carries, node:fs loaded on first use, a child run as a process
+ * group of its own, and how progress crosses to a door: what every
  * layer of the kit may import. It imports no other kit folder, so nothing here can lean on a layer above it.
  */
+export { DOCUMENT_FLAGS, type DocumentFlag, HELP_DOCUMENT } from "./documents.ts";
 export { fs } from "./node-fs.ts";
 export {
   canonicalVerbFor,

@@ -5,8 +5,8 @@
  * harness returns only once no member is left running.
  */
 import { spawn } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { constants } from "node:os";
+import { fs } from "./node-fs.ts";
 
 export interface GroupRun {
   stdout: string;
@@ -38,11 +38,11 @@ export function groupMembers(pgid: number): number {
     }
   }
   let n = 0;
-  for (const pid of readdirSync("/proc")) {
+  for (const pid of fs().readdirSync("/proc")) {
     if (!/^\d+$/.test(pid)) continue;
     try {
       // pid (comm) state ppid pgrp …; comm may hold spaces and parentheses, so read after the last ')'.
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const stat = fs().readFileSync(`/proc/${pid}/stat`, "utf8");
       const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       if (Number(pgrp) === pgid && state !== "Z" && state !== "X") n++;
     } catch {}

@@ -82,9 +82,7 @@ export const KIT_EXTENSIONS: readonly string[] = [
   "examples",
 ];
 
-/** What a compiled tool carries besides its describe document: the file each flag prints. */
-export const DOCUMENT_FLAGS = { "--skill": "SKILL.md", "--spec": "spec.yaml" } as const;
-export type DocumentFlag = keyof typeof DOCUMENT_FLAGS;
+export { DOCUMENT_FLAGS, type DocumentFlag } from "../base/index.ts";
 
 /** The document of one command: that command, and only the error codes it can raise. */
 export function narrowDoc(doc: DescribeDoc, commandName: string): DescribeDoc {

@@ -5,7 +5,8 @@
  */
 import { parseFlags, resolveCommand, UNIVERSAL_ARGV } from "../cli/index.ts";
 import type { CommandHead } from "../compile/index.ts";
-import type { DescribeDoc, DocumentFlag } from "../introspection/index.ts";
+import { DOCUMENT_FLAGS, type DocumentFlag, HELP_DOCUMENT } from "../base/index.ts";
+import type { DescribeDoc } from "../introspection/index.ts";
 import { KitError } from "../output/index.ts";
 import type { Invocation } from "./invocation.ts";
 import { fleetTool, selfArgv } from "./multicall.ts";
@@ -32,8 +33,7 @@ export async function printDescribe(inv: Invocation, command?: CommandHead): Pro
 
 /** `--help` prints text, piped or not; `--help --json` answers with an envelope, for a caller that parses every answer. */
 export async function printHelp(inv: Invocation, command?: CommandHead): Promise<number> {
-  const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(inv.source, command), introspection()]);
-  const text = command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc);
+  const text = (!command && (await inv.source.document(HELP_DOCUMENT))) || (await renderHelp(inv.source, command));
   if (!inv.early.json) {
     await inv.io.writeStdout(inv.redact(text));
     return 0;
@@ -42,9 +42,15 @@ export async function printHelp(inv: Invocation, command?: CommandHead): Promise
   return inv.succeed({ help: text, usage }, { ...inv.meta(), schema: `${inv.tool.name}.help@1` });
 }
 
+/** The help text rendered from the describe document: a command's, or the tool's where the build made none. */
+async function renderHelp(source: ToolSource, command?: CommandHead): Promise<string> {
+  const [doc, { toolHelp, commandHelp }] = await Promise.all([docOf(source, command), introspection()]);
+  return command ? commandHelp(doc, doc.commands[0]!) : toolHelp(doc);
+}
+
 /** `<tool> --skill`, `<tool> --spec`: a document built into the binary. */
 async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<number> {
-  const file = (await introspection()).DOCUMENT_FLAGS[flag];
+  const file = DOCUMENT_FLAGS[flag];
   const text = await inv.source.document(file);
   if (text === null)
     throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, {
@@ -75,7 +81,6 @@ export async function toolLevel(inv: Invocation, rest: readonly string[]): Promi
   if (rest.includes("--mcp")) return startMcp(inv, rest);
   if (inv.early.describe) return printDescribe(inv);
   if (rest.includes("--version")) return printVersion(inv);
-  const { DOCUMENT_FLAGS } = await introspection();
   const wanted = (Object.keys(DOCUMENT_FLAGS) as DocumentFlag[]).find((f) => rest.includes(f));
   if (wanted) return printDocument(inv, wanted);
   if (inv.early.help) return printHelp(inv);
