@@ -211,7 +211,14 @@ export async function runSweep(): Promise<Sweep> {
     "brain apply (a clean plan)",
     run(binary("brain"), ["apply", "--plan", planDir, "--json"], { env }),
   );
-  const f = { site, seoRun, repo: kb.repo, plan: planDir, job: join(root, "job.json"), gateInit: join(root, "gate-init") };
+  const f = {
+    site,
+    seoRun,
+    repo: kb.repo,
+    plan: planDir,
+    job: join(root, "job.json"),
+    gateInit: join(root, "gate-init"),
+  };
   const list = targets(f);
   for (const t of list) commands.add(`${t.tool} ${t.words.join(" ")}`);
   await argvDoors(list, c, env, root, places);

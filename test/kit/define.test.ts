@@ -41,7 +41,14 @@ describe("declarations are checked against the contract at start-up", () => {
   });
 
   test("a tool's own `item list` beside the kit's write commands is fine; a second `action list` says the kit gives it", () => {
-    const list = { ...base, tier: 1, resource: "item", verb: "list", schema: "t.item.list@1", list: { defaultLimit: 5 } };
+    const list = {
+      ...base,
+      tier: 1,
+      resource: "item",
+      verb: "list",
+      schema: "t.item.list@1",
+      list: { defaultLimit: 5 },
+    };
     const kits = { ...list, resource: "action", schema: "t.action.list@1" };
     expect(tool(defineCommand(list as never)).commands[0]!.name).toBe("item list");
     expect(() => tool(defineCommand(kits as never), defineCommand(kits as never))).toThrow(
