@@ -52,7 +52,7 @@ describe("dist/tools.json", () => {
       describes.flatMap((d) =>
         d.commands.filter((c: { person?: boolean }) => c.person).map((c: { name: string }) => `${d.tool} ${c.name}`),
       ),
-    ).toEqual(["gate approve"]);
+    ).toEqual(["gate approve", "gate init"]);
     for (const [name, t] of Object.entries(manifest.tools)) {
       expect(name).toMatch(/^[a-z]+_[a-z]+(_[a-z_]+)?$/);
       expect(t.command.slice(-4)).toEqual(["--params", "-", "--json", "--no-input"]);

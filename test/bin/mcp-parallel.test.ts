@@ -34,6 +34,14 @@ async function connect(args: string[], env: Record<string, string>): Promise<Cli
 
 const text = (r: any): string => r.content[0].text;
 
+/**
+ * Twenty saves wait their turn in one queue: the last waits for the nineteen before it, which on a busy
+ * machine is longer than the SDK's 60 s default. The server's heartbeat (every 5 s) keeps a client that
+ * takes progress and counts its timeout from the last one waiting, as an agent platform running parallel
+ * calls should; 30 s between two signs of life is the bound here.
+ */
+const WAITING = { onprogress: () => {}, resetTimeoutOnProgress: true, timeout: 30_000 } as const;
+
 /** How many commits carry each idempotency key, and how many keys there are. */
 function commitsPerKey(k: KnowledgeBase): number[] {
   const keys = k
@@ -53,14 +61,20 @@ describe("calls in parallel on one repository", () => {
       const client = await connect(["--profile", "memory"], k.env);
       const turns = await Promise.all(
         range(AT_ONCE).map((i) =>
-          client.callTool({
-            name: "mem_save_turn",
-            arguments: { sessionKey: "s", messages: [{ role: "user", content: `turn ${i}` }] },
-          }),
+          client.callTool(
+            {
+              name: "mem_save_turn",
+              arguments: { sessionKey: "s", messages: [{ role: "user", content: `turn ${i}` }] },
+            },
+            undefined,
+            WAITING,
+          ),
         ),
       );
       const facts = await Promise.all(
-        range(AT_ONCE).map((i) => client.callTool({ name: "mem_save_fact", arguments: { fact: `fact number ${i}` } })),
+        range(AT_ONCE).map((i) =>
+          client.callTool({ name: "mem_save_fact", arguments: { fact: `fact number ${i}` } }, undefined, WAITING),
+        ),
       );
       const errors = [...turns, ...facts].filter((r) => r.isError).map(text);
       const notes = readdirSync(join(k.repo, "notes")).filter((f) => f.startsWith("turn-s-"));
@@ -86,10 +100,14 @@ describe("calls in parallel on one repository", () => {
       const runs = range(AT_ONCE).map((i) => join(k.dir, `run-${i}`));
       const planned = await Promise.all(
         runs.map((r, i) =>
-          client.callTool({
-            name: "brain_create_note",
-            arguments: { title: `Parallel ${i}`, body: `note ${i}`, "run-dir": r },
-          }),
+          client.callTool(
+            {
+              name: "brain_create_note",
+              arguments: { title: `Parallel ${i}`, body: `note ${i}`, "run-dir": r },
+            },
+            undefined,
+            WAITING,
+          ),
         ),
       );
       expect(planned.filter((p) => p.isError).map(text)).toEqual([]);

@@ -69,9 +69,15 @@ describe("artifacts on read-only media and of another user", () => {
       code: "INVALID_INPUT",
       says: "the file system is read-only",
     });
-    // Each stage's artifact and the pages files it names (crawl.pages.<sha>.ndjson, …), nothing added.
+    // Each stage's artifact, the pages files it names (crawl.pages.<sha>.ndjson, …) and extract's index of its
+    // pages (extract.pages.<sha>.index.json), nothing added.
     expect(readdirSync(ro).sort()).toEqual(before);
-    expect(before.filter((f) => f.endsWith(".json"))).toEqual(["audit.json", "crawl.json", "extract.json"]);
+    expect(before.filter((f) => f.endsWith(".json")).map((f) => f.replace(/\.[0-9a-f]{16}\./, ".<sha>."))).toEqual([
+      "audit.json",
+      "crawl.json",
+      "extract.json",
+      "extract.pages.<sha>.index.json",
+    ]);
   });
 
   test("another user's 0444 artifacts: extract and audit, run as nobody, read them and write their own", async () => {

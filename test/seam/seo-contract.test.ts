@@ -269,6 +269,7 @@ describe("seo: describe and help", () => {
       "plan",
       "apply",
       "target list",
+      "plan-item list",
       "action list",
       "page list",
       "page get",

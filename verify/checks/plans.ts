@@ -138,15 +138,17 @@ export async function checkPlans(s: Subject, doc: DescribeDoc): Promise<void> {
     return notProven(s, PROBES, "the tool documents no plan (or create) example followed by an apply example");
   const why: string[] = [];
   for (const way of ways) {
-    const w = workspace(s, `plans-${way[0]!.command.name}`);
-    const made = await reapply(s, w, way);
+    // A folder per probe: what one probe leaves (a plan it could not apply, which a tool may rightly refuse to
+    // plan over) never stands in the next one's way.
+    const fresh = (probe: string) => workspace(s, `plans-${way[0]!.command.name}-${probe}`);
+    const made = await reapply(s, fresh("reapply"), way);
     if (typeof made === "string") {
       why.push(`${nameOf(way)}: ${made}`);
       continue;
     }
-    const late = await expiry(s, w, way, made.reviewMs);
+    const late = await expiry(s, fresh("expiry"), way, made.reviewMs);
     if (late) notProven(s, ["plans.expiry"], late);
-    const changed = await checksum(s, w, way);
+    const changed = await checksum(s, fresh("checksum"), way);
     if (changed) notProven(s, ["plans.checksum"], changed);
     return;
   }

@@ -104,16 +104,19 @@ function serveExtension(
   const names = new Set(served.tools.map((t) => t.name));
   const writes = new Set(served.tools.filter((t) => t.annotations?.readOnlyHint !== true).map((t) => t.name));
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...served.tools] }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     if (!names.has(request.params.name))
       throw new McpError(
         ErrorCode.InvalidParams,
         `no tool is named ${request.params.name}; tools: ${[...names].sort().join(", ")}`,
       );
     const args = (request.params.arguments ?? {}) as Record<string, unknown>;
-    const answer = await calls.call(writes.has(request.params.name), () =>
-      extension.call(request.params.name, args, run, io).catch(failedCall),
-    );
+    // A save waits its turn behind the writes before it: the heartbeat tells a client that counts its timeout
+    // from the last progress that the call is alive.
+    const notifier = progressNotifier(request.params._meta?.progressToken, extra.sendNotification);
+    const answer = await calls
+      .call(writes.has(request.params.name), () => extension.call(request.params.name, args, run, io).catch(failedCall))
+      .finally(() => notifier.stop());
     const text = answer.isError ? errorText(answer.text) : answer.text;
     return {
       ...(answer.isError ? { isError: true } : {}),

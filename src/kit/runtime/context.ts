@@ -112,15 +112,20 @@ export function createContext<F>(p: ContextParts<F>): CommandContext<F> {
     ask: (flag, question, choices) => ask(p.prompts, flag, question, choices),
     readStdin: p.readStdin,
     credential: (name) => p.credentials.get(name),
-    secretOut(name, value) {
-      if (!p.secretsOut.includes(name))
-        throw new KitError(
-          "INTERNAL",
-          `${p.command} returns a secret as ${name}, which it does not declare in secretsOut`,
-          { hint: "declare secretsOut: [{ name, description }] on the command" },
-        );
-      p.maskFromNow(value);
-      state.secretsOut = { ...state.secretsOut, [name]: value };
-    },
+    secretOut: secretOutOf(p),
+  };
+}
+
+/** A declared secret handed back once, masked in everything written after it. */
+function secretOutOf<F>(p: ContextParts<F>): CommandContext<F>["secretOut"] {
+  return (name, value) => {
+    if (!p.secretsOut.includes(name))
+      throw new KitError(
+        "INTERNAL",
+        `${p.command} returns a secret as ${name}, which it does not declare in secretsOut`,
+        { hint: "declare secretsOut: [{ name, description }] on the command" },
+      );
+    p.maskFromNow(value);
+    p.state.secretsOut = { ...p.state.secretsOut, [name]: value };
   };
 }
