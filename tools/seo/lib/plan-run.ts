@@ -22,6 +22,7 @@ import { FindingsByPage } from "./findings-by-page.ts";
 import { readFindings } from "./findings.ts";
 import { FIX_RULES, type Fix, fixesFor, type SitePlan } from "./fixes.ts";
 import { counted, readPages } from "./page-store.ts";
+import { type Document, parseDocument } from "./dom.ts";
 import { locate, type Located } from "./source.ts";
 import { inScope, onPage, type PlanScope, type Skipped, unanswered } from "./plan-scope.ts";
 
@@ -189,16 +190,21 @@ function planPage(root: string, page: ExtractedPage, fixes: Fix[], items: ItemIn
     });
     return;
   }
-  // Located again only after a fix changed the text.
-  let located: Located | null = null;
+  // Parsed and located again only after a fix changed the text; the tree located from is the one the edit is judged
+  // against (a page is parsed once per fix, not twice: on a large page the parse is most of the plan's time).
+  let located: { doc: Document; at: Located } | null = null;
   for (const fix of fixes) {
-    const edits = fix.edits(text, (located ??= locate(text)));
+    if (!located) {
+      const doc = parseDocument(text);
+      located = { doc, at: locate(text, doc) };
+    }
+    const edits = fix.edits(text, located.at);
     if (!edits || edits.length === 0) continue;
     const after = applyEdits(text, edits);
     if (typeof after !== "string") continue;
     const params = { file, ...fix.extra, edits };
     // The gate's own judgement, as a browser reads the page: an edit it would refuse is never planned.
-    const beyond = editBeyond(fix.action, text, after, params, edits);
+    const beyond = editBeyond(fix.action, text, after, params, edits, located.doc);
     if (beyond.length > 0) {
       skipped.push({ file, action: fix.action, reason: `the edit would do more than ${fix.action} may: ${beyond[0]}` });
       continue;
