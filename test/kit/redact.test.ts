@@ -33,6 +33,21 @@ describe("redaction", () => {
     expect(redact(text)).toBe(JSON.stringify({ note: "uses [REDACTED]" }));
   });
 
+  test("a secret holding a backslash and an n (or r, t) is masked as it is and JSON-escaped", () => {
+    // Found by redact-cut.test.ts's property (seed 168818116): the windows read a text with JSON's \n escapes
+    // taken out, but cut the secret into windows with them in, so no window of it ever matched.
+    for (const secret of ["sk-or-v1-A\\nAAAAAAAAAAAAA", "ghp_\\rxyzxyzxyzxyzxyz\\t0", "AKIA\\\\nQQQQQQQQQQQQQQQQ"]) {
+      const redact = createRedactor({ OPENROUTER_API_KEY: secret }, []);
+      for (const text of [`answered 401: ${secret} was refused`, JSON.stringify({ got: secret })]) {
+        const out = redact(text);
+        expect({ secret, out: out.includes("[REDACTED]") && !out.includes(secret.slice(4, 20)) }).toEqual({
+          secret,
+          out: true,
+        });
+      }
+    }
+  });
+
   test("masks credential-shaped strings, keeping a short prefix", () => {
     const redact = createRedactor({}, []);
     expect(redact("AKIAIOSFODNN7EXAMPLE")).toBe("AKIAIOSF_REDACTED");

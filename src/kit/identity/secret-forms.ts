@@ -98,6 +98,27 @@ function viewOf(text: string): View {
   return { codes, at, length: n, escaped };
 }
 
+/**
+ * A form as the windows read a text (viewOf): whitespace skipped, JSON's `\n`, `\r`, `\t` escapes taken out,
+ * any other backslash pair kept whole. A secret holding a backslash and an `n` is then read the same way in the
+ * form and in the text; without it no window of such a secret would ever match.
+ */
+export function readAs(form: string): string {
+  let out = "";
+  for (let i = 0; i < form.length; i++) {
+    const c = form.charCodeAt(i);
+    if (isSpace(c)) continue;
+    if (c === 92 && i + 1 < form.length) {
+      const next = form[i + 1]!;
+      i++;
+      if (next !== "n" && next !== "r" && next !== "t") out += `\\${next}`;
+      continue;
+    }
+    out += form[i];
+  }
+  return out;
+}
+
 function hashOf(s: string): number {
   let h = 0;
   for (let i = 0; i < WINDOW; i++) h = (Math.imul(h, B) + fold(s.charCodeAt(i))) | 0;
@@ -123,7 +144,7 @@ export class WindowIndex {
   }
 
   add(value: string): void {
-    const form = value.replace(/\s+/g, ""); // the text is read with its whitespace skipped
+    const form = readAs(value);
     for (let i = 0; i + WINDOW <= form.length; i++) {
       const w = Array.from(form.slice(i, i + WINDOW), (ch) => String.fromCharCode(fold(ch.charCodeAt(0)))).join("");
       const h = hashOf(w);
