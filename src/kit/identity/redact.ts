@@ -16,7 +16,7 @@
  * escape in two, so redacting the text of a JSON document leaves it valid.
  */
 import { mask, shapedSpans } from "./redact-patterns.ts";
-import { formsOf, readAs, type Span, WINDOW, WindowIndex } from "./secret-forms.ts";
+import { formsOf, readLength, type Span, WINDOW, WindowIndex } from "./secret-forms.ts";
 
 /** Names whose values are secrets: a last word `KEY`, `TOKEN`, `SECRET`, …, or `PASSWORD`, `API_KEY`, … anywhere. */
 const SECRET_LAST_WORDS = new Set([
@@ -81,7 +81,7 @@ class Known {
     for (const form of formsOf(value)) {
       if (this.forms.has(form)) continue;
       this.forms.add(form);
-      if (readAs(form).length >= WINDOW) this.windows.add(form);
+      if (readLength(form) >= WINDOW) this.windows.add(form);
       else this.short.push(form);
     }
     this.short.sort((a, b) => b.length - a.length);

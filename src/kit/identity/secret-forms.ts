@@ -99,25 +99,10 @@ function viewOf(text: string): View {
 }
 
 /**
- * A form as the windows read a text (viewOf): whitespace skipped, JSON's `\n`, `\r`, `\t` escapes taken out,
- * any other backslash pair kept whole. A secret holding a backslash and an `n` is then read the same way in the
- * form and in the text; without it no window of such a secret would ever match.
+ * How many characters of `form` the windows read, as they read a text (viewOf: whitespace and JSON's `\n`,
+ * `\r`, `\t` escapes skipped): a form shorter than WINDOW that way is matched whole instead.
  */
-export function readAs(form: string): string {
-  let out = "";
-  for (let i = 0; i < form.length; i++) {
-    const c = form.charCodeAt(i);
-    if (isSpace(c)) continue;
-    if (c === 92 && i + 1 < form.length) {
-      const next = form[i + 1]!;
-      i++;
-      if (next !== "n" && next !== "r" && next !== "t") out += `\\${next}`;
-      continue;
-    }
-    out += form[i];
-  }
-  return out;
-}
+export const readLength = (form: string): number => viewOf(form).length;
 
 function hashOf(s: string): number {
   let h = 0;
@@ -144,9 +129,10 @@ export class WindowIndex {
   }
 
   add(value: string): void {
-    const form = readAs(value);
-    for (let i = 0; i + WINDOW <= form.length; i++) {
-      const w = Array.from(form.slice(i, i + WINDOW), (ch) => String.fromCharCode(fold(ch.charCodeAt(0)))).join("");
+    // Read as a text is read, so a secret holding a backslash and an `n` is cut into the windows a text of it gives.
+    const { codes, length } = viewOf(value);
+    for (let i = 0; i + WINDOW <= length; i++) {
+      const w = String.fromCharCode(...codes.subarray(i, i + WINDOW));
       const h = hashOf(w);
       this.filter[(h >>> 5) & (FILTER_WORDS - 1)]! |= 1 << (h & 31);
       const list = this.windows.get(h) ?? [];
