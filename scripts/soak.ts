@@ -12,6 +12,8 @@
  *                stops the stale owner
  *   html         generated page × seo edit cases judged by the gate (tools/seo/lib/html-fuzz.ts):
  *                no approved edit changes what a browser runs
+ *   loops        the suite's own loops at their full rounds (AGENT_KIT_SOAK=1, test/helpers/rounds.ts):
+ *                signals mid-apply and mid-call, parallel MCP saves and applies, racing inits
  *
  *   bun scripts/soak.ts [section…] [--runs N] [--race-runs N] [--brain-runs N] [--long-ms MS] [--html-cases N] [--seed S]
  */
@@ -351,9 +353,30 @@ function htmlFuzz(): void {
   if (run.escapes.length > 0) process.exitCode = 1;
 }
 
+/** The suite's looping tests, run by `bun test` with every loop at its soak rounds. */
+const LOOPS = [
+  "test/bin/apply-signals.test.ts",
+  "test/bin/mcp-signals.test.ts",
+  "test/bin/receiver-signals.test.ts",
+  "test/bin/mcp-parallel.test.ts",
+  "test/bin/memory-save.test.ts",
+  "test/package/author.test.ts",
+];
+
+function suiteLoops(): void {
+  const r = Bun.spawnSync([process.execPath, "test", "--timeout", "1800000", ...LOOPS], {
+    cwd: join(import.meta.dir, ".."),
+    env: { ...process.env, AGENT_KIT_SOAK: "1" },
+    stdout: "inherit",
+    stderr: "inherit",
+  });
+  if (r.exitCode !== 0) process.exitCode = 1;
+}
+
 // ————————————————————————————————————————— main
 
 try {
+  if (wanted("loops")) suiteLoops();
   if (wanted("html")) htmlFuzz();
   if (wanted("crash") || wanted("race")) {
     for (const engine of ENGINES) {

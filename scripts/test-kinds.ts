@@ -9,26 +9,12 @@
  * A file is "subprocess" when it, or a test helper it imports (followed
  * transitively), starts a process; otherwise "in-process".
  */
-import { existsSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
+import { startsProcess } from "./test-files.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const SPAWNS = /Bun\.spawn|spawnSync|child_process|\bBun\.\$|\$`|execFile|new Worker\(/;
-const IMPORT = /(?:import|from)\s*\(?\s*["'](\.[^"']+)["']/g;
-
-function startsProcess(file: string, seen = new Set<string>()): boolean {
-  if (seen.has(file) || !existsSync(file)) return false;
-  seen.add(file);
-  const text = readFileSync(file, "utf8");
-  if (SPAWNS.test(text)) return true;
-  for (const m of text.matchAll(IMPORT)) {
-    const target = resolve(dirname(file), m[1]!);
-    // Only the test helpers are followed: the code under test starting a process is what a test of it is about.
-    if (relative(ROOT, target).startsWith("test/") && startsProcess(target, seen)) return true;
-  }
-  return false;
-}
 
 interface Tally {
   files: number;

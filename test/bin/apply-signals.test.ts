@@ -12,6 +12,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { testBinary } from "../helpers/bin.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+import { rounds } from "../helpers/rounds.ts";
 import { until } from "../helpers/mcp-child.ts";
 import {
   actionLog,
@@ -26,7 +27,7 @@ import {
 
 afterAll(removeWorkspaces, SLOW_HOOK);
 
-const ROUNDS = 12;
+const ROUNDS = rounds(4, 12);
 /** Each execution waits this long first: the signal finds the apply between items or holding one. */
 const SLOW = { AGENT_KIT_FAILPOINT: "delay-execute:250" };
 

@@ -3,8 +3,8 @@
  * compiled binaries: 20 saves at once through one memory server, 20 notes
  * planned at once and then applied by 20 processes at once, and 4 applies of
  * distinct plans racing on one repository: every one committed once, none
- * lost, no error. Looped (AGENT_KIT_PARALLEL_ROUNDS, 2 by default; the
- * counts are printed per round).
+ * lost, no error. Looped (AGENT_KIT_PARALLEL_ROUNDS; one round under `npm test`, three under
+ * `npm run soak`; the counts are printed per round).
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { readdirSync } from "node:fs";
@@ -13,9 +13,10 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { baseEnv, binary, run } from "../helpers/bin.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+import { rounds } from "../helpers/rounds.ts";
 import { knowledgeBase, type KnowledgeBase } from "../helpers/notes-repo.ts";
 
-const ROUNDS = Number(process.env.AGENT_KIT_PARALLEL_ROUNDS ?? 2);
+const ROUNDS = Number(process.env.AGENT_KIT_PARALLEL_ROUNDS ?? rounds(1, 3));
 const AT_ONCE = 20;
 
 const clients: Client[] = [];

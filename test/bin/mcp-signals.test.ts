@@ -11,6 +11,7 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+import { rounds } from "../helpers/rounds.ts";
 import { childrenOf, serveChild, until } from "../helpers/mcp-child.ts";
 import { planAndReview, removeWorkspaces, workspace } from "../helpers/mutation.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
@@ -21,8 +22,8 @@ afterAll(removeWorkspaces, SLOW_HOOK);
 const SLOW = { AGENT_KIT_FAILPOINT: "delay-execute:60000" };
 /** The gate's read-back (`seo target list`) held for a minute. */
 const SLOW_READ = { AGENT_KIT_FAILPOINT: "delay-read:60000" };
-/** Rounds of each call in flight, per signal: a race shows in some rounds, not in one. */
-const ROUNDS = 3;
+/** Rounds of each call in flight, per signal: a race shows in some rounds, not in one (three under `npm run soak`). */
+const ROUNDS = rounds(1, 3);
 
 interface Case {
   tool: string;

@@ -13,6 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { baseEnv, binary } from "../helpers/bin.ts";
 import { knowledgeBase } from "../helpers/notes-repo.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+import { rounds } from "../helpers/rounds.ts";
 
 const clients: Client[] = [];
 afterAll(async () => {
@@ -40,11 +41,14 @@ function gitThatLooks(dir: string): { path: string; log: string } {
   return { path: `${bin}:${process.env.PATH}`, log };
 }
 
+/** Saves in a row: ten under `npm test` (the eighth refused), twenty under `npm run soak`. */
+const SAVES = rounds(10, 20);
+
 const leftOver = (dir: string) => readdirSync(dir).filter((n) => n.startsWith("brain-memory-"));
 const text = (r: Record<string, unknown>) => (r.content as { text: string }[])[0]!.text;
 
 describe("a memory save's working files", () => {
-  test("20 saves (one of them refused by a dirty work tree) leave no brain-memory-* folder, and while each ran its folder was 0700 and its files 0600", async () => {
+  test(`${SAVES} saves (one of them refused by a dirty work tree) leave no brain-memory-* folder, and while each ran its folder was 0700 and its files 0600`, async () => {
     const kb = knowledgeBase();
     const saves = mkdtempSync(join(tmpdir(), "saves-"));
     const git = gitThatLooks(mkdtempSync(join(tmpdir(), "spy-")));
@@ -59,7 +63,7 @@ describe("a memory save's working files", () => {
     );
     clients.push(client);
     const outcomes: string[] = [];
-    for (let i = 0; i < 20; i++) {
+    for (let i = 0; i < SAVES; i++) {
       const dirty = i === 7; // an untracked file: brain refuses to plan, and the save fails
       if (dirty) writeFileSync(join(kb.repo, "stray.md"), "not committed\n");
       const r =
@@ -72,7 +76,7 @@ describe("a memory save's working files", () => {
       if (dirty) rmSync(join(kb.repo, "stray.md"));
       outcomes.push(r.isError ? JSON.parse(text(r)).code : JSON.parse(text(r)).saved ? "saved" : "?");
     }
-    expect(outcomes.filter((o) => o === "saved").length).toBe(19);
+    expect(outcomes.filter((o) => o === "saved").length).toBe(SAVES - 1);
     expect(outcomes[7]).toBe("PRECONDITION_FAILED");
     expect(leftOver(saves)).toEqual([]);
 
@@ -87,8 +91,8 @@ describe("a memory save's working files", () => {
     const folders = seen.filter((s) => !s.name.includes("/"));
     const files = seen.filter((s) => s.name.includes("/"));
     // Each save was looked at while it ran, its plan and (while applying) its ledger in place.
-    expect(new Set(folders.map((f) => f.name)).size).toBe(20);
-    expect(new Set(files.filter((f) => f.name.endsWith("/plan.json")).map((f) => f.name)).size).toBe(19);
+    expect(new Set(folders.map((f) => f.name)).size).toBe(SAVES);
+    expect(new Set(files.filter((f) => f.name.endsWith("/plan.json")).map((f) => f.name)).size).toBe(SAVES - 1);
     expect(files.some((f) => f.name.endsWith("/ledger.sqlite"))).toBe(true);
     expect([...new Set(folders.map((f) => f.mode))]).toEqual(["700"]);
     expect([...new Set(files.map((f) => f.mode))]).toEqual(["600"]);

@@ -12,9 +12,10 @@ import { foldJob } from "../../src/features/harness/fold.ts";
 import { signedHeaders } from "../../src/features/harness/sign.ts";
 import { receiverProcess, storedEvents } from "../helpers/harness.ts";
 import { SLOW_HOOK } from "../helpers/hooks.ts";
+import { rounds } from "../helpers/rounds.ts";
 
 const SECRET = "signals-secret-0123456789abcdef";
-const ROUNDS = 3;
+const ROUNDS = rounds(1, 3);
 
 /** A report as the harness writes it, of a job whose one step did not run. */
 const reportOf = (eventId: string): string =>

@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { binary, root } from "../helpers/bin.ts";
+import { rounds } from "../helpers/rounds.ts";
 
 const LAUNCH = join(root, "src", "author", "launch.js");
 
@@ -21,6 +22,9 @@ async function kit(args: string[], cwd: string) {
   const [stdout, exit] = await Promise.all([new Response(p.stdout).text(), p.exited]);
   return { exit, json: JSON.parse(stdout) };
 }
+
+/** Rounds of eight racing inits: two under `npm test`, ten under `npm run soak`. */
+const RACES = rounds(2, 10);
 
 const scratch = () => mkdtempSync(join(tmpdir(), "author-"));
 
@@ -89,8 +93,8 @@ describe("agent-cli-kit", () => {
     expect(readFileSync(join(dir, "w", "notes.txt"), "utf8")).toBe("mine");
   });
 
-  test("eight inits racing for one folder: each answers the same, and the folder holds the template whole, 10 rounds", async () => {
-    for (let round = 0; round < 10; round++) {
+  test(`eight inits racing for one folder: each answers the same, and the folder holds the template whole, ${RACES} round(s)`, async () => {
+    for (let round = 0; round < RACES; round++) {
       const dir = scratch();
       const answers = await Promise.all(Array.from({ length: 8 }, () => kit(["init", "--name", "w"], dir)));
       expect(new Set(answers.map((a) => JSON.stringify([a.exit, a.json.data])))).toEqual(

@@ -63,19 +63,17 @@ describe("verify obeys the contract it checks", () => {
   });
 });
 
+/** Golden handling on a small tool: verify judging itself (its golden folder holds its --describe snapshot). */
 describe("golden snapshots under CI", () => {
   test("a case without a recorded expectation fails instead of being recorded", async () => {
     const dir = mkdtempSync(join(tmpdir(), "golden-"));
-    cpSync(join(root, "test", "golden", "seo", "describe.json"), join(dir, "seo", "describe.json"), {
+    cpSync(join(root, "test", "golden", "verify", "describe.json"), join(dir, "verify", "describe.json"), {
       recursive: true,
     });
-    const unrecorded = join(dir, "seo", "new-case.json");
-    const spec = JSON.stringify({
-      description: "not yet recorded",
-      argv: ["finding", "list", "--run-dir", "[CASE_DIR]/none"],
-    });
+    const unrecorded = join(dir, "verify", "new-case.json");
+    const spec = JSON.stringify({ description: "not yet recorded", argv: ["audit", "[CASE_DIR]/none"] });
     writeFileSync(unrecorded, spec);
-    const r = await verify(["--golden", dir, binary("seo")], { CI: "true" });
+    const r = await verify(["--golden", dir, binary("verify")], { CI: "true" });
     expect(r.code).toBe(3);
     expect(r.json.error.code).toBe("NONCONFORMING");
     const golden = r.json.error.detail.tools[0].checks.find((c: { id: string }) => c.id === "golden");
@@ -86,9 +84,9 @@ describe("golden snapshots under CI", () => {
 
   test("a missing --describe snapshot fails under CI", async () => {
     const dir = mkdtempSync(join(tmpdir(), "golden-"));
-    const r = await verify(["--golden", dir, binary("seo")], { CI: "1" });
+    const r = await verify(["--golden", dir, binary("verify")], { CI: "1" });
     expect(r.code).toBe(3);
-    expect(JSON.stringify(r.json.error.detail)).toContain("no golden snapshot of `seo --describe`");
+    expect(JSON.stringify(r.json.error.detail)).toContain("no golden snapshot of `verify --describe`");
   }, 120_000);
 });
 
