@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The README's test command on a busy machine: a fresh clone of HEAD, then
-# `npm test` ROUNDS times in a row (default 10) with one busy loop per core
-# running beside it the whole time. Prints each round's pass/fail counts and
-# wall time, then how many rounds were green.
+# `npm test` ROUNDS times in a row (default 10) with LOOPS busy loops per core
+# (default 2) running beside it the whole time. Prints each round's pass/fail
+# counts and wall time, then how many rounds were green.
 #
-#   scripts/busy-suite.sh [ROUNDS]
+#   scripts/busy-suite.sh [ROUNDS] [LOOPS]
 set -euo pipefail
 rounds="${1:-10}"
+loops="${2:-2}"
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 hogs=()
@@ -22,11 +23,11 @@ cd "$work/clone"
 echo "commit $(git rev-parse --short HEAD); $(nproc) cores; $rounds rounds"
 npm ci --no-audit --no-fund >/dev/null
 
-for _ in $(seq "$(nproc)"); do
+for _ in $(seq $(($(nproc) * loops))); do
   (while :; do :; done) &
   hogs+=("$!")
 done
-echo "busy loops: ${hogs[*]}"
+echo "busy loops ($loops per core): ${hogs[*]}"
 
 green=0
 for round in $(seq "$rounds"); do

@@ -1,14 +1,15 @@
 /**
- * Golden cases mean what they say, on tally (a small kit tool run from its
- * source): a case runs in the folder its `files` are laid out in, so a
- * relative path names them; `--update` records a relative --run-dir as
- * [RUN_DIR], so what it records replays; and a code a command never declared
- * fails verify, though the kit answers it as INTERNAL.
+ * Golden cases mean what they say, on tally (a small kit tool, compiled): a
+ * case runs in the folder its `files` are laid out in, so a relative path
+ * names them; `--update` records a relative --run-dir as [RUN_DIR], so what
+ * it records replays; and a code a command never declared fails verify,
+ * though the kit answers it as INTERNAL.
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { compile } from "../../scripts/compile.ts";
 import { binary, root } from "../helpers/bin.ts";
 
 const FIXTURE = join(root, "test", "fixtures", "tally");
@@ -56,9 +57,10 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "golden-places-"));
   mkdirSync(join(dir, "bin"));
   mkdirSync(join(dir, "golden", "tally"), { recursive: true });
-  // The tool as a program verify can start: this Bun running tally's source; spec.yaml beside it.
+  // tally compiled, as a tool ships (run from its source, each of verify's runs would transpile the kit anew);
+  // spec.yaml beside it.
   tally = join(dir, "bin", "tally");
-  writeFileSync(tally, `#!/bin/sh\nexec '${process.execPath}' '${join(FIXTURE, "tally.ts")}' "$@"\n`, { mode: 0o755 });
+  await compile(join(FIXTURE, "tally.ts"), tally);
   copyFileSync(join(FIXTURE, "spec.yaml"), join(dir, "bin", "spec.yaml"));
   for (const [name, spec] of Object.entries(CASES))
     writeFileSync(join(dir, "golden", "tally", `${name}.json`), JSON.stringify(spec));
