@@ -95,6 +95,20 @@ describe("the gate judges a tool from outside the fleet that its policy names", 
     expect(listed.json.data.items).toEqual([{ id: "t-1", title: "ticket t-1" }]);
   });
 
+  // ticket's own write step does not look before it writes: only the kit's precondition check stands between
+  // an approved plan and a file someone else wrote since (seo and brain check again themselves).
+  test("a ticket someone else wrote after the review: apply refuses it as a changed target and leaves their file", async () => {
+    const w = place(governed(true));
+    expect((await w.create("t-9")).code).toBe(0);
+    expect((await w.gate(["review", "--plan", join(w.dir, "run-t-9")])).code).toBe(0);
+    const theirs = `${JSON.stringify({ id: "t-9", title: "theirs" })}\n`;
+    writeFileSync(join(w.dir, "tickets", "t-9.json"), theirs);
+    const applied = await w.ticket(["apply", "--plan", join(w.dir, "run-t-9")]);
+    expect([applied.code, applied.json.error?.code]).toEqual([3, "PRECONDITION_FAILED"]);
+    expect(applied.json.error.detail.items.map((i: any) => [i.outcome, i.executed])).toEqual([["failed", false]]);
+    expect(readFileSync(join(w.dir, "tickets", "t-9.json"), "utf8")).toBe(theirs);
+  });
+
   test("an action the policy does not auto-approve waits for a person the policy names; their approval is applied", async () => {
     const w = place(governed(false));
     expect((await w.create("t-2")).code).toBe(0);
