@@ -31,6 +31,9 @@ import {
 import { knowledgeBase, type KnowledgeBase } from "../test/helpers/notes-repo.ts";
 import { postgresUrl } from "../test/helpers/postgres.ts";
 import { runHtmlFuzz } from "../tools/seo/lib/html-fuzz.ts";
+import { testFiles } from "./test-files.ts";
+
+const ROOT = join(import.meta.dir, "..");
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number) => {
@@ -353,19 +356,11 @@ function htmlFuzz(): void {
   if (run.escapes.length > 0) process.exitCode = 1;
 }
 
-/** The suite's looping tests, run by `bun test` with every loop at its soak rounds. */
-const LOOPS = [
-  "test/bin/apply-signals.test.ts",
-  "test/bin/mcp-signals.test.ts",
-  "test/bin/receiver-signals.test.ts",
-  "test/bin/mcp-parallel.test.ts",
-  "test/bin/memory-save.test.ts",
-  "test/package/author.test.ts",
-];
-
+/** The suite's looping tests (each file that counts its rounds with test/helpers/rounds.ts), every loop at its soak rounds. */
 function suiteLoops(): void {
-  const r = Bun.spawnSync([process.execPath, "test", "--timeout", "1800000", ...LOOPS], {
-    cwd: join(import.meta.dir, ".."),
+  const loops = testFiles().filter((f) => readFileSync(join(ROOT, f), "utf8").includes("helpers/rounds.ts"));
+  const r = Bun.spawnSync([process.execPath, "test", "--timeout", "1800000", ...loops.map((f) => `./${f}`)], {
+    cwd: ROOT,
     env: { ...process.env, AGENT_KIT_SOAK: "1" },
     stdout: "inherit",
     stderr: "inherit",

@@ -30,7 +30,15 @@ if (log) {
   afterAll(() => {
     const [user, sys, childUser, childSys] = ticks().map((t, i) => (t - start[i]!) * 10);
     const file = relative(`${import.meta.dir}/../..`, Bun.main);
-    const line = { file, wall_ms: Math.round(performance.now() - started), user_ms: user, sys_ms: sys };
-    appendFileSync(log, `${JSON.stringify({ ...line, children_user_ms: childUser, children_sys_ms: childSys })}\n`);
+    const wall = Math.round(performance.now() - started);
+    const line = {
+      file,
+      wall_ms: wall,
+      user_ms: user,
+      sys_ms: sys,
+      children_user_ms: childUser,
+      children_sys_ms: childSys,
+    };
+    appendFileSync(log, `${JSON.stringify(line)}\n`);
   }, SLOW_HOOK);
 }

@@ -4,7 +4,7 @@
  * once); `npm run soak` sets AGENT_KIT_SOAK=1 and the same tests run the
  * rounds that hunt for a rare failure.
  */
-export const SOAK = Boolean(process.env.AGENT_KIT_SOAK);
+const SOAK = Boolean(process.env.AGENT_KIT_SOAK);
 
 /** `suite` rounds under `npm test`, `soak` under `npm run soak`. */
 export const rounds = (suite: number, soak: number): number => (SOAK ? soak : suite);
