@@ -50,6 +50,9 @@ function fixtures(work: string): { runDir: string; notes: string } {
   return { runDir, notes };
 }
 
+/** A provider key of the length real ones have (the kit masks every form of it in everything a tool prints). */
+const AGENT_KEY = { OPENAI_API_KEY: "sk-bench-0123456789abcdefghijklmnopqrstuvwxyzABCDEF" };
+
 async function paths(work: string): Promise<Path[]> {
   const bare = join(work, "bare");
   const bareEntry = join(work, "bare.ts");
@@ -75,6 +78,20 @@ async function paths(work: string): Promise<Path[]> {
     p("brain --describe", ["brain", "--describe"]),
     p("brain note list (1 note)", ["brain", "note", "list", "--repo", notes]),
     p("gate --describe", ["gate", "--describe"]),
+    // As an agent runs them: its environment holds a model provider's key, which every output is redacted of.
+    { ...p("seo --describe, a key in the environment", ["seo", "--describe"]), env: AGENT_KEY },
+    {
+      ...p("seo finding list, a key in the environment", [
+        "seo",
+        "finding",
+        "list",
+        "--run-dir",
+        runDir,
+        "--limit",
+        "5",
+      ]),
+      env: AGENT_KEY,
+    },
     p("verify --help", ["verify", "--help"], 2, { file: join(root, "verify", "main.ts"), zodStandIn: false }),
     p("verify (no binary: usage error)", ["verify"], 2, { file: join(root, "verify", "main.ts"), zodStandIn: false }),
     {
@@ -115,7 +132,7 @@ export async function benchStartup(rounds: number): Promise<void> {
   const paired = (c: Case, key: "wallMs" | "cpuMs") =>
     median(samples(c).map((s, i) => s[key] / Math.max(samples(bare!)[i]![key], 0.001)));
   const modules = await graphs(all);
-  const trace = new Map<string, Traced>(all.map((c) => [c.name, traced(c.argv, c.cwd, withInstructions)]));
+  const trace = new Map<string, Traced>(all.map((c) => [c.name, traced(c.argv, c.cwd, withInstructions, c.env)]));
   const bareTrace = trace.get(bare!.name)!;
 
   console.log(

@@ -7,6 +7,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 
+/** Variables set for the traced process, beside the benchmark's own. */
+type Env = Readonly<Record<string, string>>;
+
 const has = (tool: string): boolean => Bun.which(tool) !== null;
 
 export interface Traced {
@@ -17,10 +20,11 @@ export interface Traced {
   readonly syscalls: number | null;
 }
 
-function instructions(argv: readonly string[], cwd: string): number | null {
+function instructions(argv: readonly string[], cwd: string, env: Env): number | null {
   if (!has("valgrind")) return null;
   const p = Bun.spawnSync(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", ...argv], {
     cwd,
+    env: { ...process.env, ...env },
     stdout: "ignore",
     stderr: "pipe",
     stdin: "ignore",
@@ -29,12 +33,13 @@ function instructions(argv: readonly string[], cwd: string): number | null {
   return m ? Number(m[1]) / 1e6 : null;
 }
 
-function straced(argv: readonly string[], cwd: string): { opened: number; syscalls: number } | null {
+function straced(argv: readonly string[], cwd: string, env: Env): { opened: number; syscalls: number } | null {
   if (!has("strace")) return null;
   const log = join(mkdtempSync(join(tmpdir(), "bench-strace-")), "log");
   const run = (flags: string[]) => {
     Bun.spawnSync(["strace", "-f", ...flags, "-o", log, "--", ...argv], {
       cwd,
+      env: { ...process.env, ...env },
       stdout: "ignore",
       stderr: "ignore",
       stdin: "ignore",
@@ -50,10 +55,10 @@ function straced(argv: readonly string[], cwd: string): { opened: number; syscal
   return { opened: opens.length, syscalls: Number(total[3]) };
 }
 
-export function traced(argv: readonly string[], cwd: string, withInstructions: boolean): Traced {
-  const s = straced(argv, cwd);
+export function traced(argv: readonly string[], cwd: string, withInstructions: boolean, env: Env = {}): Traced {
+  const s = straced(argv, cwd, env);
   return {
-    instructionsM: withInstructions ? instructions(argv, cwd) : null,
+    instructionsM: withInstructions ? instructions(argv, cwd, env) : null,
     opened: s?.opened ?? null,
     syscalls: s?.syscalls ?? null,
   };

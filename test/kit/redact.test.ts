@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../src/kit/identity/redact.ts";
+import { formsOf } from "../../src/kit/identity/secret-forms.ts";
 
 describe("redaction", () => {
   test("replaces the values of secret-looking variables whole, wherever they appear", () => {
@@ -119,5 +120,49 @@ describe("redaction", () => {
       expect(redact.holds(`x ${KEY.slice(3, 30).toUpperCase()} y`)).toBe(true);
       expect(redact.holds("sk-or-v1-0123456789abcdef0123456789")).toBe(false);
     });
+  });
+});
+
+describe("the forms a secret is known in", () => {
+  // The encoders are written out for start-up's sake; Buffer's are the reference they must agree with.
+  const b64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
+  const urlSafe = (s: string) => s.replaceAll("+", "-").replaceAll("/", "_");
+  function core(bytes: Uint8Array, shift: number): string {
+    const padded = new Uint8Array(bytes.length + shift);
+    padded.set(bytes, shift);
+    const full = b64(padded).replace(/=+$/, "");
+    const tail = (padded.length * 8) % 6;
+    return full.slice(shift === 0 ? 0 : shift + 1, tail === 0 ? full.length : full.length - 1);
+  }
+  function reference(value: string): string[] {
+    const bytes = new TextEncoder().encode(value);
+    const whole = b64(bytes);
+    const cores = [0, 1, 2].map((shift) => core(bytes, shift));
+    const forms = [value, JSON.stringify(value).slice(1, -1), encodeURIComponent(value), whole];
+    forms.push(whole.replace(/=+$/, ""), urlSafe(whole).replace(/=+$/, ""), Buffer.from(bytes).toString("hex"));
+    return [...new Set([...forms, ...cores, ...cores.map(urlSafe)])].filter((f) => f.length > 0);
+  }
+
+  test("agree with Buffer's base64, base64url and hex for every length and alignment, ASCII or not", () => {
+    const alphabet = [...'abcXYZ019+/=-_ é€😀\\"\n'];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % alphabet.length;
+    for (let n = 0; n < 3000; n++) {
+      const value = Array.from({ length: n % 41 }, () => alphabet[next()]).join("");
+      expect(formsOf(value)).toEqual(reference(value));
+    }
+  });
+
+  test("a secret holding a lone surrogate (a service's JSON `\\ud800`) is masked, not a crash", () => {
+    const redact = createRedactor({}, []);
+    const issued = JSON.parse('"tok-\\ud800-0123456789abcdef"') as string;
+    redact.add(issued);
+    expect(redact(`got ${issued} back`)).toBe("got [REDACTED] back");
+  });
+
+  test("text built into the binary is read for credential shapes only: the environment's secrets were not there when it was built", () => {
+    const redact = createRedactor({ OPENAI_API_KEY: "sk-canary-0123456789abcdef" }, []);
+    expect(redact.builtIn("an example key: sk-abcdefghijklmnop0123\n")).toBe("an example key: sk-abcde_REDACTED\n");
+    expect(redact.builtIn("")).toBe("");
   });
 });

@@ -68,6 +68,13 @@ export interface Redactor {
   add(value: string): void;
   /** Whether a text holds a secret this redactor knows, in any form (not merely something credential-shaped). */
   holds(text: string): boolean;
+  /**
+   * A text built into the binary (the describe document, help, SKILL.md): no value from the environment was
+   * there when it was built, so only the credential-shaped patterns are masked, and the secrets' forms are
+   * never computed for it (a 54 KB document read that way doubled the start-up of a tool with a key in its
+   * environment).
+   */
+  builtIn(text: string): string;
 }
 
 /** What the redactor knows: the windows of long secrets' forms, and the whole forms of short ones. */
@@ -155,6 +162,7 @@ export function createRedactor(
     if (!ready) prepare();
     return known.spans(text).length > 0;
   };
+  redact.builtIn = (text: string): string => (text ? replaceSpans(text, [], shapedSpans(text)) : text);
   Object.defineProperty(redact, "secrets", {
     get: () => (ready || prepare(), [...known.forms].sort((a, b) => b.length - a.length)),
   });

@@ -14,10 +14,36 @@
 /** The shortest slice of a secret that is masked on its own. */
 export const WINDOW = 16;
 
-const utf8 = (value: string): Uint8Array => new TextEncoder().encode(value);
-// btoa over the bytes: no Buffer, whose first use costs a start-up.
-const base64 = (bytes: Uint8Array): string => btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
-const urlSafe = (b64: string): string => b64.replace(/\+/g, "-").replace(/\//g, "_");
+const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const HEX = "0123456789abcdef";
+
+// Written out, not TextEncoder, btoa and regular expressions: every tool computes these at start-up for each
+// secret in its environment (an agent's usually holds several), where those cost milliseconds each.
+function utf8(value: string): Uint8Array {
+  const bytes = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c > 0x7f) return new TextEncoder().encode(value);
+    bytes[i] = c;
+  }
+  return bytes;
+}
+
+/** Base64 without its `=` padding, of `bytes` after `shift` zero bytes. */
+function base64Unpadded(bytes: Uint8Array, shift = 0): string {
+  const n = bytes.length + shift;
+  const byte = (i: number): number => (i < shift ? 0 : bytes[i - shift]!);
+  let out = "";
+  for (let i = 0; i < n; i += 3) {
+    const triple = (byte(i) << 16) | (i + 1 < n ? byte(i + 1) << 8 : 0) | (i + 2 < n ? byte(i + 2) : 0);
+    out += B64[triple >> 18]! + B64[(triple >> 12) & 63]!;
+    if (i + 1 < n) out += B64[(triple >> 6) & 63]!;
+    if (i + 2 < n) out += B64[triple & 63]!;
+  }
+  return out;
+}
+
+const urlSafe = (b64: string): string => b64.replaceAll("+", "-").replaceAll("/", "_");
 
 /**
  * The characters of the secret's base64 that do not depend on the bytes
@@ -26,27 +52,36 @@ const urlSafe = (b64: string): string => b64.replace(/\+/g, "-").replace(/\//g, 
  * before, and a last partial group mixes in what comes after.
  */
 function base64Core(bytes: Uint8Array, shift: 0 | 1 | 2): string {
-  const padded = new Uint8Array(bytes.length + shift);
-  padded.set(bytes, shift);
-  const full = base64(padded).replace(/=+$/, "");
-  const tailBits = (padded.length * 8) % 6; // bits of the last character that the next byte would change
+  const full = base64Unpadded(bytes, shift);
+  const tailBits = ((bytes.length + shift) * 8) % 6; // bits of the last character that the next byte would change
   return full.slice(shift === 0 ? 0 : shift + 1, tailBits === 0 ? full.length : full.length - 1);
+}
+
+/** A lone surrogate (`\ud800` in a JSON string a service answered) has no URL-encoded form. */
+function urlEncoded(value: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return "";
+  }
 }
 
 /** The encoded forms of a secret: URL-encoded, JSON-escaped, hex, and base64 (standard and URL-safe, at each alignment). */
 export function formsOf(value: string): string[] {
   const bytes = utf8(value);
-  const whole = base64(bytes);
+  const bare = base64Unpadded(bytes);
+  const whole = bare + "=".repeat((3 - (bytes.length % 3)) % 3);
   const cores = ([0, 1, 2] as const).map((shift) => base64Core(bytes, shift));
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  let hex = "";
+  for (const b of bytes) hex += HEX[b >> 4]! + HEX[b & 15]!;
   return [
     ...new Set([
       value,
       JSON.stringify(value).slice(1, -1),
-      encodeURIComponent(value),
+      urlEncoded(value),
       whole,
-      whole.replace(/=+$/, ""),
-      urlSafe(whole).replace(/=+$/, ""),
+      bare,
+      urlSafe(bare),
       hex,
       ...cores,
       ...cores.map(urlSafe),
@@ -104,12 +139,6 @@ function viewOf(text: string): View {
  */
 export const readLength = (form: string): number => viewOf(form).length;
 
-function hashOf(s: string): number {
-  let h = 0;
-  for (let i = 0; i < WINDOW; i++) h = (Math.imul(h, B) + fold(s.charCodeAt(i))) | 0;
-  return h;
-}
-
 const FILTER_WORDS = 1 << 15; // 2^20 bits: a few thousand windows fill under 1 % of them
 
 /** A half-open range of a text to replace. */
@@ -120,7 +149,7 @@ export interface Span {
 
 /** The windows of every form of every secret it is given; `find` names the spans of a text that hold any. */
 export class WindowIndex {
-  private readonly windows = new Map<number, string[]>();
+  private readonly windows = new Map<number, Uint16Array[]>();
   /** One bit per hash bucket: most positions of a text are ruled out without a map lookup. */
   private readonly filter = new Uint32Array(FILTER_WORDS);
 
@@ -129,15 +158,19 @@ export class WindowIndex {
   }
 
   add(value: string): void {
-    // Read as a text is read, so a secret holding a backslash and an `n` is cut into the windows a text of it gives.
+    // Read as a text is read, so a secret holding a backslash and an `n` is cut into the windows a text of it gives;
+    // hashed as find hashes a text, rolling, so no window is ever made a string.
     const { codes, length } = viewOf(value);
-    for (let i = 0; i + WINDOW <= length; i++) {
-      const w = String.fromCharCode(...codes.subarray(i, i + WINDOW));
-      const h = hashOf(w);
+    let h = 0;
+    for (let i = 0; i < length; i++) {
+      if (i >= WINDOW) h = (h - Math.imul(codes[i - WINDOW]!, B_TOP)) | 0;
+      h = (Math.imul(h, B) + codes[i]!) | 0;
+      if (i < WINDOW - 1) continue;
+      const window = codes.subarray(i - WINDOW + 1, i + 1);
       this.filter[(h >>> 5) & (FILTER_WORDS - 1)]! |= 1 << (h & 31);
-      const list = this.windows.get(h) ?? [];
-      if (!list.includes(w)) list.push(w);
-      this.windows.set(h, list);
+      const list = this.windows.get(h);
+      if (!list) this.windows.set(h, [window]);
+      else if (!list.some((w) => sameCodes(window, 0, w))) list.push(window);
     }
   }
 
@@ -163,8 +196,8 @@ export class WindowIndex {
   }
 }
 
-function sameCodes(codes: Uint16Array, from: number, w: string): boolean {
-  for (let k = 0; k < WINDOW; k++) if (codes[from + k] !== w.charCodeAt(k)) return false;
+function sameCodes(codes: Uint16Array, from: number, w: Uint16Array): boolean {
+  for (let k = 0; k < WINDOW; k++) if (codes[from + k] !== w[k]) return false;
   return true;
 }
 

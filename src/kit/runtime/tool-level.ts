@@ -27,7 +27,7 @@ export async function printDescribe(inv: Invocation, command?: CommandHead): Pro
     command || tty
       ? JSON.stringify(await docOf(inv.source, command), null, tty ? 2 : undefined)
       : await inv.source.describe();
-  await inv.io.writeStdout(inv.redact(`${text}\n`));
+  await inv.io.writeStdout(inv.redact.builtIn(`${text}\n`));
   return 0;
 }
 
@@ -35,7 +35,7 @@ export async function printDescribe(inv: Invocation, command?: CommandHead): Pro
 export async function printHelp(inv: Invocation, command?: CommandHead): Promise<number> {
   const text = (!command && (await inv.source.document(HELP_DOCUMENT))) || (await renderHelp(inv.source, command));
   if (!inv.early.json) {
-    await inv.io.writeStdout(inv.redact(text));
+    await inv.io.writeStdout(inv.redact.builtIn(text));
     return 0;
   }
   const usage = `${inv.tool.name} ${command ? `${command.name} ` : "<command> "}[flags]`;
@@ -56,7 +56,7 @@ async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<numbe
     throw new KitError("NOT_FOUND", `this build of ${inv.tool.name} carries no ${file}`, {
       hint: "build the tool with `npx agent-cli-kit build`: the binary carries SKILL.md and spec.yaml",
     });
-  await inv.io.writeStdout(inv.redact(text.endsWith("\n") ? text : `${text}\n`));
+  await inv.io.writeStdout(inv.redact.builtIn(text.endsWith("\n") ? text : `${text}\n`));
   return 0;
 }
 
