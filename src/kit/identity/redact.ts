@@ -16,7 +16,7 @@
  * escape in two, so redacting the text of a JSON document leaves it valid.
  */
 import { mask, shapedSpans } from "./redact-patterns.ts";
-import { formsOf, readLength, type Span, WINDOW, WindowIndex } from "./secret-forms.ts";
+import { formsOf, type Span, WindowIndex } from "./secret-forms.ts";
 
 /** Names whose values are secrets: a last word `KEY`, `TOKEN`, `SECRET`, …, or `PASSWORD`, `API_KEY`, … anywhere. */
 const SECRET_LAST_WORDS = new Set([
@@ -85,13 +85,13 @@ class Known {
 
   add(value: string): void {
     if (!value || value.length < MIN_SECRET_LENGTH) return;
+    let short = false;
     for (const form of formsOf(value)) {
       if (this.forms.has(form)) continue;
       this.forms.add(form);
-      if (readLength(form) >= WINDOW) this.windows.add(form);
-      else this.short.push(form);
+      if (!this.windows.add(form)) short = this.short.push(form) > 0;
     }
-    this.short.sort((a, b) => b.length - a.length);
+    if (short) this.short.sort((a, b) => b.length - a.length);
   }
 
   spans(text: string): Span[] {

@@ -15,35 +15,37 @@
 export const WINDOW = 16;
 
 const B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 const HEX = "0123456789abcdef";
 
-// Written out, not TextEncoder, btoa and regular expressions: every tool computes these at start-up for each
-// secret in its environment (an agent's usually holds several), where those cost milliseconds each.
-function utf8(value: string): Uint8Array {
-  const bytes = new Uint8Array(value.length);
+// Written out with plain loops, not TextEncoder, btoa, regular expressions or array callbacks: every tool
+// computes these at start-up for each secret in its environment (an agent's usually holds several), and there
+// each built-in's first use costs a fraction of a millisecond.
+
+/** The secret's UTF-8 bytes; an ASCII secret's are its character codes. */
+function utf8(value: string): ArrayLike<number> {
+  const bytes: number[] = [];
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
     if (c > 0x7f) return new TextEncoder().encode(value);
-    bytes[i] = c;
+    bytes.push(c);
   }
   return bytes;
 }
 
-/** Base64 without its `=` padding, of `bytes` after `shift` zero bytes. */
-function base64Unpadded(bytes: Uint8Array, shift = 0): string {
+/** Base64 in `alphabet`, without its `=` padding, of `bytes` after `shift` zero bytes. */
+function base64Unpadded(bytes: ArrayLike<number>, shift: number, alphabet: string): string {
   const n = bytes.length + shift;
   const byte = (i: number): number => (i < shift ? 0 : bytes[i - shift]!);
   let out = "";
   for (let i = 0; i < n; i += 3) {
     const triple = (byte(i) << 16) | (i + 1 < n ? byte(i + 1) << 8 : 0) | (i + 2 < n ? byte(i + 2) : 0);
-    out += B64[triple >> 18]! + B64[(triple >> 12) & 63]!;
-    if (i + 1 < n) out += B64[(triple >> 6) & 63]!;
-    if (i + 2 < n) out += B64[triple & 63]!;
+    out += alphabet[triple >> 18]! + alphabet[(triple >> 12) & 63]!;
+    if (i + 1 < n) out += alphabet[(triple >> 6) & 63]!;
+    if (i + 2 < n) out += alphabet[triple & 63]!;
   }
   return out;
 }
-
-const urlSafe = (b64: string): string => b64.replaceAll("+", "-").replaceAll("/", "_");
 
 /**
  * The characters of the secret's base64 that do not depend on the bytes
@@ -51,42 +53,52 @@ const urlSafe = (b64: string): string => b64.replaceAll("+", "-").replaceAll("/"
  * "api:", one byte in): the first `shift` + 1 characters mix in what came
  * before, and a last partial group mixes in what comes after.
  */
-function base64Core(bytes: Uint8Array, shift: 0 | 1 | 2): string {
-  const full = base64Unpadded(bytes, shift);
+function base64Core(bytes: ArrayLike<number>, shift: number, alphabet: string): string {
+  const full = base64Unpadded(bytes, shift, alphabet);
   const tailBits = ((bytes.length + shift) * 8) % 6; // bits of the last character that the next byte would change
   return full.slice(shift === 0 ? 0 : shift + 1, tailBits === 0 ? full.length : full.length - 1);
 }
 
-/** A lone surrogate (`\ud800` in a JSON string a service answered) has no URL-encoded form. */
-function urlEncoded(value: string): string {
-  try {
-    return encodeURIComponent(value);
-  } catch {
-    return "";
+/** The secret as it reads inside a JSON string: itself, unless it holds a quote, a backslash, a control character or a surrogate. */
+function jsonEscaped(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c < 0x20 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return JSON.stringify(value).slice(1, -1);
   }
+  return value;
+}
+
+/** encodeURIComponent's unreserved marks, beside letters and digits: `-_.!~*'()`. */
+const UNRESERVED = "-_.!~*'()";
+
+/** URL-encoded; a lone surrogate (`\ud800` in a JSON string a service answered) has no such form. */
+function urlEncoded(value: string): string {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    const plain = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || UNRESERVED.includes(value[i]!);
+    if (plain) continue;
+    try {
+      return encodeURIComponent(value);
+    } catch {
+      return "";
+    }
+  }
+  return value;
 }
 
 /** The encoded forms of a secret: URL-encoded, JSON-escaped, hex, and base64 (standard and URL-safe, at each alignment). */
 export function formsOf(value: string): string[] {
   const bytes = utf8(value);
-  const bare = base64Unpadded(bytes);
-  const whole = bare + "=".repeat((3 - (bytes.length % 3)) % 3);
-  const cores = ([0, 1, 2] as const).map((shift) => base64Core(bytes, shift));
+  const bare = base64Unpadded(bytes, 0, B64);
+  const rest = bytes.length % 3;
   let hex = "";
-  for (const b of bytes) hex += HEX[b >> 4]! + HEX[b & 15]!;
-  return [
-    ...new Set([
-      value,
-      JSON.stringify(value).slice(1, -1),
-      urlEncoded(value),
-      whole,
-      bare,
-      urlSafe(bare),
-      hex,
-      ...cores,
-      ...cores.map(urlSafe),
-    ]),
-  ].filter((f) => f.length > 0);
+  for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]! >> 4]! + HEX[bytes[i]! & 15]!;
+  const all = [value, jsonEscaped(value), urlEncoded(value), rest === 0 ? bare : rest === 1 ? `${bare}==` : `${bare}=`];
+  all.push(bare, base64Unpadded(bytes, 0, B64URL), hex);
+  for (const alphabet of [B64, B64URL]) for (let shift = 0; shift < 3; shift++) all.push(base64Core(bytes, shift, alphabet));
+  const forms: string[] = [];
+  for (const form of all) if (form.length > 0 && forms.indexOf(form) === -1) forms.push(form);
+  return forms;
 }
 
 const fold = (c: number): number => (c >= 65 && c <= 90 ? c + 32 : c);
@@ -133,13 +145,7 @@ function viewOf(text: string): View {
   return { codes, at, length: n, escaped };
 }
 
-/**
- * How many characters of `form` the windows read, as they read a text (viewOf: whitespace and JSON's `\n`,
- * `\r`, `\t` escapes skipped): a form shorter than WINDOW that way is matched whole instead.
- */
-export const readLength = (form: string): number => viewOf(form).length;
-
-const FILTER_WORDS = 1 << 15; // 2^20 bits: a few thousand windows fill under 1 % of them
+const FILTER_WORDS = 1 << 11; // 2^16 bits: a thousand windows (five keys) fill under 2 % of them; zeroing more costs start-up
 
 /** A half-open range of a text to replace. */
 export interface Span {
@@ -149,7 +155,7 @@ export interface Span {
 
 /** The windows of every form of every secret it is given; `find` names the spans of a text that hold any. */
 export class WindowIndex {
-  private readonly windows = new Map<number, Uint16Array[]>();
+  private readonly windows = new Map<number, Window[]>();
   /** One bit per hash bucket: most positions of a text are ruled out without a map lookup. */
   private readonly filter = new Uint32Array(FILTER_WORDS);
 
@@ -157,21 +163,27 @@ export class WindowIndex {
     return this.windows.size;
   }
 
-  add(value: string): void {
-    // Read as a text is read, so a secret holding a backslash and an `n` is cut into the windows a text of it gives;
-    // hashed as find hashes a text, rolling, so no window is ever made a string.
+  /**
+   * Indexes every window of a form, read as a text is read (viewOf: whitespace and JSON's `\n`, `\r`, `\t`
+   * escapes skipped), so a secret holding a backslash and an `n` is cut into the windows a text of it gives;
+   * hashed as find hashes a text, rolling, so no window is ever made a string. False, and nothing indexed,
+   * when the form reads shorter than WINDOW: it is to be matched whole instead.
+   */
+  add(value: string): boolean {
     const { codes, length } = viewOf(value);
+    if (length < WINDOW) return false;
     let h = 0;
     for (let i = 0; i < length; i++) {
       if (i >= WINDOW) h = (h - Math.imul(codes[i - WINDOW]!, B_TOP)) | 0;
       h = (Math.imul(h, B) + codes[i]!) | 0;
       if (i < WINDOW - 1) continue;
-      const window = codes.subarray(i - WINDOW + 1, i + 1);
+      const window: Window = { codes, from: i - WINDOW + 1 };
       this.filter[(h >>> 5) & (FILTER_WORDS - 1)]! |= 1 << (h & 31);
       const list = this.windows.get(h);
       if (!list) this.windows.set(h, [window]);
-      else if (!list.some((w) => sameCodes(window, 0, w))) list.push(window);
+      else if (!holds(list, codes, window.from)) list.push(window);
     }
+    return true;
   }
 
   find(text: string): Span[] {
@@ -187,7 +199,7 @@ export class WindowIndex {
       const list = this.windows.get(h);
       if (!list) continue;
       const from = i - WINDOW + 1;
-      if (!list.some((w) => sameCodes(v.codes, from, w))) continue;
+      if (!holds(list, v.codes, from)) continue;
       const last = hits.at(-1);
       if (last && last.end > from) last.end = i + 1;
       else hits.push({ start: from, end: i + 1 });
@@ -196,9 +208,20 @@ export class WindowIndex {
   }
 }
 
-function sameCodes(codes: Uint16Array, from: number, w: Uint16Array): boolean {
-  for (let k = 0; k < WINDOW; k++) if (codes[from + k] !== w[k]) return false;
-  return true;
+/** A form's window: WINDOW codes of its view from `from`. */
+interface Window {
+  readonly codes: Uint16Array;
+  readonly from: number;
+}
+
+/** Whether one of the windows reads as the WINDOW codes from `from`. */
+function holds(list: readonly Window[], codes: Uint16Array, from: number): boolean {
+  for (const w of list) {
+    let k = 0;
+    while (k < WINDOW && codes[from + k] === w.codes[w.from + k]) k++;
+    if (k === WINDOW) return true;
+  }
+  return false;
 }
 
 /** A span of the view as a span of the text, widened so that no backslash escape is cut in two. */
