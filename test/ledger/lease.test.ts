@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { openLedger } from "../../src/features/ledger/index.ts";
 import { Lease } from "../../src/kit/mutations/apply/lease.ts";
 import type { ClaimRequest, Ledger } from "../../src/kit/mutations/index.ts";
+import { SLOW_HOOK } from "../helpers/hooks.ts";
 
 const LEASE_MS = 1000;
 let dir: string;
@@ -20,12 +21,12 @@ beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), "lease-"));
   ledger = await openLedger(undefined, join(dir, "ledger.sqlite"), { now: () => Date.now() });
   clock = 1_000_000;
-});
+}, SLOW_HOOK);
 
 afterEach(async () => {
   await ledger.close();
   rmSync(dir, { recursive: true, force: true });
-});
+}, SLOW_HOOK);
 
 // Owners on another host: the ledger judges them by their lease alone, never by whether their pid lives here.
 const claimA = (): ClaimRequest => ({
