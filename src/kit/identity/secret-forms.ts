@@ -75,7 +75,8 @@ const UNRESERVED = "-_.!~*'()";
 function urlEncoded(value: string): string {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    const plain = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || UNRESERVED.includes(value[i]!);
+    const plain =
+      (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || UNRESERVED.includes(value[i]!);
     if (plain) continue;
     try {
       return encodeURIComponent(value);
@@ -95,7 +96,8 @@ export function formsOf(value: string): string[] {
   for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]! >> 4]! + HEX[bytes[i]! & 15]!;
   const all = [value, jsonEscaped(value), urlEncoded(value), rest === 0 ? bare : rest === 1 ? `${bare}==` : `${bare}=`];
   all.push(bare, base64Unpadded(bytes, 0, B64URL), hex);
-  for (const alphabet of [B64, B64URL]) for (let shift = 0; shift < 3; shift++) all.push(base64Core(bytes, shift, alphabet));
+  for (const alphabet of [B64, B64URL])
+    for (let shift = 0; shift < 3; shift++) all.push(base64Core(bytes, shift, alphabet));
   const forms: string[] = [];
   for (const form of all) if (form.length > 0 && forms.indexOf(form) === -1) forms.push(form);
   return forms;
