@@ -89,7 +89,9 @@ class Known {
     for (const form of formsOf(value)) {
       if (this.forms.has(form)) continue;
       this.forms.add(form);
-      if (!this.windows.add(form)) short = this.short.push(form) > 0;
+      if (this.windows.add(form)) continue;
+      this.short.push(form);
+      short = true;
     }
     if (short) this.short.sort((a, b) => b.length - a.length);
   }
