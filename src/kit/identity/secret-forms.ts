@@ -91,11 +91,10 @@ function urlEncoded(value: string): string {
 export function formsOf(value: string): string[] {
   const bytes = utf8(value);
   const bare = base64Unpadded(bytes, 0, B64);
-  const rest = bytes.length % 3;
+  const padded = bare + "==".slice(0, (3 - (bytes.length % 3)) % 3);
   let hex = "";
   for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]! >> 4]! + HEX[bytes[i]! & 15]!;
-  const all = [value, jsonEscaped(value), urlEncoded(value), rest === 0 ? bare : rest === 1 ? `${bare}==` : `${bare}=`];
-  all.push(bare, base64Unpadded(bytes, 0, B64URL), hex);
+  const all = [value, jsonEscaped(value), urlEncoded(value), padded, bare, base64Unpadded(bytes, 0, B64URL), hex];
   for (const alphabet of [B64, B64URL])
     for (let shift = 0; shift < 3; shift++) all.push(base64Core(bytes, shift, alphabet));
   const forms: string[] = [];
