@@ -4,7 +4,9 @@
  * and for each command a module that re-exports its declaration (from the
  * file under `commands/` that declares it) beside the validators generated
  * from its schemas. At run time the binary loads only the command it runs,
- * and no zod schema.
+ * and no zod schema. The entry itself prints `--describe`, `--help` and
+ * `--version` as built, before the kit loads; anything else it hands to
+ * main.ts, which runs the tool.
  *
  * A tool folder holds `tool.ts` (its default export is the tool), `spec.yaml`,
  * `commands/*.ts` (each default-exports one declaration or a list of them),
@@ -14,10 +16,11 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync
 import { join, relative } from "node:path";
 import type { McpExtensionModule } from "../../kit/bindings/index.ts";
 import type { Tool } from "../../kit/declare/index.ts";
-import { compileTool, listedTools, type CompiledTool } from "../../kit/compile/index.ts";
+import { compileTool, listedTools, type CompiledTool, type ToolIndex } from "../../kit/compile/index.ts";
 import { HELP_DOCUMENT } from "../../kit/base/index.ts";
 import { toolHelp } from "../../kit/introspection/index.ts";
-import { commandIn } from "../../kit/runtime/index.ts";
+import { createRedactor } from "../../kit/identity/index.ts";
+import { commandIn, kitVersion, versionLine } from "../../kit/runtime/index.ts";
 import { sourcesUnder } from "./sources.ts";
 import { BuildError } from "./build-error.ts";
 
@@ -103,18 +106,27 @@ export async function writeEntry(
       `export { default as declared } from ${JSON.stringify(path)};\nexport { bounds, flags, result } from "./${slug(command.name)}.validate.js";\n`,
     );
   }
-  writeFileSync(join(outDir, "describe.json"), JSON.stringify(compiled.describe));
+  const describe = JSON.stringify(compiled.describe);
+  writeFileSync(join(outDir, "describe.json"), describe);
   // The documents the binary carries and prints (`--skill`, `--spec`): a tool needs no file beside it.
   writeFileSync(join(outDir, "SKILL.md"), compiled.skill);
   // `--help` as the binary prints it, rendered from the document as the binary would parse it.
-  writeFileSync(join(outDir, HELP_DOCUMENT), toolHelp(JSON.parse(JSON.stringify(compiled.describe))));
+  const help = toolHelp(JSON.parse(describe));
+  writeFileSync(join(outDir, HELP_DOCUMENT), help);
   copyFileSync(spec, join(outDir, "spec.yaml"));
   const mcp = tool.mcpProfiles?.length ? await writeMcpListing(toolDir, outDir, tool) : null;
+  writeMain(outDir, tool.name, index, mcp);
   const entry = join(outDir, "entry.ts");
+  writeFileSync(entry, await startOf(tool.name, index, describe, help));
+  return entry;
+}
+
+/** <outDir>/main.ts: the tool's index, a loader per command, and its documents, run by the kit. */
+function writeMain(outDir: string, name: string, index: ToolIndex, mcp: string | null): void {
   writeFileSync(
-    entry,
+    join(outDir, "main.ts"),
     [
-      `// Generated from ${tool.name}'s tool.ts by agent-cli-kit's build; rebuilt on every build.`,
+      `// Generated from ${name}'s tool.ts by agent-cli-kit's build; rebuilt on every build.`,
       `import { runIndexed } from ${JSON.stringify(join(kit, "runtime", "index.ts"))};`,
       ``,
       `await runIndexed(${JSON.stringify(index)}, {`,
@@ -130,7 +142,33 @@ export async function writeEntry(
       ``,
     ].join("\n"),
   );
-  return entry;
+}
+
+/** The entry: the answers it prints before the kit loads (runtime/built-in-answers.ts), else main.ts. */
+async function startOf(name: string, index: ToolIndex, describe: string, help: string): Promise<string> {
+  return [
+    `// Generated from ${name}'s tool.ts by agent-cli-kit's build; rebuilt on every build.`,
+    `import { answerBuiltIn } from ${JSON.stringify(join(kit, "runtime", "built-in-answers.ts"))};`,
+    ``,
+    `if (!(await answerBuiltIn({`,
+    ...builtInAnswers({ "--describe": ["describe.json", `${describe}\n`], "--help": [HELP_DOCUMENT, help] }),
+    `  "--version": async () => ({ default: ${JSON.stringify(versionLine(index, await kitVersion()))} }),`,
+    `}))) await import("./main.ts");`,
+    ``,
+  ].join("\n");
+}
+
+const builtIn = createRedactor({}, []).builtIn;
+
+/**
+ * The answers the entry prints before the kit loads (runtime/built-in-answers.ts):
+ * each document the redactor's pass over built-in text leaves as it is. One it
+ * would change (a credential's shape in a summary) is left to the full path, which redacts it.
+ */
+export function builtInAnswers(documents: Record<string, [file: string, printed: string]>): string[] {
+  return Object.entries(documents)
+    .filter(([, [, printed]]) => builtIn(printed) === printed)
+    .map(([flag, [file]]) => `  ${JSON.stringify(flag)}: () => import("./${file}", { with: { type: "text" } }),`);
 }
 
 /**

@@ -3,5 +3,6 @@ export { createContext, RunState, type CommandContext } from "./context.ts";
 export { processIO, type KitIO, type Signal } from "./io.ts";
 export { runIndexed, runMain } from "./main.ts";
 export { runTool } from "./run-tool.ts";
+export { kitVersion, versionLine } from "./tool-level.ts";
 export { fleetTool, fleetTools, markMulticall, selfArgv } from "./multicall.ts";
 export { commandIn, sourceOf, type ToolSource } from "./source.ts";

@@ -6,6 +6,7 @@
 import { fs } from "../base/index.ts";
 import { clockOf } from "./clock.ts";
 import { selfArgv } from "./multicall.ts";
+import { ttyBinding } from "./terminal.ts";
 
 export type Signal = "SIGINT" | "SIGTERM";
 
@@ -47,18 +48,10 @@ function writeAll(fd: number, text: string): void {
   }
 }
 
-/**
- * isatty(3) through the runtime's binding: node:tty's import alone costs
- * ~8 ms of every start-up. Where the binding is missing, a terminal is a
- * character device that is not /dev/null.
- */
+/** A terminal, by the binding; where it is missing, a character device that is not /dev/null. */
 function isTerminal(fd: number): boolean {
-  try {
-    const binding = (process as unknown as { binding(name: string): { isTTY?(fd: number): boolean } }).binding(
-      "tty_wrap",
-    );
-    if (typeof binding.isTTY === "function") return binding.isTTY(fd);
-  } catch {}
+  const known = ttyBinding(fd);
+  if (known !== null) return known;
   try {
     const st = fs().fstatSync(fd);
     return st.isCharacterDevice() && st.rdev !== fs().statSync("/dev/null").rdev;

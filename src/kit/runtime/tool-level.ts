@@ -60,16 +60,23 @@ async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<numbe
   return 0;
 }
 
+/** The kit's own version. Read only when asked: the package's own file, bundled into a compiled tool. */
+export const kitVersion = async (): Promise<string> =>
+  (await import("../../../package.json", { with: { type: "json" } })).default.version;
+
+/** What `<tool> --version` prints for a person: one line. */
+export const versionLine = (tool: { name: string; version: string; contractVersion: number }, kit: string): string =>
+  `${tool.name} ${tool.version} (agent-cli-kit ${kit}, contract ${tool.contractVersion})\n`;
+
 /**
  * `<tool> --version`: the tool's version as it declares it, the kit's and the contract's. One line
  * for a person, piped or not, as `--help` prints text; `--version --json` answers with an envelope.
  */
 async function printVersion(inv: Invocation): Promise<number> {
-  // Read only when asked: the package's own file, bundled into a compiled tool.
-  const kit: string = (await import("../../../package.json", { with: { type: "json" } })).default.version;
+  const kit = await kitVersion();
   const { tool } = inv;
   if (!inv.early.json) {
-    await inv.io.writeStdout(`${tool.name} ${tool.version} (agent-cli-kit ${kit}, contract ${tool.contractVersion})\n`);
+    await inv.io.writeStdout(versionLine(tool, kit));
     return 0;
   }
   const data = { version: tool.version, kit_version: kit, contract_version: tool.contractVersion };
