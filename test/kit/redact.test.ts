@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { createRedactor } from "../../src/kit/identity/redact.ts";
-import { formsOf } from "../../src/kit/identity/secret-forms.ts";
+import { formsOf, WindowIndex } from "../../src/kit/identity/secret-forms.ts";
+import { WindowFilter } from "../../src/kit/identity/window-filter.ts";
 
 describe("redaction", () => {
   test("replaces the values of secret-looking variables whole, wherever they appear", () => {
@@ -164,5 +165,53 @@ describe("the forms a secret is known in", () => {
     const redact = createRedactor({ OPENAI_API_KEY: "sk-canary-0123456789abcdef" }, []);
     expect(redact.builtIn("an example key: sk-abcdefghijklmnop0123\n")).toBe("an example key: sk-abcde_REDACTED\n");
     expect(redact.builtIn("")).toBe("");
+  });
+});
+
+describe("the native first look before the windows' hash", () => {
+  // Texts made to hold windows of a form the hard way: cut anywhere, broken by every whitespace the windows skip
+  // and by JSON's \n, \r, \t escapes, case flipped, beside backslash pairs, non-ASCII letters and a final sigma.
+  const noise = [" ", "\t", "\n", "\r", "\u000b", "\u000c", "\u00a0", "\u2028", "\u2029", "\\n", "\\r", "\\t"];
+  const around = ["\\\\", "\\N", "\\\\n", "ΣΑΣ", "İ", "K", "\\", '"', "é", ""];
+  test("never rules out a text the hash finds a window in: 4,000 generated texts, ASCII and not", () => {
+    let seed = 11;
+    const next = (n: number) => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) % n;
+    const secrets = [
+      "sk-canary0123456789abcdefABCDEF",
+      "ghp_Canary9876543210zyxwvu",
+      "pa55-wörd-ÉtÉ-0123456789€x",
+      "a\\nb\\tc0123456789012345",
+    ];
+    let found = 0;
+    for (let n = 0; n < 4000; n++) {
+      const secret = secrets[n % secrets.length]!;
+      const forms = formsOf(secret);
+      const form = forms[next(forms.length)]!;
+      const from = next(Math.max(1, form.length - 15));
+      let text = around[next(around.length)]!;
+      for (const c of form.slice(from, from + 16 + next(8))) {
+        text += next(3) === 0 ? noise[next(noise.length)]! : "";
+        text += next(2) === 0 ? c.toUpperCase() : c;
+      }
+      text += around[next(around.length)]!;
+      const filter = new WindowFilter();
+      const index = new WindowIndex();
+      for (const f of forms) {
+        filter.take(f);
+        index.add(f);
+      }
+      if (index.find(text).length === 0) continue;
+      found++;
+      expect({ text, mayHold: filter.mayHold(text) }).toEqual({ text, mayHold: true });
+      expect(createRedactor({ API_TOKEN: secret }, [])(text)).not.toBe(text);
+    }
+    expect(found).toBeGreaterThan(2000);
+  });
+
+  test("rules out a text that holds no piece of any form, and says so without indexing", () => {
+    const filter = new WindowFilter();
+    for (const form of formsOf("sk-canary0123456789abcdefABCDEF")) filter.take(form);
+    expect(filter.mayHold(JSON.stringify({ ok: true, data: { items: ["a page", "another page"] } }))).toBe(false);
+    expect(filter.mayHold("key: SK-CANARY0123\n4567")).toBe(true);
   });
 });

@@ -16,7 +16,8 @@
  * escape in two, so redacting the text of a JSON document leaves it valid.
  */
 import { mask, shapedSpans } from "./redact-patterns.ts";
-import { formsOf, type Span, WindowIndex } from "./secret-forms.ts";
+import { formsOf, type Span, WINDOW, WindowIndex } from "./secret-forms.ts";
+import { WindowFilter } from "./window-filter.ts";
 
 /** Names whose values are secrets: a last word `KEY`, `TOKEN`, `SECRET`, …, or `PASSWORD`, `API_KEY`, … anywhere. */
 const SECRET_LAST_WORDS = new Set([
@@ -77,9 +78,15 @@ export interface Redactor {
   builtIn(text: string): string;
 }
 
-/** What the redactor knows: the windows of long secrets' forms, and the whole forms of short ones. */
+/**
+ * What the redactor knows: the windows of long secrets' forms, and the whole forms of short ones. A long
+ * ASCII form's windows are indexed only once a text may hold one (window-filter.ts): most outputs hold none.
+ */
 class Known {
-  readonly windows = new WindowIndex();
+  private readonly windows = new WindowIndex();
+  private readonly filter = new WindowFilter();
+  /** Long forms not indexed yet. */
+  private readonly pending: string[] = [];
   readonly short: string[] = [];
   readonly forms = new Set<string>();
 
@@ -89,19 +96,28 @@ class Known {
     for (const form of formsOf(value)) {
       if (this.forms.has(form)) continue;
       this.forms.add(form);
-      if (this.windows.add(form)) continue;
-      this.short.push(form);
-      short = true;
+      const read = this.filter.take(form);
+      if (read >= WINDOW) this.pending.push(form);
+      else if (read === -1 && this.windows.add(form)) continue;
+      else {
+        this.short.push(form);
+        short = true;
+      }
     }
     if (short) this.short.sort((a, b) => b.length - a.length);
   }
 
   spans(text: string): Span[] {
-    const out = this.windows.find(text);
+    const out = this.filter.mayHold(text) ? this.indexed().find(text) : [];
     for (const form of this.short)
       for (let at = text.indexOf(form); at !== -1; at = text.indexOf(form, at + form.length))
         out.push({ start: at, end: at + form.length });
     return out;
+  }
+
+  private indexed(): WindowIndex {
+    for (const form of this.pending.splice(0)) this.windows.add(form);
+    return this.windows;
   }
 }
 
