@@ -104,10 +104,20 @@ export class Invocation {
     return { tool: this.tool.name, contractVersion: this.tool.contractVersion, command: this.commandName, meta };
   }
 
+  /**
+   * The one answer. Where stdout cannot take it (a full disk, a reader gone) the exit code and one line on
+   * stderr are all that is left to say so: never a success whose answer was lost, never a stack trace.
+   */
   async emit(env: Envelope): Promise<number> {
     if (this.answered) return 0;
     this.answered = true;
-    return emitEnvelope(env, this.sink);
+    try {
+      return await emitEnvelope(env, this.sink);
+    } catch (e) {
+      const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+      this.io.writeStderr(this.redact(`${this.tool.name}: the answer could not be written to stdout (${why})\n`));
+      return 1;
+    }
   }
 
   succeed(data: unknown, meta?: Meta): Promise<number> {
