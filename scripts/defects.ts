@@ -101,6 +101,27 @@ export const DEFECTS: readonly Defect[] = [
     what: "a command's log lines reach stderr without the redactor: a secret it logs is not masked",
   },
   {
+    id: "lost-answer-exits-0",
+    file: "src/kit/runtime/invocation.ts",
+    find: "the answer could not be written to stdout (${why})\\n`));\n      return 1;",
+    replace: "the answer could not be written to stdout (${why})\\n`));\n      return 0;",
+    what: "an answer stdout could not take (a full disk) exits 0: a success nobody received reads as done",
+  },
+  {
+    id: "describe-fast-on-terminal",
+    file: "src/kit/runtime/built-in-answers.ts",
+    find: '(known === "--describe" && ttyBinding(1) !== false)',
+    replace: '(known === "--describe" && ttyBinding(1) === null)',
+    what: "the binary answers --describe itself on a terminal too: compact JSON where the full path pretty-prints",
+  },
+  {
+    id: "redact-filter-ascii-spaces",
+    file: "src/kit/identity/window-filter.ts",
+    find: "|[\\t-\\r \\u00a0\\u2028\\u2029]/g;",
+    replace: "|[\\t-\\r ]/g;",
+    what: "the redactor's first look skips ASCII whitespace only: a secret broken by a no-break space is let through unmasked",
+  },
+  {
     id: "mcp-error-as-success",
     file: "src/kit/bindings/mcp-answer.ts",
     find: 'return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(forMcp(envelope.error)) }] };',
