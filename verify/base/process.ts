@@ -172,31 +172,59 @@ function startedSince(toolPid: number): (pid: number) => boolean {
   return newest >= toolPid ? (pid) => pid >= toolPid && pid <= newest : (pid) => pid >= toolPid || pid <= newest;
 }
 
+const PF_KTHREAD = 0x00200000;
+/** How long a process caught inside an exec is read again for: the new program's environment is laid out in well under this. */
+const EXEC_GRACE_MS = 250;
+
+/**
+ * What /proc says of a pid: it carries the mark; or it is inside an exec
+ * ("unsure": its environment and command line read back empty until the new
+ * program's are laid out); or neither (no mark, a zombie, a kernel thread,
+ * gone, not ours to read).
+ */
+function carries(pid: number, needle: Buffer): "marked" | "unsure" | null {
+  try {
+    const environ = readFileSync(`/proc/${pid}/environ`);
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (fields[0] === "Z" || fields[0] === "X" || Number(fields[6]) & PF_KTHREAD) return null;
+    if (environ.includes(needle)) return "marked";
+    return environ.length === 0 && readFileSync(`/proc/${pid}/cmdline`).length === 0 ? "unsure" : null;
+  } catch {
+    return null; // gone while looking, or not ours to read
+  }
+}
+
 /**
  * Live processes (not zombies) started by the run with this mark, whatever
  * their group or session. Only pids handed out since the tool's own are read
- * (what it starts comes later).
+ * (what it starts comes later). One caught inside an exec (a child the tool
+ * forked, then exec'd, as it exited) is read again until it shows its
+ * environment or is gone: read once, it slipped through and was left running.
  */
-export function marked(mark: string, toolPid: number): number[] {
+export async function marked(mark: string, toolPid: number): Promise<number[]> {
   const needle = Buffer.from(`${RUN_MARK}=${mark}`);
   const out: number[] = [];
-  let pids: string[];
+  let pids: number[];
   try {
-    pids = readdirSync("/proc");
+    pids = readdirSync("/proc")
+      .filter((p) => /^\d+$/.test(p))
+      .map(Number);
   } catch {
     return out; // no /proc: the process group is all verify can follow
   }
   const since = startedSince(toolPid);
-  for (const pid of pids) {
-    if (!/^\d+$/.test(pid) || !since(Number(pid)) || Number(pid) === process.pid) continue;
-    try {
-      if (!readFileSync(`/proc/${pid}/environ`).includes(needle)) continue;
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const state = stat.slice(stat.lastIndexOf(")") + 2).split(" ")[0];
-      if (state !== "Z" && state !== "X") out.push(Number(pid));
-    } catch {
-      // gone while looking, or not ours to read
+  let unsure = pids.filter((pid) => since(pid) && pid !== process.pid);
+  for (let waited = 0; unsure.length > 0; waited += 5) {
+    const again: number[] = [];
+    for (const pid of unsure) {
+      const seen = carries(pid, needle);
+      if (seen === "marked") out.push(pid);
+      else if (seen === "unsure") again.push(pid);
     }
+    unsure = again;
+    if (unsure.length === 0 || waited >= EXEC_GRACE_MS) break;
+    await Bun.sleep(5);
   }
   return out;
 }
@@ -211,7 +239,7 @@ export async function killMarked(mark: string, toolPid: number, found: number[],
         // already gone
       }
     await Bun.sleep(10);
-    left = marked(mark, toolPid);
+    left = await marked(mark, toolPid);
   }
 }
 
@@ -220,7 +248,7 @@ export async function killMarked(mark: string, toolPid: number, found: number[],
  * one carrying the run's mark outside it); every one of them killed and waited for.
  */
 export async function reap(group: number, mark: string, timedOut: boolean): Promise<boolean> {
-  const strays = marked(mark, group);
+  const strays = await marked(mark, group);
   const left = !timedOut && (groupAlive(group) || strays.length > 0);
   killGroup(group);
   await Promise.all([groupGone(group), killMarked(mark, group, strays)]);
