@@ -177,10 +177,10 @@ const PF_KTHREAD = 0x00200000;
 const EXEC_GRACE_MS = 250;
 
 /**
- * What /proc says of a pid: it carries the mark; or it is inside an exec
- * ("unsure": its environment and command line read back empty until the new
- * program's are laid out); or neither (no mark, a zombie, a kernel thread,
- * gone, not ours to read).
+ * What /proc says of a pid: it carries the mark; or it may be inside an
+ * exec ("unsure": its environment reads back empty until the new program's
+ * is laid out; a process started with none stays unsure for EXEC_GRACE_MS);
+ * or neither (no mark, a zombie, a kernel thread, gone, not ours to read).
  */
 function carries(pid: number, needle: Buffer): "marked" | "unsure" | null {
   try {
@@ -189,7 +189,7 @@ function carries(pid: number, needle: Buffer): "marked" | "unsure" | null {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     if (fields[0] === "Z" || fields[0] === "X" || Number(fields[6]) & PF_KTHREAD) return null;
     if (environ.includes(needle)) return "marked";
-    return environ.length === 0 && readFileSync(`/proc/${pid}/cmdline`).length === 0 ? "unsure" : null;
+    return environ.length === 0 ? "unsure" : null;
   } catch {
     return null; // gone while looking, or not ours to read
   }
