@@ -57,10 +57,10 @@ export const overreachError = (found: readonly Overreach[]): KitError => {
   );
 };
 
-/** Refuses (PLAN_INVALID) a plan with any item whose edit does more than its action may, naming each and what exceeded. */
-export async function assertWithinEffects(plan: Plan, m: Mutations, x: ReadContext): Promise<void> {
+/** Refuses (PLAN_INVALID) a plan with any of these items doing more than its action may, naming each and what exceeded. */
+export async function assertWithinEffects(items: readonly PlanItem[], m: Mutations, x: ReadContext): Promise<void> {
   const found: Overreach[] = [];
-  for (const it of plan.items) {
+  for (const it of items) {
     const o = await overreachOf(it, m, x);
     if (o) found.push(o);
   }

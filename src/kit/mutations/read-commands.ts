@@ -15,7 +15,7 @@ import { failpointsOf } from "./failpoints.ts";
 import { APPLY_ENV, ledgerBeside, planFlag } from "./apply-command.ts";
 import type { ActionLogRow } from "./ledger/ledger.ts";
 import { LEDGER_ENV, type LedgerOptions, openLedger } from "./ledger/open.ts";
-import { readPlanFile, resolvePlanPath, type Plan } from "./plan.ts";
+import { type Plan, type PlanItem, readPlanFile, resolvePlanPath } from "./plan.ts";
 
 export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, any> {
   return defineCommand({
@@ -25,7 +25,7 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     rw: "read",
     summary: "List the live state of every resource a plan targets: the read-back the gate judges it by.",
     description:
-      "Refuses (PLAN_INVALID) a plan with an item whose edit does more than its action may change, judged against the targets' live content, naming the item and what exceeded: the gate never approves such a plan.",
+      "Refuses (PLAN_INVALID) a plan with an item touching the page's targets whose edit does more than its action may change, judged against their live content, naming the item and what exceeded: the gate reads every page, and never approves such a plan.",
     flags: z.object({ plan: planFlag }),
     result: z.object({
       items: z.array(
@@ -50,31 +50,46 @@ export function targetListCommand(tool: string, m: Mutations): CommandSpec<any, 
     async run(ctx) {
       const plan = readPlanFile(resolvePlanPath(ctx.flags.plan, ctx.cwd), ctx.tool.name);
       await failpointsOf(ctx.env).delayRead(ctx.signal);
-      await assertWithinEffects(plan, m, { plan, env: ctx.env, signal: ctx.signal });
-      const x = { plan, env: ctx.env, signal: ctx.signal };
-      const byTarget = new Map<string, string[]>();
-      const decide: { item: string; reason: string }[] = [];
-      for (const it of plan.items) {
-        for (const t of it.target_resource_ids) byTarget.set(t, [...(byTarget.get(t) ?? []), it.id]);
-        for (const reason of (await m.actions[it.action]?.effect.asks?.(it, x)) ?? [])
-          decide.push({ item: it.id, reason });
-      }
-      const rows = [];
-      for (const [id, items] of byTarget) {
-        const live = await m.readTarget(id, x);
-        const asked = decide.filter((d) => items.includes(d.item));
-        rows.push({
-          id,
-          exists: live !== null,
-          version: live?.version ?? null,
-          bytes: live?.bytes ?? 0,
-          items,
-          decide: asked,
-        });
-      }
-      return { items: ctx.paginate(rows, "targets") };
+      return { items: ctx.paginate(await targetsPage(plan, m, ctx), "targets") };
     },
   });
+}
+
+/**
+ * The page of the plan's targets asked for, live: only its targets are read,
+ * and only the items touching them judged (an item with no target on every
+ * page). The gate reads every page, so judges each item once; judging the
+ * whole plan for each page made a plan of many pages cost as many whole
+ * judgements.
+ */
+async function targetsPage(plan: Plan, m: Mutations, ctx: CommandContext<unknown>) {
+  const x = { plan, env: ctx.env, signal: ctx.signal };
+  const byTarget = new Map<string, PlanItem[]>();
+  for (const it of plan.items)
+    for (const t of new Set(it.target_resource_ids)) byTarget.set(t, [...(byTarget.get(t) ?? []), it]);
+  const { offset, limit } = ctx.page!;
+  const page = [...byTarget].slice(offset, offset + limit);
+  const touching = new Set([
+    ...page.flatMap(([, items]) => items),
+    ...plan.items.filter((it) => it.target_resource_ids.length === 0),
+  ]);
+  const judged = plan.items.filter((it) => touching.has(it));
+  await assertWithinEffects(judged, m, x);
+  const asked = new Map<PlanItem, string[]>();
+  for (const it of judged) asked.set(it, (await m.actions[it.action]?.effect.asks?.(it, x)) ?? []);
+  const rows = [];
+  for (const [id, items] of page) {
+    const live = await m.readTarget(id, x);
+    rows.push({
+      id,
+      exists: live !== null,
+      version: live?.version ?? null,
+      bytes: live?.bytes ?? 0,
+      items: items.map((it) => it.id),
+      decide: items.flatMap((it) => asked.get(it)!.map((reason) => ({ item: it.id, reason }))),
+    });
+  }
+  return { total: byTarget.size, items: rows };
 }
 
 export function itemListCommand(tool: string): CommandSpec<any, any> {

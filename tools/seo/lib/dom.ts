@@ -13,7 +13,22 @@ export type Node = T.ChildNode | T.Document | T.DocumentFragment;
 
 export const HTML_NS = html.NS.HTML;
 
-export const parseDocument = (text: string): Document => parse(text, { sourceCodeLocationInfo: true });
+/**
+ * The last two pages parsed, by their text. The planner, the gate's read-back
+ * and apply judge a page's items one after another, and each item finds the
+ * page the one before it left: parsed once as that item's "after", it is this
+ * item's "before". Nothing in seo changes a parsed tree, so one tree serves both.
+ */
+const recent: { text: string; doc: Document }[] = [];
+
+export function parseDocument(text: string): Document {
+  const seen = recent.find((r) => r.text === text);
+  if (seen) return seen.doc;
+  const doc = parse(text, { sourceCodeLocationInfo: true });
+  recent.unshift({ text, doc });
+  recent.length = Math.min(recent.length, 2);
+  return doc;
+}
 
 export const isElement = (n: Node): n is Element => "tagName" in n;
 
