@@ -15,6 +15,8 @@ export {
   type Lifetime,
 } from "./env.ts";
 export { createRedactor, ENV_REPLACEMENT, type Redactor } from "./redact.ts";
-export { Credentials, type Credential } from "./credential.ts";
+export type { Credential, Credentials } from "./credential.ts";
+/** The live credentials (expiry, refresh, endpoints), loaded when a command runs: an answer that stops earlier never evaluates them. */
+export const credentialsModule = () => import("./credential.ts");
 export { DOOR_ENV, personOnly, type Door } from "./person.ts";
 export { doorEnv } from "./doors.ts";

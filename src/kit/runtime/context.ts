@@ -7,36 +7,14 @@ import type { ContextUniversal } from "../cli/index.ts";
 import type { CommandContext } from "../declare/index.ts";
 import type { Credentials, Redactor } from "../identity/index.ts";
 import { type CutPage, type Page, type PageRequest, paginate } from "../lists/index.ts";
-import { KitError, type Logger, type Outcome, type OutcomeUnit } from "../output/index.ts";
+import { KitError, type Logger } from "../output/index.ts";
 import type { RunDir } from "../pipeline/index.ts";
 import { ask, confirm, type PromptPolicy } from "./prompt.ts";
+import type { RunState } from "./run-state.ts";
 
 // Named here too, where it is built, for code that takes it from the runtime.
 export type { CommandContext } from "../declare/index.ts";
-
-/** The parts of `meta` a command's run contributes. */
-export class RunState {
-  costUsd = 0;
-  llmTokens = 0;
-  page: Page<unknown> | null = null;
-  next: string[] = [];
-  /** Next steps the run named to come after the declared ones. */
-  nextLast: string[] = [];
-  /** Set when the answer is cut short other than by pagination (ctx.truncated). */
-  truncationHint: string | null = null;
-  /** Reported with CANCELLED if a signal stops the command. */
-  checkpoint: Record<string, unknown> | null = null;
-  /** What a cancellation waits for before it answers, and for how long at most (null: as long as it takes). */
-  windDown: Promise<unknown> | null = null;
-  windDownMs: number | null = null;
-  /** Register-once secrets issued during the run, by the name they are declared under. */
-  secretsOut: Record<string, string> | null = null;
-  outcome: Omit<Outcome, "cost_usd">;
-
-  constructor(unit: OutcomeUnit) {
-    this.outcome = { unit, projected: null, realized: null, confidence: null };
-  }
-}
+export { RunState } from "./run-state.ts";
 
 export interface ContextParts<F> {
   readonly flags: F;

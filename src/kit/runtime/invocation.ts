@@ -23,7 +23,7 @@ import {
   toErrorObject,
 } from "../output/index.ts";
 import type { RunDir } from "../pipeline/index.ts";
-import { RunState } from "./context.ts";
+import { RunState } from "./run-state.ts";
 import type { KitIO, Signal } from "./io.ts";
 import type { ToolSource } from "./source.ts";
 

@@ -6,36 +6,12 @@
  * Every failure on the way, thrown or not, ends in the same envelope;
  * nothing else ever reaches stdout.
  */
-import {
-  type Checks,
-  contextUniversal,
-  parseFields,
-  project,
-  readCommandFlags,
-  resolveCommand,
-  splitCommandWords,
-  type Universal,
-} from "../cli/index.ts";
-import type { CommandHead } from "../compile/index.ts";
-import type { Command } from "../declare/index.ts";
-import {
-  assertRequiredEnv,
-  Credentials,
-  DOOR_ENV,
-  type EnvVar,
-  envOf,
-  personOnly,
-  withheldFrom,
-} from "../identity/index.ts";
-import { pageRequestOf } from "../lists/index.ts";
-import { isKitError, KitError } from "../output/index.ts";
-import { nextCommands, RunDir, sha256 } from "../pipeline/index.ts";
-import { createContext } from "./context.ts";
+import { parseFields, readCommandFlags, resolveCommand, splitCommandWords } from "../cli/index.ts";
+import { DOOR_ENV, personOnly, withheldFrom } from "../identity/index.ts";
+import { KitError } from "../output/index.ts";
 import { Invocation } from "./invocation.ts";
 import type { KitIO } from "./io.ts";
 import type { ToolSource } from "./source.ts";
-import { PROGRESS_ENV, progressChannel } from "./progress.ts";
-import { printDescribe, printHelp, toolLevel } from "./tool-level.ts";
 
 export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
   const { words, rest } = splitCommandWords(io.argv, 2);
@@ -47,7 +23,7 @@ export async function runTool(source: ToolSource, io: KitIO): Promise<number> {
         got: ["--json", "--toon"],
         hint: "drop --toon to read JSON, or --json to read TOON",
       });
-    if (words.length === 0) return await toolLevel(inv, rest);
+    if (words.length === 0) return await (await import("./tool-level.ts")).toolLevel(inv, rest);
     return await runCommand(inv, words, rest);
   } catch (e) {
     return inv.abort.signal.aborted ? 130 : await inv.fail(e);
@@ -59,8 +35,8 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
   const resolved = resolveCommand(inv.tool, words);
   const head = resolved.command;
   inv.commandIs(head);
-  if (inv.early.describe) return printDescribe(inv, head);
-  if (inv.early.help) return printHelp(inv, head);
+  if (inv.early.describe) return (await import("./tool-level.ts")).printDescribe(inv, head);
+  if (inv.early.help) return (await import("./tool-level.ts")).printHelp(inv, head);
   const door = inv.io.env[DOOR_ENV];
   if (head.person && door) throw personOnly(inv.tool.name, head.name, door);
   // contract §10 scope split: a process whose phase may not hold a write credential runs
@@ -78,124 +54,10 @@ async function runCommand(inv: Invocation, words: readonly string[], rest: reado
     inv.io,
   );
   const fields = universal.fields === undefined ? undefined : parseFields(universal.fields, head.fields);
-  // Only now is the command itself (its code, its validators) loaded.
+  // Only now is the command itself (its code, its validators) loaded; and once its flags pass them, what runs it
+  // (the run dir, credentials, the context, progress): an answer that stops at a usage error never loads either.
   const { command, checks } = await inv.source.load(head);
   const flags = await checks.flags(input);
-  const returned = await execute(inv, head, command, flags, universal);
-  if (inv.abort.signal.aborted) return 130;
-  const data = checkResult(checks, command, returned);
-  // What the run named first (the apply after an approval), the stages and declared steps, then what it named last.
-  const later = nextCommands(inv.tool, head, inv.runDir?.used ? inv.runDir.path : null, flags);
-  inv.state.next = [...new Set([...inv.state.next, ...later, ...inv.state.nextLast])];
-  return inv.succeed(fields ? project(data, fields) : data);
-}
-
-/** The command's `run`, with its context: the page asked for, the environment checked, the run dir. */
-async function execute(
-  inv: Invocation,
-  head: CommandHead,
-  command: Command,
-  flags: Record<string, unknown>,
-  u: Universal,
-): Promise<unknown> {
-  const { io, tool } = inv;
-  const listing = tool.commands.filter((c) => c.pagination).map((c) => c.name);
-  const pageRequest = pageRequestOf(command, u, flags, listing);
-  assertRequiredEnv(tool, head, io.env);
-  const runDir = new RunDir(u.runDir, io.cwd, io.tmpdir, {
-    tool: tool.name,
-    toolVersion: tool.version,
-    stage: command.name,
-    producers: new Map(tool.commands.filter((c) => c.stage).map((c) => [c.stage!.writes, c.name])),
-    redact: inv.redact,
-    now: io.now,
-    flagsChecksum: () => sha256(JSON.stringify([command.name, flags])),
-  });
-  inv.runDir = runDir;
-  // contract §10: a credential dead now, or before the command's maximum duration ends, fails before any side effect.
-  const credentials = Credentials.of(tool, head, {
-    env: io.env,
-    now: io.now,
-    redact: inv.redact,
-    signal: inv.abort.signal,
-  });
-  await credentials.check((command.maxDuration ?? 0) * 1000);
-  if (command.stage) runDir.create(); // a stage always reports its run dir, and a bad one fails before the work
-  const progress = progressOf(inv, u);
-  const ctx = createContext({
-    flags,
-    tool: { name: tool.name, version: tool.version },
-    command: command.name,
-    env: { ...io.env },
-    cwd: io.cwd,
-    universal: contextUniversal(u),
-    signal: inv.abort.signal,
-    log: inv.log,
-    redact: inv.redact,
-    runDir,
-    prompts: { interactive: io.stdinIsTTY && io.stderrIsTTY && !u.noInput, force: u.force, terminal: io.terminal },
-    pageRequest,
-    now: io.now,
-    readStdin: io.readStdin,
-    state: inv.state,
-    progress: progress.report,
-    credentials,
-    secretsOut: (command.secretsOut ?? []).map((o) => o.name),
-    maskFromNow: (value) => inv.redact.add(value),
-  });
-  try {
-    return await command.run(ctx);
-  } catch (e) {
-    throw await undeclared(e, command, envOf(tool, head));
-  } finally {
-    progress.stop();
-  }
-}
-
-/**
- * The codes --describe lists for a command are the contract's list of what it answers with: a code
- * thrown beyond them is the tool's bug, INTERNAL naming it, the original in detail. A failure of the
- * machine the kit mapped from the system (detail.errno: no space, permission denied) is not the
- * command's to declare, and passes as it is.
- */
-async function undeclared(e: unknown, command: Command, env: readonly EnvVar[]): Promise<unknown> {
-  if (!isKitError(e) || e.detail?.errno !== undefined) return e;
-  // Loaded only on a failure: the describe module is not on the start-up path.
-  const declared = (await import("../introspection/index.ts")).commandErrors(command, env);
-  if (declared.includes(e.code)) return e;
-  return new KitError(
-    "INTERNAL",
-    `${command.name} raised ${e.code}, which it does not declare (its errors: ${command.errors.join(", ") || "none"})`,
-    {
-      hint: `this is a bug in the tool: declare ${e.code} in the command's errors, or raise a code it declares`,
-      detail: {
-        undeclared: {
-          code: e.code,
-          message: e.message,
-          ...(e.hint === undefined ? {} : { hint: e.hint }),
-          ...(e.detail === undefined ? {} : { detail: e.detail }),
-        },
-      },
-      cause: e,
-    },
-  );
-}
-
-/** Progress for a person at a terminal, never under --json; a door's machine lines when it asked (progress.ts). */
-const progressOf = (inv: Invocation, u: Universal) =>
-  progressChannel({
-    terminal: inv.io.stderrIsTTY && !u.json ? inv.log : null,
-    machine: inv.io.env[PROGRESS_ENV] === "lines" ? (line) => inv.io.writeStderr(inv.redact(line)) : null,
-    now: inv.io.now,
-  });
-
-/** A result that breaks the command's own schema is the tool's bug: INTERNAL, naming where. */
-function checkResult(checks: Checks, command: Command, returned: unknown): unknown {
-  const checked = checks.result(returned);
-  if (!checked.ok)
-    throw new KitError(
-      "INTERNAL",
-      `${command.name} returned data that does not match ${command.schema} at '${checked.path}': ${checked.message}`,
-    );
-  return checked.data;
+  const { runChecked } = await import("./execute.ts");
+  return runChecked(inv, head, command, checks, { flags, universal, fields });
 }

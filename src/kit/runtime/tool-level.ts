@@ -10,6 +10,7 @@ import type { DescribeDoc } from "../introspection/index.ts";
 import { KitError } from "../output/index.ts";
 import type { Invocation } from "./invocation.ts";
 import { fleetTool, selfArgv } from "./multicall.ts";
+import { kitVersion, versionLine } from "./version.ts";
 import type { ToolSource } from "./source.ts";
 
 /** Loaded only when a tool-level flag asks for it: a command that runs, and the whole tool's --describe, never read it. */
@@ -59,14 +60,6 @@ async function printDocument(inv: Invocation, flag: DocumentFlag): Promise<numbe
   await inv.io.writeStdout(inv.redact.builtIn(text.endsWith("\n") ? text : `${text}\n`));
   return 0;
 }
-
-/** The kit's own version. Read only when asked: the package's own file, bundled into a compiled tool. */
-export const kitVersion = async (): Promise<string> =>
-  (await import("../../../package.json", { with: { type: "json" } })).default.version;
-
-/** What `<tool> --version` prints for a person: one line. */
-export const versionLine = (tool: { name: string; version: string; contractVersion: number }, kit: string): string =>
-  `${tool.name} ${tool.version} (agent-cli-kit ${kit}, contract ${tool.contractVersion})\n`;
 
 /**
  * `<tool> --version`: the tool's version as it declares it, the kit's and the contract's. One line
