@@ -100,6 +100,7 @@ describe("resolve", () => {
     version: "1",
     contractVersion: 0,
     commands: [head("audit"), head("page get"), head("page list")],
+    credentials: [],
   };
 
   test("words to a command, and the words left over", () => {

@@ -7,6 +7,7 @@
  *   declaration (zod) → JSON Schema → { index, describe, skill, validators }
  */
 import { type Command, DeclarationError, placeText, type Tool } from "../declare/index.ts";
+import { credentialNames } from "../identity/index.ts";
 import { type CommandSchemas, type DescribeDoc, describeTool, toolSkill } from "../introspection/index.ts";
 import { checkExamples } from "./examples.ts";
 import { jsonSchemaOf } from "./json-schema.ts";
@@ -90,6 +91,7 @@ export function compileTool(tool: Tool, opts: { sources?: readonly string[] } = 
     contractVersion: tool.contractVersion,
     ...(tool.env ? { env: tool.env } : {}),
     commands: heads,
+    credentials: credentialNames(tool),
     ...(tool.launched ? { launched: tool.launched } : {}),
   };
   return { index, describe, skill: toolSkill(describe), validators };

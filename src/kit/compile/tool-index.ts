@@ -35,5 +35,7 @@ export interface ToolIndex {
   readonly contractVersion: number;
   readonly env?: readonly EnvVar[];
   readonly commands: readonly CommandHead[];
+  /** Every credential the tool declares anywhere (identity's credentialNames): what its redactor masks from the first byte. */
+  readonly credentials: readonly string[];
   readonly launched?: readonly LaunchedCommand[];
 }

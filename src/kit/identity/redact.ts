@@ -48,9 +48,9 @@ export function looksSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();
   // A public key is published: masking its slices would mask every key that shares its algorithm's header.
   if (upper.endsWith("PUBLIC_KEY") || upper.endsWith("PUBKEY")) return false;
-  return (
-    SECRET_LAST_WORDS.has(upper.slice(upper.lastIndexOf("_") + 1)) || SECRET_PARTS.some((part) => upper.includes(part))
-  );
+  if (SECRET_LAST_WORDS.has(upper.slice(upper.lastIndexOf("_") + 1))) return true;
+  for (const part of SECRET_PARTS) if (upper.includes(part)) return true;
+  return false;
 }
 
 /** The encoded forms a secret is echoed back in, beside the value itself. */

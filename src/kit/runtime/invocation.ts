@@ -6,7 +6,7 @@
  */
 import { earlyUniversal } from "../cli/index.ts";
 import type { CommandHead, ToolIndex } from "../compile/index.ts";
-import { createRedactor, credentialNames, type Redactor } from "../identity/index.ts";
+import { createRedactor, type Redactor } from "../identity/index.ts";
 import {
   asKitError,
   createLogger,
@@ -52,7 +52,7 @@ export class Invocation {
     this.tool = source.index;
     this.started = io.now();
     this.commandName = words.join(" ");
-    this.redact = createRedactor(io.env, credentialNames(this.tool));
+    this.redact = createRedactor(io.env, this.tool.credentials);
     this.early = earlyUniversal(io.argv);
     const colour = !io.env.NO_COLOR && io.env.TERM !== "dumb";
     const redact = this.redact;
