@@ -172,6 +172,13 @@ export const DEFECTS: readonly Defect[] = [
     replace: "if (!this.lost) return;",
     what: "the fence before an irreversible step never asks the ledger: with no heartbeat a stale owner executes",
   },
+  {
+    id: "target-list-judges-whole-plan",
+    file: "src/kit/mutations/read-commands.ts",
+    find: "await assertWithinEffects(judged, m, x);",
+    replace: "await assertWithinEffects(plan.items, m, x);",
+    what: "each page of `target list` judges the whole plan: the gate's review of a plan of many pages does it once a page, and a page refuses an item it does not show",
+  },
   // ——— beside the kit: the ledger, the harness, the gate
   {
     id: "ledger-settles-old-generation",
@@ -243,6 +250,13 @@ export const DEFECTS: readonly Defect[] = [
     find: '?.severity ?? "low"] >= SEVERITY_RANK[f.severity]',
     replace: '?.severity ?? "low"] > SEVERITY_RANK[f.severity]',
     what: "--severity X leaves out findings of severity X itself (the floor is exclusive)",
+  },
+  {
+    id: "seo-parse-memo-by-length",
+    file: "tools/seo/lib/dom.ts",
+    find: "const seen = recent.find((r) => r.text === text);",
+    replace: "const seen = recent.find((r) => r.text.length === text.length);",
+    what: "seo's parsed-page memo matches a page by its length: an edit that keeps a page's length is judged on the tree before it",
   },
   // ——— the verifier
   {
