@@ -185,11 +185,12 @@ const EXEC_GRACE_MS = 250;
 function carries(pid: number, needle: Buffer): "marked" | "unsure" | null {
   try {
     const environ = readFileSync(`/proc/${pid}/environ`);
+    const seen = environ.includes(needle) ? "marked" : environ.length === 0 ? "unsure" : null;
+    // Only a process that may be the run's has its state read: most pids since the tool's are not.
+    if (seen === null) return null;
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (fields[0] === "Z" || fields[0] === "X" || Number(fields[6]) & PF_KTHREAD) return null;
-    if (environ.includes(needle)) return "marked";
-    return environ.length === 0 ? "unsure" : null;
+    return fields[0] === "Z" || fields[0] === "X" || Number(fields[6]) & PF_KTHREAD ? null : seen;
   } catch {
     return null; // gone while looking, or not ours to read
   }

@@ -18,7 +18,7 @@ const KEY_WORDS = ["key", "secret", "token", "passw", "pwd"];
 const LITERALS = new Set(["null", "true", "false"]);
 
 /** Whether the text holds any of the words: a loop, not `some`, whose first call every start-up would compile. */
-function holdsAny(text: string, words: readonly string[]): boolean {
+export function holdsAny(text: string, words: readonly string[]): boolean {
   for (const w of words) if (text.includes(w)) return true;
   return false;
 }

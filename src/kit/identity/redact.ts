@@ -15,7 +15,7 @@
  * never contain a quote or a backslash, and a span never cuts a backslash
  * escape in two, so redacting the text of a JSON document leaves it valid.
  */
-import { mask, shapedSpans } from "./redact-patterns.ts";
+import { holdsAny, mask, shapedSpans } from "./redact-patterns.ts";
 import { formsOf, type Span, WINDOW, WindowIndex } from "./secret-forms.ts";
 import { WindowFilter } from "./window-filter.ts";
 
@@ -48,9 +48,7 @@ export function looksSecretEnvName(name: string): boolean {
   const upper = name.toUpperCase();
   // A public key is published: masking its slices would mask every key that shares its algorithm's header.
   if (upper.endsWith("PUBLIC_KEY") || upper.endsWith("PUBKEY")) return false;
-  if (SECRET_LAST_WORDS.has(upper.slice(upper.lastIndexOf("_") + 1))) return true;
-  for (const part of SECRET_PARTS) if (upper.includes(part)) return true;
-  return false;
+  return SECRET_LAST_WORDS.has(upper.slice(upper.lastIndexOf("_") + 1)) || holdsAny(upper, SECRET_PARTS);
 }
 
 /** The encoded forms a secret is echoed back in, beside the value itself. */

@@ -66,7 +66,11 @@ async function targetsPage(plan: Plan, m: Mutations, ctx: CommandContext<unknown
   const x = { plan, env: ctx.env, signal: ctx.signal };
   const byTarget = new Map<string, PlanItem[]>();
   for (const it of plan.items)
-    for (const t of new Set(it.target_resource_ids)) byTarget.set(t, [...(byTarget.get(t) ?? []), it]);
+    for (const t of new Set(it.target_resource_ids)) {
+      const items = byTarget.get(t);
+      if (items) items.push(it);
+      else byTarget.set(t, [it]);
+    }
   const { offset, limit } = ctx.page!;
   const page = [...byTarget].slice(offset, offset + limit);
   const touching = new Set([

@@ -14,7 +14,6 @@ import type { RunState } from "./run-state.ts";
 
 // Named here too, where it is built, for code that takes it from the runtime.
 export type { CommandContext } from "../declare/index.ts";
-export { RunState } from "./run-state.ts";
 
 export interface ContextParts<F> {
   readonly flags: F;
