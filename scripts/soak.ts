@@ -141,7 +141,8 @@ async function seoSetup(pages: number): Promise<SeoSetup> {
   const applyMs = performance.now() - t;
   if (clean.code !== 0) throw new Error(`clean apply failed: ${JSON.stringify(clean.json?.error)}`);
   const expected = snapshot(ws.site);
-  return { ws, pristine, expected, items: clean.json.data.items.length, applyMs };
+  // `total`, not the items shown: apply answers a page of its items (50), and the plan has more.
+  return { ws, pristine, expected, items: clean.json.data.total, applyMs };
 }
 
 function restore(s: SeoSetup): void {
